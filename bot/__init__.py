@@ -1,0 +1,1 @@
+"""GPU Advisor bot: Discord and terminal adapters around the engine."""

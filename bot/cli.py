@@ -1,0 +1,250 @@
+"""The terminal front end: ``gpu-advisor recommend|compare|breakeven|cycles|power|info|explain``.
+
+Each subcommand builds the same ``Query`` a chat message or slash command would and prints the
+engine's Answer as a table, or as JSON with ``--json``. Invalid values exit with status 2 and one
+clear line; unknown GPU names get "did you mean ...".
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from decimal import Decimal, InvalidOperation
+
+from bot.render import answer_text, cycles_text, spec_text
+from engine.advisor import AdviceContext, advise
+from engine.answer import Answer
+from engine.catalog import load_catalog
+from engine.cloud import break_even
+from engine.cycles import worked_example
+from engine.explain import TOPICS
+from engine.money import Money, exchange_rates
+from engine.query import TASKS, Query
+from engine.specs import WORKLOADS
+
+
+class UsageError(Exception):
+    """A value the user can fix; printed as one line, exit status 2."""
+
+
+def gpu_arg(text: str) -> str:
+    catalog = load_catalog()
+    gpu_id = catalog.resolve(text)
+    if gpu_id is None:
+        hints = catalog.suggest(text)
+        hint = f" Did you mean {', '.join(hints)}?" if hints else ""
+        raise UsageError(f"unknown GPU {text!r}.{hint}")
+    return gpu_id
+
+
+def counted_gpu(text: str) -> tuple[int, str]:
+    """'2x3090', '2x 3090' or '3090' → (count, id)."""
+    head, sep, rest = text.lower().partition("x")
+    if sep and head.strip().isdigit() and rest.strip():
+        return positive_int(head.strip(), "GPU count"), gpu_arg(rest.strip())
+    return 1, gpu_arg(text)
+
+
+def positive_int(text: str, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"{what} must be a whole number, not {text!r}") from None
+    if value < 1:
+        raise UsageError(f"{what} must be at least 1, not {value}")
+    return value
+
+
+def money_arg(text: str, currency: str) -> Money:
+    try:
+        amount = Decimal(text.replace(",", ""))
+    except InvalidOperation:
+        raise UsageError(f"budget must be a number, not {text!r}") from None
+    if not amount.is_finite() or amount <= 0:
+        raise UsageError(f"budget must be a positive amount, not {text}")
+    if amount > 10_000_000:
+        raise UsageError("budget must be at most 10,000,000")
+    code = currency.upper()
+    if not exchange_rates().supports(code):
+        raise UsageError(f"unknown currency {currency!r}; known: USD, {', '.join(sorted(exchange_rates().per_usd))}")
+    return Money(amount=amount, currency=code)
+
+
+def emit(answer: Answer, as_json: bool) -> None:
+    print(answer.model_dump_json(indent=2) if as_json else answer_text(answer))
+
+
+def _context(args: argparse.Namespace) -> AdviceContext:
+    return AdviceContext(snapshot=args.prices, currency=getattr(args, "currency", "USD").upper())
+
+
+def cmd_recommend(args: argparse.Namespace) -> None:
+    fields: dict = {"kind": "recommend"}
+    if args.task:
+        fields["task"] = args.task
+    if args.budget is not None:
+        fields["budget"] = money_arg(args.budget, args.currency)
+    if args.memory is not None:
+        if args.memory <= 0:
+            raise UsageError("memory must be a positive number of GB")
+        fields["min_memory_gb"] = args.memory
+    if args.count is not None:
+        fields["num_gpus"] = positive_int(str(args.count), "count")
+    if args.condition:
+        fields["condition"] = args.condition
+    if args.workload:
+        fields["workload"] = args.workload
+    if args.hours is not None:
+        if not 0 < args.hours <= 24:
+            raise UsageError("hours per day must be more than 0 and at most 24")
+        fields["hours_per_day"] = args.hours
+    emit(advise(Query(**fields), _context(args)), args.json)
+
+
+def cmd_compare(args: argparse.Namespace) -> None:
+    (count_a, a), (count_b, b) = counted_gpu(args.gpu_a), counted_gpu(args.gpu_b)
+    fields: dict = {"kind": "compare", "gpus": (a, b), "gpu_counts": (count_a, count_b)}
+    if args.workload:
+        fields["workload"] = args.workload
+    if args.condition:
+        fields["condition"] = args.condition
+    emit(advise(Query(**fields), _context(args)), args.json)
+
+
+def cmd_breakeven(args: argparse.Namespace) -> None:
+    if (args.utilization is None) == (args.hours is None):
+        raise UsageError("give exactly one of --hours (per day) or --utilization (percent)")
+    if args.utilization is not None and not 0 < args.utilization <= 100:
+        raise UsageError("utilization must be more than 0 and at most 100 percent")
+    if args.hours is not None and not 0 < args.hours <= 24:
+        raise UsageError("hours per day must be more than 0 and at most 24")
+    for name in ("desktop_cost", "cloud_hourly", "electricity"):
+        if getattr(args, name) < 0 or (name != "electricity" and getattr(args, name) == 0):
+            raise UsageError(f"{name.replace('_', ' ')} must be positive")
+    power_w = load_catalog().get(gpu_arg(args.gpu)).tdp_w if args.gpu else args.gpu_watts
+    result = break_even(
+        args.desktop_cost,
+        args.cloud_hourly,
+        utilisation=args.utilization / 100 if args.utilization is not None else None,
+        hours_per_day=args.hours,
+        gpu_power_w=power_w,
+        electricity_usd_per_kwh=args.electricity,
+    )
+    if args.json:
+        print(result.model_dump_json(indent=2))
+        return
+    when = f"{result.days:.0f} days ({result.months:.1f} months)" if result.days is not None else "never"
+    lines = [
+        f"Break-even: {when}",
+        f"Electricity: {result.kwh_per_year:,.0f} kWh/yr ≈ ${result.electricity_cost_per_year:,.0f}/yr",
+        f"Cloud: ${result.cloud_cost_per_year:,.0f}/yr",
+        result.verdict,
+        *result.notes,
+        f"[{result.source}]",
+    ]
+    print("\n".join(lines))
+
+
+def cmd_cycles(args: argparse.Namespace) -> None:
+    try:
+        result = worked_example(args.edition, not args.no_tensor_cores, tma=args.tma)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(result.model_dump_json(indent=2) if args.json else cycles_text(result))
+
+
+def cmd_power(args: argparse.Namespace) -> None:
+    fields: dict = {"kind": "power", "gpus": (gpu_arg(args.gpu),), "num_gpus": positive_int(str(args.count), "count")}
+    if args.power_limit is not None:
+        tdp = load_catalog().get(fields["gpus"][0]).tdp_w
+        if not 0 < args.power_limit <= tdp:
+            raise UsageError(f"power limit must be between 1 and the card's {tdp} W")
+        fields["power_limit_w"] = args.power_limit
+    emit(advise(Query(**fields), _context(args)), args.json)
+
+
+def cmd_info(args: argparse.Namespace) -> None:
+    gpu = load_catalog().get(gpu_arg(args.gpu))
+    print(gpu.model_dump_json(indent=2, by_alias=True) if args.json else spec_text(gpu))
+
+
+def cmd_explain(args: argparse.Namespace) -> None:
+    emit(advise(Query(kind="explain", topic=args.topic), _context(args)), args.json)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gpu-advisor", description="Which GPU to buy for deep learning, and why.")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", help="print the engine's answer as JSON")
+    common.add_argument("--prices", help="price snapshot id (e.g. 2023-01, 2020-09; default: newest)")
+    common.add_argument("--currency", default="USD", help="currency for budgets and prices (ISO code)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("recommend", parents=[common], help="best GPUs for a task and budget")
+    p.add_argument("--task", choices=TASKS)
+    p.add_argument("--budget", help="most you will spend on GPUs")
+    p.add_argument("--memory", type=float, help="minimum GPU memory in GB")
+    p.add_argument("--count", type=int, help="number of GPUs")
+    p.add_argument("--condition", choices=("new", "used"))
+    p.add_argument("--workload", choices=WORKLOADS)
+    p.add_argument("--hours", type=float, help="hours of use per day")
+    p.set_defaults(func=cmd_recommend)
+
+    p = sub.add_parser("compare", parents=[common], help="two GPUs side by side, e.g. '4090' '2x3090'")
+    p.add_argument("gpu_a")
+    p.add_argument("gpu_b")
+    p.add_argument("--workload", choices=WORKLOADS)
+    p.add_argument("--condition", choices=("new", "used"))
+    p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("breakeven", parents=[common], help="days until a desktop beats renting")
+    p.add_argument("--desktop-cost", type=float, default=2200.0)
+    p.add_argument("--cloud-hourly", type=float, default=2.14)
+    p.add_argument("--hours", type=float)
+    p.add_argument("--utilization", type=float, help="percent of the day")
+    p.add_argument("--gpu", help="take the GPU's TDP as its power draw")
+    p.add_argument("--gpu-watts", type=float, default=350.0)
+    p.add_argument("--electricity", type=float, default=0.12, help="$ per kWh")
+    p.set_defaults(func=cmd_breakeven)
+
+    p = sub.add_parser("cycles", parents=[common], help="the guide's worked matmul example")
+    p.add_argument("--edition", choices=("2023", "2020"), default="2023")
+    p.add_argument("--no-tensor-cores", action="store_true")
+    p.add_argument("--tma", action="store_true")
+    p.set_defaults(func=cmd_cycles)
+
+    p = sub.add_parser("power", parents=[common], help="PSU, power limit, slots and cooling")
+    p.add_argument("gpu")
+    p.add_argument("--count", type=int, default=1)
+    p.add_argument("--power-limit", type=int, help="watts per GPU")
+    p.set_defaults(func=cmd_power)
+
+    p = sub.add_parser("info", parents=[common], help="a GPU's spec card with sources")
+    p.add_argument("gpu")
+    p.set_defaults(func=cmd_info)
+
+    p = sub.add_parser("explain", parents=[common], help="the guide's answer on a topic")
+    p.add_argument("topic", choices=TOPICS)
+    p.set_defaults(func=cmd_explain)
+
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.prices:
+            load_catalog().snapshot(args.prices)
+        args.func(args)
+    except UsageError as exc:
+        print(f"gpu-advisor: {exc}", file=sys.stderr)
+        return 2
+    except KeyError as exc:
+        print(f"gpu-advisor: {exc.args[0]}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

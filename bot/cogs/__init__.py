@@ -1,0 +1,1 @@
+"""One cog per command group."""

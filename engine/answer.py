@@ -1,0 +1,110 @@
+"""The Answer: plain data the advisor returns and every front end renders.
+
+An answer carries its own evidence: the figures, the rules of the guide that fired, the price
+date and source, and what the user could add to sharpen it. Renderers (Discord embeds, terminal
+text, charts) only format; they never compute a number.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.cloud import BreakEven
+from engine.cost import PriceQuote
+from engine.cycles import CycleBreakdown
+from engine.money import Money
+from engine.performance import RelativeSpeed
+from engine.power import PowerPlan
+from engine.query import Kind, Query
+from engine.specs import Gpu, Workload
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Rule(Frozen):
+    """A rule of the guide that shaped the answer, and where the guide says it."""
+
+    id: str
+    text: str
+    source: str
+
+
+class Option(Frozen):
+    """One recommended system: ``gpu_count`` × a GPU, with its figures."""
+
+    gpu_id: str
+    name: str
+    gpu_count: int
+    memory_gb: float
+    workload: Workload
+    speed_vs_reference: float
+    reference_id: str
+    perf_per_kusd: float
+    value_vs_best: float
+    price: PriceQuote
+    gpus_usd: Decimal
+    system_usd: Decimal
+    gpus_local: Money | None = None
+    reasons: tuple[str, ...] = ()
+    caveats: tuple[str, ...] = ()
+
+
+class FollowUp(Frozen):
+    """One short question the bot asks back, with ready-made choices."""
+
+    field: Literal["task", "budget", "gpu", "model"]
+    question: str
+    choices: tuple[tuple[str, str], ...]  # (value, label)
+
+
+class CompareRow(Frozen):
+    workload: Workload
+    ratio: float
+    detail: RelativeSpeed
+
+
+class Comparison(Frozen):
+    gpu_ids: tuple[str, str]
+    counts: tuple[int, int]
+    rows: tuple[CompareRow, ...]
+    memory_gb: tuple[float, float]
+    bandwidth_gbs: tuple[float, float]
+    tdp_w: tuple[int, int]
+    prices: tuple[PriceQuote | None, PriceQuote | None]
+    perf_per_kusd: tuple[float | None, float | None]
+    workload: Workload
+
+
+class Explanation(Frozen):
+    topic: str
+    title: str
+    text: str
+    figures: tuple[str, ...]
+    source: str
+
+
+class Answer(Frozen):
+    kind: Kind
+    query: Query
+    headline: str
+    options: tuple[Option, ...] = ()
+    alternatives: tuple[Option, ...] = ()
+    rules: tuple[Rule, ...] = ()
+    caveats: tuple[str, ...] = ()
+    suggestions: tuple[str, ...] = ()
+    follow_up: FollowUp | None = None
+    price_date: dt.date | None = None
+    price_source: str | None = None
+    comparison: Comparison | None = None
+    break_even: BreakEven | None = None
+    power: PowerPlan | None = None
+    explanation: Explanation | None = None
+    cycles: CycleBreakdown | None = None
+    spec: Gpu | None = None
+    notes: tuple[str, ...] = ()

@@ -1,0 +1,198 @@
+"""The catalog: every fact in ``data/`` loaded once, validated, cross-checked and immutable.
+
+``resolve`` turns what people type ("3090", "rtx3090", "a100 80g", "3060 12G") into a catalog id.
+It prefers no answer to a wrong one: a fuzzy match may fix a typo but never adds or drops a
+variant word (Ti, Super, laptop) or a number, so "3060" never becomes "3060 Ti".
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+from rapidfuzz import fuzz, process
+
+from engine.datafiles import DataError, data_dir, read_yaml, validate_document, validate_entries
+from engine.specs import Architecture, BuildCost, CloudInstance, Gpu, PriceEntry, PriceSnapshot
+
+Condition = Literal["new", "used"]
+
+# Words that name a brand or product line but never tell two catalog cards apart.
+_NOISE = re.compile(
+    r"\b(nvidia|geforce|amd|radeon|instinct|founders?\s*edition|graphics\s*card|video\s*card|gpu|card)\b"
+)
+# Words that do tell cards apart; a fuzzy match must keep exactly the same ones.
+_VARIANT_WORDS = ("ti", "super", "laptop", "mobile", "xtx", "xt", "ada", "sxm", "pcie", "pro", "max")
+_MEMORY = re.compile(r"(\d+)\s*(?:gb|g|gig|gigs)\b")
+FUZZY_CUTOFF = 88.0
+
+
+def normalize_name(text: str) -> str:
+    """Fold a GPU name to a key: lower case, no brand words, memory as ``NNgb``, no separators."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    text = _NOISE.sub(" ", text)
+    text = _MEMORY.sub(r"\1gb", text)
+    return re.sub(r"[^a-z0-9]+", "", text)
+
+
+def _variant_signature(key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The numbers and variant words in a normalized key, which fuzzy matching must preserve."""
+    numbers = tuple(re.findall(r"\d+", key))
+    letters = re.sub(r"\d+", " ", key).split()
+    words = tuple(sorted(w for chunk in letters for w in _VARIANT_WORDS if chunk.endswith(w) or chunk == w))
+    return numbers, words
+
+
+class Catalog(BaseModel):
+    """All data files, validated. Built by :func:`load_catalog`; never mutated."""
+
+    model_config = {"frozen": True, "arbitrary_types_allowed": True}
+
+    gpus: dict[str, Gpu]
+    architectures: dict[str, Architecture]
+    snapshots: dict[str, PriceSnapshot]
+    current_snapshot: str
+    builds: tuple[BuildCost, ...]
+    clouds: dict[str, CloudInstance]
+    alias_index: dict[str, str] = Field(repr=False)
+
+    def get(self, gpu_id: str) -> Gpu:
+        try:
+            return self.gpus[gpu_id]
+        except KeyError:
+            raise KeyError(f"unknown GPU id {gpu_id!r}") from None
+
+    def ids(self) -> list[str]:
+        return list(self.gpus)
+
+    def architecture(self, gpu_id: str) -> Architecture:
+        return self.architectures[self.get(gpu_id).architecture]
+
+    def resolve(self, text: str) -> str | None:
+        """A catalog id for what a person typed, or None when no card is a safe match."""
+        key = normalize_name(text)
+        if not key:
+            return None
+        if key in self.alias_index:
+            return self.alias_index[key]
+        signature = _variant_signature(key)
+        if not signature[0]:
+            return None
+        candidates = [k for k in self.alias_index if _variant_signature(k) == signature]
+        match = process.extractOne(key, candidates, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
+        return self.alias_index[match[0]] if match else None
+
+    def suggest(self, text: str, limit: int = 3) -> list[str]:
+        """Close catalog ids for a name that did not resolve, for "did you mean ...?"."""
+        key = normalize_name(text)
+        if not key:
+            return []
+        found = process.extract(key, list(self.alias_index), scorer=fuzz.WRatio, limit=limit * 4)
+        out: list[str] = []
+        for alias, score, _ in found:
+            gpu_id = self.alias_index[alias]
+            if score >= 60 and gpu_id not in out:
+                out.append(gpu_id)
+        return out[:limit]
+
+    def snapshot(self, snapshot_id: str | None = None) -> PriceSnapshot:
+        sid = snapshot_id or self.current_snapshot
+        try:
+            return self.snapshots[sid]
+        except KeyError:
+            raise KeyError(f"unknown price snapshot {sid!r}; known: {', '.join(self.snapshots)}") from None
+
+    def price_entry(self, gpu_id: str, snapshot_id: str | None = None) -> PriceEntry | None:
+        return self.snapshot(snapshot_id).prices.get(gpu_id)
+
+    def base_cost(self, gpu_count: int) -> BuildCost:
+        """The cheapest dated base system (everything but the GPUs) that holds ``gpu_count`` GPUs."""
+        fitting = [b for b in self.builds if b.gpus >= gpu_count]
+        if not fitting:
+            raise ValueError(f"no base system in builds.yaml holds {gpu_count} GPUs")
+        return min(fitting, key=lambda b: (b.gpus, b.usd))
+
+
+def _auto_aliases(gpu: Gpu) -> Iterable[str]:
+    yield gpu.id
+    yield gpu.name
+    yield gpu.short_name
+    yield from gpu.aliases
+
+
+def _build_alias_index(path: Path, gpus: dict[str, Gpu]) -> dict[str, str]:
+    index: dict[str, str] = {}
+    for gpu in gpus.values():
+        for alias in _auto_aliases(gpu):
+            key = normalize_name(alias)
+            if not key:
+                continue
+            owner = index.setdefault(key, gpu.id)
+            if owner != gpu.id:
+                raise DataError(f"{path}: entry {gpu.id!r}: field 'aliases': {alias!r} also names {owner!r}")
+    return index
+
+
+def _load_prices(directory: Path, gpus: dict[str, Gpu]) -> dict[str, PriceSnapshot]:
+    snapshots: dict[str, PriceSnapshot] = {}
+    for path in sorted(directory.glob("*.yaml")):
+        snap = validate_document(path, read_yaml(path), PriceSnapshot)
+        for gpu_id in snap.prices:
+            if gpu_id not in gpus:
+                raise DataError(f"{path}: entry {gpu_id!r}: field 'prices': no such GPU in gpus.yaml")
+        snapshots[snap.id] = snap
+    if not snapshots:
+        raise DataError(f"{directory}: no price snapshots")
+    return snapshots
+
+
+def load_catalog_from(directory: Path) -> Catalog:
+    """Load and cross-check every data file under ``directory``; raises :class:`DataError`."""
+    gpus_path = directory / "gpus.yaml"
+    gpu_list = validate_entries(gpus_path, read_yaml(gpus_path), Gpu)
+    gpus: dict[str, Gpu] = {}
+    for gpu in gpu_list:
+        if gpu.id in gpus:
+            raise DataError(f"{gpus_path}: entry {gpu.id!r}: field 'id': duplicate id")
+        gpus[gpu.id] = gpu
+
+    arch_path = directory / "architectures.yaml"
+    architectures = {a.id: a for a in validate_entries(arch_path, read_yaml(arch_path), Architecture)}
+    for gpu in gpus.values():
+        if gpu.architecture not in architectures:
+            raise DataError(
+                f"{gpus_path}: entry {gpu.id!r}: field 'architecture': {gpu.architecture!r} "
+                f"is not in architectures.yaml"
+            )
+
+    builds_path = directory / "builds.yaml"
+    builds = tuple(validate_entries(builds_path, read_yaml(builds_path), BuildCost, key="gpus"))
+
+    clouds_path = directory / "clouds.yaml"
+    clouds = {c.id: c for c in validate_entries(clouds_path, read_yaml(clouds_path), CloudInstance)}
+    for cloud in clouds.values():
+        if cloud.gpu not in gpus:
+            raise DataError(f"{clouds_path}: entry {cloud.id!r}: field 'gpu': {cloud.gpu!r} is not in gpus.yaml")
+
+    snapshots = _load_prices(directory / "prices", gpus)
+    current = max(snapshots.values(), key=lambda s: s.date).id
+    return Catalog(
+        gpus=gpus,
+        architectures=architectures,
+        snapshots=snapshots,
+        current_snapshot=current,
+        builds=builds,
+        clouds=clouds,
+        alias_index=_build_alias_index(gpus_path, gpus),
+    )
+
+
+@cache
+def load_catalog() -> Catalog:
+    """The catalog from the installed data directory, loaded once per process."""
+    return load_catalog_from(data_dir())

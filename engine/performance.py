@@ -1,0 +1,312 @@
+"""The guide's performance model: how fast one GPU is relative to another, and why.
+
+Between Tensor-Core GPUs, memory bandwidth is the best single predictor (guide §3). On top of it
+sit the architecture factors the guide names — larger shared memory and better Tensor Cores
+(Ampere over Volta), a large L2 cache (Ada), TMA (Hopper), FP8 for 8-bit inference — and one
+ceiling the guide implies: a card whose Tensor Cores (or FP32 units) cannot keep up with its
+memory stops being bandwidth-bound. Every estimate carries its factors, so an answer can say
+where a number came from.
+
+Units: a model "speed" is effective gigabytes per second of 16-bit data; only ratios matter.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from engine.catalog import Catalog, load_catalog
+from engine.cycles import worked_example
+from engine.specs import WORKLOADS, Gpu, Workload
+
+WORKLOAD_NAMES: dict[Workload, str] = {
+    "train16": "16-bit training",
+    "infer16": "16-bit inference",
+    "infer8": "8-bit inference",
+}
+
+# Large L2 (guide §3, Ada): matmul inputs stay in L2, so matmuls run 1.5-2.0x faster; we take the
+# midpoint on the half of the step time that is matmul. Cards with at least LARGE_L2_MB qualify
+# (Ada's 48-96 MB, Hopper's 50 MB, Blackwell's). The A100's 40 MB does not: the guide's debiased
+# A100/V100 transformer speed-up (1.70) sits at the bandwidth ratio (1.73), showing no such gain.
+LARGE_L2_MB = 48.0
+L2_MATMUL_SPEEDUP = 1.75
+MATMUL_TIME_SHARE = 0.5
+
+# 8-bit inference (guide §5): FP8 moves twice the elements per byte; Int8 on GPUs without FP8
+# "performs about like 16-bit inference".
+FP8_SPEEDUP = 2.0
+
+# The compute ceiling. The guide puts Tensor Core utilisation at 45-65 % in GPT-3-scale training on
+# an A100 that is otherwise bandwidth-bound; at the low end that means 16-bit work needs about
+#   0.45 × 312 TFLOPS / (1555 GB/s × 1.03 × 1.01 × L2 gain 1.27) ≈ 68 flop per effective byte.
+# A card with fewer FLOPS per byte than that is compute-bound: GeForce cards with half-rate FP32
+# accumulate and small memory buses, and cards without Tensor Cores (FP32 units only).
+FLOP_PER_BYTE = 68.0
+
+# Multi-GPU (guide §4): 1→8 A100 with NVLink 3 = 7.00x; we apply the same loss per doubling
+# (7/8)^(1/3) ≈ 0.957 to any count. PCIe-only consumer builds may lose another 5-10 % at 4 GPUs.
+EIGHT_GPU_SPEEDUP = 7.0
+
+SOURCE = "Guide 2020 §'Ampere speed, theoretical estimate' and 2023 §caches/TMA/FP8; see docs/models.md"
+
+
+class Factor(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    value: float
+    basis: str
+
+
+class SpeedEstimate(BaseModel):
+    """One GPU's modelled speed for a workload, as a product of named factors (or a ceiling)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    gpu_id: str
+    workload: Workload
+    speed: float
+    bound: Literal["bandwidth", "compute"]
+    factors: tuple[Factor, ...]
+    compute_ceiling: float | None
+    notes: tuple[str, ...] = ()
+    source: str = SOURCE
+
+
+class RelativeSpeed(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    gpu: SpeedEstimate
+    reference: SpeedEstimate
+    ratio: float
+    gpu_count: int = 1
+    reference_count: int = 1
+    scaling_efficiency: tuple[float, float] = (1.0, 1.0)
+
+
+def l2_gain() -> float:
+    """Speed-up of the whole step when matmuls (half of it) run 1.75x faster from a large L2."""
+    return 1.0 / ((1 - MATMUL_TIME_SHARE) + MATMUL_TIME_SHARE / L2_MATMUL_SPEEDUP)
+
+
+def tma_gain() -> float:
+    """Speed-up of the whole step from TMA, taken from the cycle model (235 → 200 cycles per tile)."""
+    ratio = worked_example("2023", True, tma=True).total / worked_example("2023", True).total
+    return 1.0 / ((1 - MATMUL_TIME_SHARE) + MATMUL_TIME_SHARE * ratio)
+
+
+def compute_tflops(gpu: Gpu, workload: Workload) -> float | None:
+    """The dense throughput a workload can use: FP32-accumulate Tensor math for training,
+    FP16-accumulate for 16-bit inference, FP8/INT8 for 8-bit; FP32 units where there are no Tensor Cores."""
+    if not gpu.has_tensor_cores:
+        return gpu.fp32_tflops
+    if workload == "train16":
+        return gpu.fp16_tensor_tflops
+    infer16 = gpu.fp16_tensor_tflops_fp16acc or gpu.fp16_tensor_tflops
+    if workload == "infer16":
+        return infer16
+    eight_bit = gpu.fp8_tensor_tflops or gpu.int8_tensor_tops
+    return eight_bit if eight_bit else infer16
+
+
+def estimate(gpu: Gpu, workload: Workload, catalog: Catalog | None = None) -> SpeedEstimate:
+    """The model's speed for one GPU and workload, with every factor that went into it."""
+    if workload not in WORKLOADS:
+        raise ValueError(f"workload must be one of {', '.join(WORKLOADS)}, not {workload!r}")
+    arch = (catalog or load_catalog()).architectures[gpu.architecture]
+    factors = [
+        Factor(
+            name="memory bandwidth",
+            value=gpu.bandwidth_gbs,
+            basis=f"{gpu.bandwidth_gbs:g} GB/s: the best single predictor between Tensor-Core GPUs",
+        )
+    ]
+    notes: list[str] = []
+    if gpu.has_tensor_cores:
+        factors.append(
+            Factor(name="shared memory", value=arch.shared_memory_gain.value, basis=arch.shared_memory_gain.basis)
+        )
+        factors.append(
+            Factor(name="Tensor Cores", value=arch.tensor_core_gain.value, basis=arch.tensor_core_gain.basis)
+        )
+    else:
+        notes.append("No Tensor Cores: the guide recommends no such GPU for deep learning.")
+    if gpu.l2_mb is not None and gpu.l2_mb >= LARGE_L2_MB:
+        factors.append(
+            Factor(
+                name="large L2 cache",
+                value=l2_gain(),
+                basis=f"{gpu.l2_mb:g} MB L2 holds matmul tiles: matmuls 1.5-2.0x faster (guide), "
+                f"taken as {L2_MATMUL_SPEEDUP}x on half of the step",
+            )
+        )
+    if workload == "train16" and arch.features.tma:
+        factors.append(
+            Factor(
+                name="TMA",
+                value=tma_gain(),
+                basis="cycle model: TMA cuts a tile from 235 to 200 cycles, on half of the step; "
+                "memory-bound inference has nothing to overlap",
+            )
+        )
+    if workload == "infer8":
+        if arch.features.fp8 and gpu.has_tensor_cores:
+            factors.append(
+                Factor(name="FP8", value=FP8_SPEEDUP, basis="FP8 moves twice the elements per byte (guide §5)")
+            )
+        else:
+            notes.append("No FP8: Int8 runs about like 16-bit inference (guide §5).")
+    if gpu.half_rate_fp32_accumulate and workload == "train16":
+        notes.append("GeForce card: FP16 Tensor math with FP32 accumulate runs at half rate.")
+
+    bandwidth_bound = math.prod(f.value for f in factors)
+    tflops = compute_tflops(gpu, workload)
+    ceiling = tflops * 1000.0 / FLOP_PER_BYTE if tflops else None
+    if ceiling is not None and ceiling < bandwidth_bound:
+        speed, bound = ceiling, "compute"
+        notes.append(
+            f"Compute-bound: {tflops:g} TFLOPS feed only {ceiling:.0f} of {bandwidth_bound:.0f} "
+            f"effective GB/s at {FLOP_PER_BYTE:g} flop/byte."
+        )
+    else:
+        speed, bound = bandwidth_bound, "bandwidth"
+    if tflops is None:
+        notes.append("Compute throughput unknown: the bandwidth estimate is used uncapped.")
+    if gpu.vendor == "amd":
+        notes.append("AMD: the guide has no benchmarks; ROCm software maturity may cost more than this model shows.")
+    return SpeedEstimate(
+        gpu_id=gpu.id,
+        workload=workload,
+        speed=speed,
+        bound=bound,
+        factors=tuple(factors),
+        compute_ceiling=ceiling,
+        notes=tuple(notes),
+    )
+
+
+def scaling_efficiency(gpu_count: int) -> float:
+    """Per-GPU efficiency of data-parallel training on ``gpu_count`` GPUs (1.0 for one)."""
+    if gpu_count < 1:
+        raise ValueError("gpu_count must be at least 1")
+    per_doubling = (EIGHT_GPU_SPEEDUP / 8) ** (1 / 3)
+    return per_doubling ** math.log2(gpu_count)
+
+
+def throughput(gpu_id: str, workload: Workload, gpu_count: int = 1) -> float:
+    """Modelled speed of ``gpu_count`` identical GPUs working together."""
+    return speed(gpu_id, workload) * gpu_count * scaling_efficiency(gpu_count)
+
+
+@cache
+def speed(gpu_id: str, workload: Workload) -> float:
+    catalog = load_catalog()
+    return estimate(catalog.get(gpu_id), workload, catalog).speed
+
+
+def relative_speed(gpu_id: str, workload: Workload, reference: str = "rtx-3090") -> float:
+    """How many times faster ``gpu_id`` is than ``reference`` for ``workload`` (public API)."""
+    return speed(gpu_id, workload) / speed(reference, workload)
+
+
+def compare(
+    gpu_id: str, reference: str, workload: Workload, gpu_count: int = 1, reference_count: int = 1
+) -> RelativeSpeed:
+    """Relative speed with both breakdowns, for N of one card against M of another."""
+    catalog = load_catalog()
+    mine = estimate(catalog.get(gpu_id), workload, catalog)
+    theirs = estimate(catalog.get(reference), workload, catalog)
+    eff = (scaling_efficiency(gpu_count), scaling_efficiency(reference_count))
+    ratio = (mine.speed * gpu_count * eff[0]) / (theirs.speed * reference_count * eff[1])
+    return RelativeSpeed(
+        gpu=mine,
+        reference=theirs,
+        ratio=ratio,
+        gpu_count=gpu_count,
+        reference_count=reference_count,
+        scaling_efficiency=eff,
+    )
+
+
+class SpeedupRange(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    bandwidth_ratio: float
+    low: float
+    point: float
+    high: float
+    source: str
+
+
+def theoretical_speedup(gpu_id: str, reference: str) -> SpeedupRange:
+    """The guide's 2020 theoretical estimate: bandwidth ratio × shared-memory × Tensor Core gains,
+    over the ranges the guide gives (A100 over V100: 1555/900 = 1.73 → 1.78-1.87)."""
+    catalog = load_catalog()
+    a, b = catalog.get(gpu_id), catalog.get(reference)
+    arch_a, arch_b = catalog.architectures[a.architecture], catalog.architectures[b.architecture]
+    bw = a.bandwidth_gbs / b.bandwidth_gbs
+
+    def gains(arch, end: str) -> float:
+        out = 1.0
+        for f in (arch.shared_memory_gain, arch.tensor_core_gain):
+            out *= getattr(f, end) if getattr(f, end) is not None else f.value
+        return out
+
+    return SpeedupRange(
+        bandwidth_ratio=bw,
+        low=bw * gains(arch_a, "low") / gains(arch_b, "high"),
+        point=bw * gains(arch_a, "value") / gains(arch_b, "value"),
+        high=bw * gains(arch_a, "high") / gains(arch_b, "low"),
+        source="Guide 2020, 'Ampere speed, theoretical estimate'",
+    )
+
+
+def speeds_array(gpu_ids: list[str], workload: Workload) -> np.ndarray:
+    """Speeds for many GPUs at once, for ranking the whole catalog."""
+    return np.fromiter((speed(g, workload) for g in gpu_ids), dtype=float, count=len(gpu_ids))
+
+
+# ---- debiasing vendor benchmarks (guide §4) -------------------------------------------------
+
+BATCH_DOUBLING_GAIN = 0.136
+EIGHT_GPU_OVERHEAD = {"cnn": 0.05, "transformer": 0.07}
+
+
+class Debiased(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    reported: float
+    batch_correction: float
+    multi_gpu_correction: float
+    debiased: float
+    source: str = "Guide 2020, 'Ampere speed, practical estimate' (13.6 % per batch doubling; 5 %/7 % 8-GPU overhead)"
+
+
+def debias(
+    reported_speedup: float,
+    *,
+    batch_ratio: float = 1.0,
+    eight_gpu: bool = False,
+    network: Literal["cnn", "transformer"] = "transformer",
+) -> Debiased:
+    """Remove the two biases the guide finds in vendor A-vs-B benchmarks.
+
+    ``batch_ratio`` is the new GPU's batch size over the old one's (each doubling adds 13.6 %
+    throughput); ``eight_gpu`` says the figures come from 8-GPU systems whose newer interconnect has
+    5 % (CNN) or 7 % (transformer) less parallelisation overhead.
+    """
+    if reported_speedup <= 0 or batch_ratio <= 0:
+        raise ValueError("speed-up and batch ratio must be positive")
+    batch = (1 + BATCH_DOUBLING_GAIN) ** math.log2(batch_ratio)
+    multi = 1 + EIGHT_GPU_OVERHEAD[network] if eight_gpu else 1.0
+    return Debiased(
+        reported=reported_speedup,
+        batch_correction=batch,
+        multi_gpu_correction=multi,
+        debiased=reported_speedup / batch / multi,
+    )

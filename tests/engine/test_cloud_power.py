@@ -1,0 +1,74 @@
+"""Cloud break-even and power planning against the guide's figures."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.cloud import break_even, guide_example
+from engine.power import plan, power_limit_tradeoff
+
+
+def test_guide_case_591_kwh_71_dollars_293_days():
+    result = guide_example()
+    assert round(result.kwh_per_year) == 591
+    assert round(result.electricity_cost_per_year) == 71
+    assert round(result.days) == 293
+    cloud_300 = 2.14 * 0.15 * 24 * 300
+    assert round(cloud_300) == 2311
+    desktop_300, cloud = result.cumulative(300)
+    assert cloud == pytest.approx(cloud_300, rel=1e-3) and desktop_300 < cloud
+
+
+def test_spot_breaks_even_later():
+    spot = break_even(2200, 0.90, utilisation=0.15, gpu_power_w=350)
+    assert spot.days > guide_example().days
+
+
+def test_hours_per_day_equals_utilisation():
+    assert break_even(2200, 2.14, hours_per_day=3.6).days == pytest.approx(guide_example().days)
+
+
+def test_never_when_electricity_costs_more_than_renting():
+    result = break_even(2000, 0.05, hours_per_day=10, gpu_power_w=450, electricity_usd_per_kwh=0.5)
+    assert result.days is None and result.verdict.startswith("Never")
+
+
+@pytest.mark.parametrize(
+    "kwargs", [dict(utilisation=1.5), dict(hours_per_day=25), dict(utilisation=0.1, hours_per_day=2), dict()]
+)
+def test_break_even_rejects_bad_usage(kwargs):
+    with pytest.raises(ValueError):
+        break_even(2200, 2.14, **kwargs)
+
+
+def test_1600w_fine_for_4x_3080_too_tight_for_4x_3090():
+    assert plan("rtx-3080-10gb", 4, psu_w=1600).psu_verdict == "fine"
+    tight = plan("rtx-3090", 4, psu_w=1600)
+    assert tight.psu_verdict != "fine"
+    assert tight.load_w == 4 * 350 + 200
+    assert tight.recommended_psu_w >= 1700
+
+
+def test_4x_4090_is_1800w_of_gpus_and_warns_about_outlet_slots_and_connector():
+    result = plan("rtx-4090", 4)
+    assert result.gpu_power_w * 4 == 1800
+    text = " ".join(result.warnings)
+    assert "outlet" in text and "3-slot" in text and "12VHPWR" in text
+
+
+def test_minus_50_watts_is_about_7_percent():
+    assert power_limit_tradeoff(250, 200).slowdown_percent == pytest.approx(7.0)
+    on_3090 = power_limit_tradeoff(350, 300)
+    assert 4 < on_3090.slowdown_percent < 7
+
+
+def test_power_limit_applies_to_plan():
+    limited = plan("rtx-3090", 4, power_limit_w=300)
+    assert limited.load_w == 4 * 300 + 200
+    assert limited.power_limit.watts_saved_per_gpu == 50
+
+
+@pytest.mark.parametrize(("count", "limit"), [(0, None), (17, None), (1, 0), (1, 900)])
+def test_power_rejects_bad_values(count, limit):
+    with pytest.raises(ValueError):
+        plan("rtx-3090", count, power_limit_w=limit)
