@@ -74,7 +74,6 @@ def advise(query: Query, context: AdviceContext | None = None) -> Answer:
         "cloud_vs_buy": cloud_vs_buy,
         "power": power,
         "explain": explain_topic,
-        "can_run": can_run,
     }
     return handlers.get(query.kind, other)(query, ctx)
 
@@ -492,7 +491,7 @@ def _cloud_instance(gpu_id: str):
     return max(current, key=lambda c: (c.date, -c.on_demand_usd_per_hour / c.gpu_count), default=None)
 
 
-# ---- power, explain, can-run, other ------------------------------------------------------------
+# ---- power, explain, other ------------------------------------------------------------
 
 
 def power(query: Query, ctx: AdviceContext) -> Answer:
@@ -551,12 +550,6 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
         explanation=item,
         rules=(Rule(id=f"explain.{item.topic}", text=item.title, source=item.source),),
     )
-
-
-def can_run(query: Query, ctx: AdviceContext) -> Answer:
-    from engine.canrun import can_run_answer
-
-    return can_run_answer(query, ctx)
 
 
 def other(query: Query, ctx: AdviceContext) -> Answer:

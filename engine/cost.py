@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -73,7 +74,6 @@ def price_quote(
     snapshot: str | None = None,
     condition: PriceCondition | None = None,
     overrides: Mapping[str, PriceQuote] | None = None,
-    catalog: Catalog | None = None,
 ) -> PriceQuote | None:
     """The price the guide's method would use; None when the snapshot has none.
 
@@ -82,8 +82,13 @@ def price_quote(
     """
     if overrides and gpu_id in overrides:
         return overrides[gpu_id]
-    catalog = catalog or load_catalog()
-    snap = catalog.snapshot(snapshot)
+    return _snapshot_quote(gpu_id, snapshot, condition)
+
+
+@lru_cache(maxsize=8192)
+def _snapshot_quote(gpu_id: str, snapshot: str | None, condition: PriceCondition | None) -> PriceQuote | None:
+    """Snapshot prices never change while the process runs, so each quote is built once."""
+    snap = load_catalog().snapshot(snapshot)
     entry = snap.prices.get(gpu_id)
     if entry is None:
         return None
@@ -136,7 +141,7 @@ def value(
 ) -> ValueOption | None:
     """Speed per $1,000 of a whole system with ``gpu_count`` of this GPU; None without a price or base."""
     catalog = load_catalog()
-    quote = price_quote(gpu_id, snapshot=snapshot, condition=condition, overrides=overrides, catalog=catalog)
+    quote = price_quote(gpu_id, snapshot=snapshot, condition=condition, overrides=overrides)
     if quote is None:
         return None
     try:
