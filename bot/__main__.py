@@ -5,26 +5,24 @@ from __future__ import annotations
 import os
 import sys
 
-from bot.render import answer_text
-from engine.advisor import AdviceContext, advise
-from engine.money import Money
-from engine.query import Query
+from bot.chat import Conversations
+from bot.terminal import SAMPLE_QUESTION, answer_once, run_chat
+from engine.advisor import AdviceContext
 
 NO_TOKEN = (
     "No DISCORD_TOKEN set: create a bot at https://discord.com/developers/applications and put its token in "
-    "DISCORD_TOKEN (see the README). Meanwhile the terminal works: `gpu-advisor --help`."
+    "DISCORD_TOKEN (see the README). Meanwhile, `gpu-advisor chat` talks in the terminal."
 )
-SAMPLE = ("which GPU for Kaggle under $500?",
-          Query(kind="recommend", task="kaggle", budget=Money(amount=500, currency="USD")))
 
 
 def main() -> int:
     if os.environ.get("DISCORD_TOKEN"):
-        print("The Discord front end is not built yet (issue #6); use `gpu-advisor` in the terminal.", file=sys.stderr)
+        print("The Discord front end is not built yet (issue #6); use `gpu-advisor chat`.", file=sys.stderr)
         return 1
     print(NO_TOKEN, file=sys.stderr)
-    question, query = SAMPLE
-    print(f"\n> {question}\n\n{answer_text(advise(query, AdviceContext()))}")
+    print(f"\n> {SAMPLE_QUESTION}\n\n{answer_once(SAMPLE_QUESTION, Conversations(), AdviceContext())}\n")
+    if sys.stdin.isatty():
+        run_chat()
     return 0
 
 

@@ -1,4 +1,4 @@
-"""The terminal front end: ``gpu-advisor recommend|compare|breakeven|cycles|power|info|explain``.
+"""The terminal front end: ``gpu-advisor recommend|compare|breakeven|cycles|power|info|explain|ask|chat``.
 
 Each subcommand builds the same ``Query`` a chat message or slash command would and prints the
 engine's Answer as a table, or as JSON with ``--json``. Invalid values exit with status 2 and one
@@ -173,6 +173,21 @@ def cmd_explain(args: argparse.Namespace) -> None:
     emit(advise(Query(kind="explain", topic=args.topic), _context(args)), args.json)
 
 
+def cmd_ask(args: argparse.Namespace) -> None:
+    from bot.chat import understand
+
+    result = understand(" ".join(args.question), None, args.currency.upper())
+    for note in result.notes:
+        print(f"(note: {note})", file=sys.stderr)
+    emit(advise(result.query, _context(args)), args.json)
+
+
+def cmd_chat(args: argparse.Namespace) -> None:
+    from bot.terminal import run_chat
+
+    run_chat(currency=args.currency.upper(), snapshot=args.prices)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gpu-advisor", description="Which GPU to buy for deep learning, and why.")
     common = argparse.ArgumentParser(add_help=False)
@@ -228,6 +243,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("topic", choices=TOPICS)
     p.set_defaults(func=cmd_explain)
 
+    p = sub.add_parser("ask", parents=[common], help="a question in plain English or Chinese")
+    p.add_argument("question", nargs="+")
+    p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser("chat", parents=[common], help="a conversation in the terminal (follow-ups refine)")
+    p.set_defaults(func=cmd_chat)
     return parser
 
 

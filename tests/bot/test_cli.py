@@ -70,3 +70,22 @@ def test_invalid_values_exit_2_with_one_line(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2
     assert out == "" and err.count("\n") == 1 and err.startswith("gpu-advisor: ")
+
+
+def test_ask_answers_free_text_in_chinese(capsys):
+    code, out, _ = run(capsys, "ask", "預算 500 美元，玩 Kaggle 該買哪張顯示卡？", "--prices", "2020-09")
+    assert code == 0 and "RTX 3070" in out
+
+
+def test_ask_says_back_what_it_ignored(capsys):
+    code, _, err = run(capsys, "ask", "budget: -500 dollars lol which gpu")
+    assert code == 0 and "negative" in err
+
+
+def test_main_module_without_token_answers_a_sample(capsys, monkeypatch):
+    from bot.__main__ import main as bot_main
+
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert bot_main() == 0
+    captured = capsys.readouterr()
+    assert "No DISCORD_TOKEN" in captured.err and "Kaggle" in captured.out and "per dollar" in captured.out

@@ -1,0 +1,56 @@
+"""Conversation state: a follow-up refines the previous question instead of starting over.
+
+"what about used?", "and with €800?" or "那二手的呢？" name no new question of their own: they
+change one field of the last one. The state is a plain mapping from (user, channel) to the last
+Query, with a time-to-live; the bot can back it with the database so a restart keeps the thread.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from engine.parse import parse
+from engine.query import ParseResult, Query
+
+TTL_SECONDS = 30 * 60
+MAX_CONVERSATIONS = 10_000
+# A follow-up is short and states no kind of its own ("what about used?").
+FOLLOW_UP_MAX_WORDS = 8
+
+
+@dataclass
+class Conversations:
+    """The last query per (user, channel), forgotten after ``ttl`` seconds."""
+
+    ttl: float = TTL_SECONDS
+    _last: dict[tuple[int, int], tuple[float, Query]] = field(default_factory=dict)
+
+    def get(self, key: tuple[int, int], now: float | None = None) -> Query | None:
+        now = time.monotonic() if now is None else now
+        entry = self._last.get(key)
+        if entry is None or now - entry[0] > self.ttl:
+            self._last.pop(key, None)
+            return None
+        return entry[1]
+
+    def put(self, key: tuple[int, int], query: Query, now: float | None = None) -> None:
+        if len(self._last) >= MAX_CONVERSATIONS:
+            oldest = min(self._last, key=lambda k: self._last[k][0])
+            del self._last[oldest]
+        self._last[key] = (time.monotonic() if now is None else now, query)
+
+
+def is_follow_up(text: str, result: ParseResult) -> bool:
+    """Short text that states no question kind of its own refines the previous question."""
+    stated = result.query.model_fields_set
+    short = len(text.split()) <= FOLLOW_UP_MAX_WORDS or len(text) <= 24
+    return short and "kind" not in stated and bool(stated - {"kind"})
+
+
+def understand(text: str, previous: Query | None, default_currency: str = "USD") -> ParseResult:
+    """Parse ``text``; when it is a follow-up, merge it into ``previous``."""
+    result = parse(text, default_currency=default_currency)
+    if previous is not None and is_follow_up(text, result):
+        return result.model_copy(update={"query": previous.merged(result.query)})
+    return result

@@ -1,0 +1,32 @@
+"""A conversation in the terminal through the same parser, state and answers as the Discord bot."""
+
+from __future__ import annotations
+
+import sys
+
+from bot.chat import Conversations, understand
+from bot.render import answer_text
+from engine.advisor import AdviceContext, advise
+
+SAMPLE_QUESTION = "which GPU for Kaggle under $500?"
+_KEY = (0, 0)  # one user, one channel
+
+
+def answer_once(text: str, conversations: Conversations, context: AdviceContext) -> str:
+    result = understand(text, conversations.get(_KEY), context.currency)
+    conversations.put(_KEY, result.query)
+    notes = "".join(f"\n(note: {n})" for n in result.notes)
+    return answer_text(advise(result.query, context)) + notes
+
+
+def run_chat(currency: str = "USD", snapshot: str | None = None) -> None:
+    context = AdviceContext(currency=currency, snapshot=snapshot)
+    conversations = Conversations()
+    interactive = sys.stdin.isatty()
+    if interactive:
+        print("Ask about GPUs for deep learning (English or 中文). Empty line or Ctrl-D to quit.")
+    for line in sys.stdin:
+        text = line.strip()
+        if not text:
+            break
+        print(answer_once(text, conversations, context), end="\n\n", flush=True)

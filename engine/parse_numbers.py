@@ -1,0 +1,464 @@
+"""Numbers in questions: money, GPU counts, hours a day, memory sizes and wattages, in every form.
+
+Each finder reads the lower-cased question through a :class:`Scan`, which remembers the characters
+already explained by an earlier finder. The parser runs the specific finders first (model names,
+GPU names, counts, watts, hours, memory) so that what is left for money is only what can be money:
+"3090", "24GB", "300W", "8 hours" and "2x" are never budgets.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from functools import cache
+
+from engine.parse_vocab import PhraseSet, Vocab, squash
+
+_NUM = r"[0-9]+(?:\.[0-9]+)?"
+_CN_DIGITS = "零〇一二两兩三四五六七八九十百千万萬亿億"
+_CN_COUNT = "一二两兩三四五六七八九十双雙"
+# Every hours form has one of these; most questions have none, and one search says so.
+_MAYBE_HOURS = re.compile(r"hour|hr|[0-9]\s*h|%|小[时時]|钟头|鐘頭|24|clock|nonstop|non stop|全天|不停")
+
+
+@dataclass
+class Scan:
+    """The question in lower case, with a mask of the characters a finder has already taken."""
+
+    low: str
+    mask: bytearray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.mask = bytearray(len(self.low))
+
+    def free(self, start: int, end: int) -> bool:
+        return self.mask.find(1, start, end) == -1
+
+    def take(self, start: int, end: int) -> None:
+        self.mask[start:end] = b"\x01" * (end - start)
+
+    def left(self, start: int, width: int) -> str:
+        return self.low[max(0, start - width):start]
+
+
+def cn_number(text: str, vocab: Vocab) -> int | None:
+    """A Chinese numeral as an int: "兩萬" 20000, "一万五" 15000, "三千五" 3500, "十二" 12."""
+    if len(text) > 20:  # nobody writes a longer numeral; this keeps hostile input cheap
+        return None
+    digits, units, big = vocab.numbers["cn_digits"], vocab.numbers["cn_units"], vocab.numbers["cn_big"]
+    total = section = number = 0
+    last_unit, zero_seen, prev_digit, seen = 1, False, False, False
+    for ch in text:
+        if ch in digits:
+            number = number * 10 + digits[ch] if prev_digit else digits[ch]
+            zero_seen = zero_seen or digits[ch] == 0
+            prev_digit, seen = True, True
+            continue
+        if ch in units:
+            section += (number or 1) * units[ch]
+            last_unit = units[ch]
+        elif ch in big:
+            total += (section + number or 1) * big[ch]
+            section, last_unit = 0, big[ch]
+        else:
+            return None
+        number, zero_seen, prev_digit, seen = 0, False, False, True
+    positional = len(text) >= 2 and text[-2] in digits  # "二〇二四" is read digit by digit
+    if number and last_unit >= 10 and not zero_seen and not positional:
+        number *= last_unit // 10  # "一万五": the digit after a unit counts in the next unit down
+    return total + section + number if seen else None
+
+
+# --- money -----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Amount:
+    """A number that may be a budget."""
+
+    value: Decimal
+    start: int
+    end: int
+    currency: str | None  # an ISO code, an ambiguous symbol ("$", "¥", "元"), or None
+    negative: bool
+    cued: bool  # a budget word next to it
+
+
+@dataclass(frozen=True)
+class MoneyPatterns:
+    number: re.Pattern[str]
+    prefix: re.Pattern[str]
+    suffix: re.Pattern[str]
+    rate: PhraseSet
+    cue_before: PhraseSet
+    cue_after: re.Pattern[str]
+    next_word: re.Pattern[str]
+    range_join: re.Pattern[str]
+    negative: re.Pattern[str]
+    hints: PhraseSet
+
+
+def _alternation(keys: list[str]) -> str:
+    """Currency words longest first; Latin words must end at a word boundary."""
+    out = []
+    for key in sorted(keys, key=len, reverse=True):
+        body = r"\s*".join(re.escape(p) for p in key.split())
+        if key[-1].isascii() and key[-1].isalnum():
+            body += "(?![a-z])"
+        if key[0].isascii() and key[0].isalpha():
+            body = "(?<![a-z])" + body
+        out.append(body)
+    return "|".join(out)
+
+
+@cache
+def money_patterns(vocab: Vocab) -> MoneyPatterns:
+    money = vocab.money
+    mults = "|".join(sorted(map(re.escape, vocab.numbers["multipliers"]), key=len, reverse=True))
+    prefix = _alternation(list(money["prefix"]))
+    return MoneyPatterns(
+        number=re.compile(
+            rf"(?P<wan>{_NUM})\s*[万萬]\s*(?P<qian>[0-9])\s*千?(?![0-9])"
+            rf"|(?P<num>[0-9]{{1,3}}(?:,[0-9]{{3}})+(?![0-9])(?:\.[0-9]+)?|{_NUM})"
+            rf"(?:\s*\^\s*(?P<exp>[0-9]{{1,4}}))?(?:\s*(?P<mult>{mults})(?![a-z]))?"
+            rf"|(?P<cn>[{_CN_DIGITS}]+)"
+        ),
+        prefix=re.compile(rf"(?P<cur>{prefix})\s*~?\s*(?P<neg>[-−]\s*)?$"),
+        suffix=re.compile(rf"\s*(?P<cur>{_alternation(list(money['suffix']))})"),
+        rate=PhraseSet([money["rate"]]),
+        cue_before=PhraseSet(money["cue_before"]),
+        cue_after=re.compile(r"\s*(?:" + PhraseSet(money["cue_after"]).pattern + ")"),
+        next_word=re.compile(r"\s*([a-z]+|[^\sa-z0-9])"),
+        range_join=re.compile(
+            rf"^\s*(?:-|–|—|~|〜|to|and|through|至|到)\s*(?:{prefix})?\s*$"
+        ),
+        negative=re.compile(r"(?:^|[^0-9a-z.,])[-−]\s*$"),
+        hints=PhraseSet(money["hints"]),
+    )
+
+
+def _value(m: re.Match[str], vocab: Vocab) -> Decimal | None:
+    """The amount a number match says, or None when it is not a number after all."""
+    if m.group("wan"):  # "3萬5千", "1万5": ten-thousands, then thousands
+        return Decimal(m.group("wan")) * 10000 + int(m.group("qian")) * 1000
+    if m.group("cn"):
+        n = cn_number(m.group("cn"), vocab)
+        return None if n is None else Decimal(n)
+    try:
+        value = Decimal(m.group("num").replace(",", ""))
+    except InvalidOperation:
+        return None
+    if m.group("exp"):
+        exp = int(m.group("exp"))
+        value = value ** min(exp, 40)
+    mult = m.group("mult")
+    return value * vocab.numbers["multipliers"][mult] if mult else value
+
+
+def _bare_ok(scan: Scan, m: re.Match[str], value: Decimal, pats: MoneyPatterns, vocab: Vocab) -> bool:
+    """A number with no currency is a budget only next to a budget word and followed by nothing
+    that makes it something else ("for 2 years", "100 epochs", "in 2024")."""
+    money = vocab.money
+    nxt = pats.next_word.match(scan.low, m.end())
+    if nxt:
+        word = nxt.group(1)
+        if word.isascii() and word.isalpha() and word not in money["allowed_after"]:
+            return False
+        if word in money["not_money_cjk"]:
+            return False
+    year_like = 1900 <= value <= 2099 and value == int(value)
+    if not (m.group("mult") or m.group("wan")) and (value < money["min_bare"] or year_like):
+        return False
+    if pats.cue_after.match(scan.low, m.end()):
+        return True
+    left = re.split(r"[0-9.,;!?。，；！？]", scan.left(m.start(), 28))[-1]
+    return bool(pats.cue_before.search(left))
+
+
+def find_amounts(scan: Scan, vocab: Vocab) -> list[Amount]:
+    """Every number not yet explained that may be an amount of money, in order."""
+    pats = money_patterns(vocab)
+    prefixes, suffixes = vocab.money["prefix"], vocab.money["suffix"]
+    out: list[Amount] = []
+    for m in pats.number.finditer(scan.low):
+        if not scan.free(m.start(), m.end()):
+            continue
+        value = _value(m, vocab)
+        if value is None:
+            continue
+        left = scan.left(m.start(), 12)
+        pre = pats.prefix.search(left)
+        suf = pats.suffix.match(scan.low, m.end())
+        if (suf and pats.rate.match(scan.low, suf.end())) or pats.rate.match(scan.low, m.end()):
+            continue  # a price per hour or per kWh, not a budget
+        currency = None
+        if suf:
+            currency = suffixes.get(_suffix_key(suf.group("cur"), suffixes))
+        if pre and (currency is None or currency in ("$", "¥", "元")):
+            currency = prefixes.get(_suffix_key(pre.group("cur"), prefixes), currency)
+        negative = bool(pre and pre.group("neg")) or bool(pats.negative.search(left[: pre.start()] if pre else left))
+        said_money = m.group("mult") in vocab.money["money_multipliers"]  # "2 grand"
+        cued = currency is not None or said_money or _bare_ok(scan, m, value, pats, vocab)
+        if m.group("cn") and currency is None and not cued:
+            continue
+        out.append(Amount(value, m.start(), m.end(), currency, negative, cued))
+    return _join_ranges(out, scan, pats)
+
+
+def _suffix_key(matched: str, table: dict[str, str]) -> str:
+    """The table key a matched currency word came from ("NT  Dollars" → "nt dollars")."""
+    if matched in table:
+        return matched
+    target = squash(matched)
+    return next((k for k in table if squash(k) == target), matched)
+
+
+def _join_ranges(amounts: list[Amount], scan: Scan, pats: MoneyPatterns) -> list[Amount]:
+    """"$800-1000", "1,000 to 1,500 euros": both ends share currency and budget-ness."""
+    out = list(amounts)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if not pats.range_join.match(scan.low[a.end:b.start]):
+            continue
+        currency = a.currency or b.currency
+        cued = a.cued or b.cued
+        out[i] = Amount(a.value, a.start, a.end, currency, a.negative, cued)
+        out[i + 1] = Amount(b.value, b.start, b.end, currency, False, cued)
+    return out
+
+
+def resolve_currency(symbol: str | None, hints: list[str], script: str, default: str, vocab: Vocab) -> str:
+    """An ISO code for what the text said: "$" and "¥" by place words, then script, then the
+    guild's default currency; a bare amount the same way."""
+    money = vocab.money
+    if symbol is not None and symbol not in money["ambiguous"]:
+        return symbol
+    if symbol is None:
+        if hints:
+            return hints[0]
+        return money["script_default"].get(script, default)
+    choices = money["ambiguous"][symbol]
+    for code in hints:
+        if code in choices:
+            return code
+    if symbol != "$" and script in money["script_default"]:
+        scripted = money["script_default"][script]
+        return scripted if symbol == "元" or scripted == "CNY" else "CNY"
+    return default if default in choices else choices[0]
+
+
+def currency_hints(scan: Scan, vocab: Vocab) -> list[str]:
+    """Currencies that place words in the question point to ("in Japan", "Canadian here")."""
+    table = vocab.money["hints"]
+    return [table[_suffix_key(m.group(), table)] for m in money_patterns(vocab).hints.finditer(scan.low)]
+
+
+# --- counts ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Count:
+    value: int
+    explicit: bool  # written in digits ("2x", "4 GPUs"), not as a word ("one card")
+
+
+@dataclass(frozen=True)
+class CountPatterns:
+    before: re.Pattern[str]
+    after: re.Pattern[str]
+    generic: re.Pattern[str]
+
+
+@cache
+def count_patterns(vocab: Vocab) -> CountPatterns:
+    raw = vocab.raw["gpu_count"]
+    words = "|".join(sorted((r"\s+".join(map(re.escape, w.split())) for w in raw["words_en"]), key=len, reverse=True))
+    measure = "|".join(map(re.escape, raw["measure"]))
+    generic_cjk = "|".join(sorted(map(re.escape, raw["generic_cjk"]), key=len, reverse=True))
+    gpu_words = "|".join(sorted((r"\s+".join(map(re.escape, w.split())) for w in raw["words"]), key=len, reverse=True))
+    return CountPatterns(
+        before=re.compile(
+            rf"(?:(?<![0-9.,$€£¥])(?P<x>[0-9]{{1,4}})\s*[x×*]\s*"
+            rf"|(?<![0-9.,$€£¥])(?P<d>[0-9]{{1,3}})\s*(?:{measure})?\s*(?:卡)?\s*"
+            rf"|(?P<cn>[{_CN_COUNT}]{{1,3}})\s*(?:{measure})\s*"
+            rf"|(?<![a-z])(?P<w>{words})\s+)$"
+        ),
+        after=re.compile(r"s?\s*[x×*]\s*(?P<x>[0-9]{1,4})(?![0-9a-z])"),
+        generic=re.compile(
+            rf"(?<![0-9a-z.,$€£¥])(?P<n>[0-9]{{1,4}}|{words})\s*[\-\s]?\s*(?:x\s*)?"
+            rf"(?:{gpu_words}|of\s+(?:them|those|these))(?![a-z])"
+            rf"|(?P<cn>[0-9]{{1,4}}|[{_CN_COUNT}]{{1,3}})\s*(?:{measure})?\s*(?:{generic_cjk})"
+        ),
+    )
+
+
+def _count_value(text: str, vocab: Vocab) -> int | None:
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    word = squash(re.sub(r"\s+", " ", text))
+    if word in vocab.count_words:
+        return vocab.count_words[word]
+    return cn_number(text, vocab)
+
+
+def count_before(scan: Scan, start: int, vocab: Vocab) -> Count | None:
+    """A count written just before a GPU name: "2x 3090", "two 4090s", "四張 RTX 4090", "8 卡 A100"."""
+    m = count_patterns(vocab).before.search(scan.left(start, 24))
+    if not m:
+        return None
+    offset = max(0, start - 24)
+    if not scan.free(offset + m.start(), offset + m.end()):
+        return None
+    group = next(g for g in ("x", "d", "cn", "w") if m.group(g))
+    value = _count_value(m.group(group), vocab)
+    if value is None or value < 1 or (group == "d" and value > 64):
+        return None
+    scan.take(offset + m.start(), offset + m.end())
+    return Count(value, group in ("x", "d"))
+
+
+def count_after(scan: Scan, end: int, vocab: Vocab) -> Count | None:
+    """A count written just after a GPU name: "3090 x2", "A100*8"."""
+    m = count_patterns(vocab).after.match(scan.low, end)
+    if not m or int(m.group("x")) < 1:
+        return None
+    scan.take(m.start(), m.end())
+    return Count(int(m.group("x")), True)
+
+
+def generic_counts(scan: Scan, vocab: Vocab) -> list[Count]:
+    """Counts of unnamed GPUs: "4 GPU rig", "for 2 GPUs", "four cards", "two of them", "八卡"."""
+    out = []
+    for m in count_patterns(vocab).generic.finditer(scan.low):
+        if not scan.free(m.start(), m.end()):
+            continue
+        text = m.group("n") or m.group("cn")
+        value = _count_value(text, vocab)
+        if value is None or value < 1:
+            continue
+        scan.take(m.start(), m.end())
+        out.append(Count(value, text.strip().isdigit()))
+    return out
+
+
+# --- hours, memory, watts --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class UnitPatterns:
+    hours_en: re.Pattern[str]
+    hours_en_rev: re.Pattern[str]
+    hours_zh: re.Pattern[str]
+    share: re.Pattern[str]
+    all_day: PhraseSet
+    week: PhraseSet
+    percent: re.Pattern[str]
+    memory: re.Pattern[str]
+    watts: re.Pattern[str]
+
+
+@cache
+def unit_patterns(vocab: Vocab) -> UnitPatterns:
+    raw = vocab.raw["hours"]
+    words = "|".join(w for w in vocab.count_words if w.isalpha())
+    num = rf"(?:{_NUM}|{words})"
+    hour = r"(?:h|hr|hrs|hour|hours)"
+    per = r"(?:/\s*|a\s+|an\s+|per\s+|each\s+|every\s+)"
+    span = r"(?:day|d|night|week|wk)"
+    share = PhraseSet(raw["share_cues"]).pattern
+    cn = rf"(?:{_NUM}|[{_CN_DIGITS}半]+)"
+    return UnitPatterns(
+        hours_en=re.compile(
+            rf"(?<![0-9a-z.])(?P<n>{num})\s*{hour}(?![a-z])(?:\s+(?:of\s+)?[a-z]+){{0,3}}?\s*{per}(?P<span>{span})\b"
+            rf"|(?<![0-9a-z.])(?P<n2>{num})\s*{hour}\s+(?P<span2>daily|weekly)\b"
+        ),
+        hours_en_rev=re.compile(
+            rf"\b(?:every\s+day|each\s+day|daily|a\s+day|per\s+day)\s+(?:for\s+)?(?:about\s+|around\s+|roughly\s+|~\s*)?"
+            rf"(?P<n>{_NUM})\s*{hour}(?![a-z])"
+        ),
+        hours_zh=re.compile(
+            rf"(?P<span>每天|每日|一天|天天|每晚|每周|每週|一周|一週)[^0-9{_CN_DIGITS}半,.!?;。，！？；]{{0,6}}?"
+            rf"(?P<n>{cn})\s*(?:个|個)?\s*(?:小时|小時|鐘頭|钟头|hours?|hrs?|h)(?![a-z])"
+            rf"|(?<![0-9.{_CN_DIGITS}])(?P<n2>{cn})\s*(?:个|個)?\s*(?:小时|小時)\s*(?:/\s*|每)(?P<span2>天|日|周|週)"
+        ),
+        share=re.compile(rf"(?<![0-9.])(?P<n>{_NUM})\s*%\s*(?:{share})"),
+        all_day=PhraseSet(raw["all_day"]),
+        week=PhraseSet(raw["week_words"]),
+        percent=re.compile(rf"(?<![0-9.]){_NUM}\s*%"),
+        memory=re.compile(rf"(?<![0-9a-z.])(?P<n>{_NUM})\s*(?:gb|g|gig|gigs|gigabytes?)(?![a-z])\s*\+?"),
+        watts=re.compile(rf"(?<![0-9a-z.])(?P<n>{_NUM})\s*(?P<k>k)?\s*(?:w|watts?|瓦)(?![a-z])"),
+    )
+
+
+def _hours_value(text: str, vocab: Vocab) -> float | None:
+    text = text.strip()
+    if re.fullmatch(_NUM, text):
+        return float(text)
+    if text in vocab.count_words:
+        return float(vocab.count_words[text])
+    if text == "半":
+        return 0.5
+    n = cn_number(text, vocab)
+    return float(n) if n is not None else None
+
+
+def find_hours(scan: Scan, vocab: Vocab) -> tuple[float | None, bool]:
+    """Hours a day, from "3 hours a day", "12h/day", "每天 4 小時", "10 % of the time" (× 24),
+    "20 hours a week" (÷ 7, a guess) or "24/7". Returns (hours, guessed)."""
+    pats = unit_patterns(vocab)
+    if not _MAYBE_HOURS.search(scan.low):
+        return None, False
+    for pattern in (pats.hours_en, pats.hours_en_rev, pats.hours_zh):
+        for m in pattern.finditer(scan.low):
+            if not scan.free(m.start(), m.end()):
+                continue
+            value = _hours_value(m.group("n") or m.group("n2") or "", vocab)
+            span = m.groupdict().get("span") or m.groupdict().get("span2") or "day"
+            if value is None:
+                continue
+            scan.take(m.start(), m.end())
+            weekly = bool(pats.week.search(span)) or span == "weekly"
+            return (value / 7 if weekly else value), weekly
+    for m in pats.share.finditer(scan.low):
+        if scan.free(m.start(), m.end()):
+            scan.take(m.start(), m.end())
+            return 24 * float(m.group("n")) / 100, False
+    for m in pats.all_day.finditer(scan.low):
+        if scan.free(m.start(), m.end()):
+            scan.take(m.start(), m.end())
+            return 24.0, False
+    return None, False
+
+
+def take_percents(scan: Scan, vocab: Vocab) -> None:
+    """Other percentages ("30 % faster") are never money."""
+    for m in unit_patterns(vocab).percent.finditer(scan.low):
+        scan.take(m.start(), m.end())
+
+
+def find_memory(scan: Scan, vocab: Vocab) -> list[float]:
+    """GPU-memory figures ("24GB", "16gb+ vram", "显存 8G"), leaving out RAM and disks."""
+    out = []
+    for m in unit_patterns(vocab).memory.finditer(scan.low):
+        if not scan.free(m.start(), m.end()):
+            continue
+        scan.take(m.start(), m.end())
+        right = re.split(r"[0-9]", scan.low[m.end():m.end() + 16])[0]
+        left = re.split(r"[0-9]", scan.left(m.start(), 10))[-1]
+        if not vocab.vram_words.search(right) and (vocab.not_vram.search(right) or vocab.not_vram.search(left)):
+            continue
+        out.append(float(m.group("n")))
+    return out
+
+
+def find_power_limit(scan: Scan, vocab: Vocab) -> int | None:
+    """Takes every wattage (so "1600W PSU" is never a budget); returns the one a limit word is near."""
+    found = None
+    for m in unit_patterns(vocab).watts.finditer(scan.low):
+        if not scan.free(m.start(), m.end()):
+            continue
+        scan.take(m.start(), m.end())
+        watts = float(m.group("n")) * (1000 if m.group("k") else 1)
+        near = scan.left(m.start(), 32) + " " + scan.low[m.end():m.end() + 16]
+        if found is None and vocab.power_limit_cues.search(near) and 0 < watts <= 2000:
+            found = round(watts)
+    return found

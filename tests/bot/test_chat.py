@@ -1,0 +1,49 @@
+"""Chat: a follow-up refines the previous question; the terminal answers through the same path."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from engine.advisor import AdviceContext
+
+from bot.chat import Conversations, understand
+from bot.terminal import answer_once
+
+
+def test_follow_up_refines_budget_and_condition():
+    first = understand("which GPU for Kaggle under $500?", None).query
+    used = understand("what about used?", first).query
+    assert (used.kind, used.task, used.condition) == ("recommend", "kaggle", "used")
+    assert used.budget == first.budget
+    euros = understand("and with €800?", used).query
+    assert euros.budget.currency == "EUR" and euros.budget.amount == Decimal(800)
+    assert euros.condition == "used" and euros.task == "kaggle"
+
+
+def test_chinese_follow_up():
+    first = understand("4090 和 3090 哪个更适合训练模型？", None).query
+    again = understand("那二手的呢？", first).query
+    assert again.kind == "compare" and again.gpus == first.gpus and again.condition == "used"
+
+
+def test_a_new_question_starts_over():
+    first = understand("which GPU for Kaggle under $500?", None).query
+    second = understand("What PSU do I need for 4x RTX 3090?", first).query
+    assert second.kind == "power" and second.budget is None
+
+
+def test_conversations_expire():
+    conversations = Conversations(ttl=10)
+    first = understand("which GPU for Kaggle under $500?", None).query
+    conversations.put((1, 2), first, now=0)
+    assert conversations.get((1, 2), now=5) == first
+    assert conversations.get((1, 2), now=11) is None
+    assert conversations.get((9, 9), now=0) is None
+
+
+def test_terminal_answer_keeps_the_thread_and_reports_notes():
+    conversations = Conversations()
+    ctx = AdviceContext(snapshot="2020-09")
+    assert "RTX 3070" in answer_once("which GPU for Kaggle under $500?", conversations, ctx)
+    assert "within your budget" in answer_once("what about $2000?", conversations, ctx)
+    assert "negative" in answer_once("budget: -500 dollars lol which gpu", conversations, ctx)

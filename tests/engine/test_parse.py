@@ -1,0 +1,367 @@
+"""engine.parse: each field in its forms, follow-ups, hostile input, and the scores on both question files."""
+
+from __future__ import annotations
+
+import importlib.util
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from engine.parse import LIMIT, parse
+from engine.parse_numbers import cn_number
+from engine.parse_vocab import load_vocab
+from engine.query import Query
+
+ROOT = Path(__file__).resolve().parents[2]
+DEV = Path("/work/shared/questions/dev.jsonl")
+OWN = Path(__file__).with_name("parse_questions.jsonl")
+
+
+def q(text: str, **kwargs: str) -> Query:
+    return parse(text, **kwargs).query
+
+
+# --- money -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "amount", "currency"), [
+    ("which gpu under $1,200?", "1200", "USD"),
+    ("budget 1.5k, what card", "1500", "USD"),
+    ("I have 2k to spend", "2000", "USD"),
+    ("need a card for 5000 euros", "5000", "EUR"),
+    ("€700 for a gpu", "700", "EUR"),
+    ("£900 max for kaggle", "900", "GBP"),
+    ("CA$1500 budget", "1500", "CAD"),
+    ("A$2000 for stable diffusion", "2000", "AUD"),
+    ("NT$30,000 which card", "30000", "TWD"),
+    ("¥150,000 budget, what card", "150000", "JPY"),
+    ("预算 ¥8000 买什么卡", "8000", "CNY"),
+    ("预算一万元人民币买显卡", "10000", "CNY"),
+    ("預算 6 萬台幣", "60000", "TWD"),
+    ("预算 30 万，配服务器", "300000", "CNY"),
+    ("大概 5000 块能买什么", "5000", "CNY"),
+    ("台幣兩萬以內推薦什麼", "20000", "TWD"),
+    ("預算 1.2萬 買顯卡", "12000", "TWD"),
+    ("预算1万5，买什么卡", "15000", "CNY"),
+    ("between $800 and $1000 for RL", "1000", "USD"),
+    ("$1500-2000 for a new card", "2000", "USD"),
+    ("700-900 USD, which card", "900", "USD"),
+    ("2 grand on a gpu, what's best", "2000", "USD"),
+    ("400 budget to upgrade", "400", "USD"),
+    ("max 300 bucks", "300", "USD"),
+    ("budget １２００ dollars", "1200", "USD"),
+])
+def test_money_forms(text: str, amount: str, currency: str) -> None:
+    budget = q(text).budget
+    assert budget is not None, text
+    assert (budget.amount, budget.currency) == (Decimal(amount), currency)
+
+
+@pytest.mark.parametrize("text", [
+    "can a 3090 run llama 3 70b?",          # model numbers
+    "is 24GB enough for kaggle?",           # memory
+    "power limit my 4090 to 300W",          # watts
+    "I train 8 hours a day, cloud or buy?",  # hours
+    "4x RTX 3090, what PSU?",               # counts
+    "renting an A100 at $1.10/h",           # a rate, not a budget
+    "Does PCIe 4.0 matter for 2 GPUs?",     # versions
+    "asdf qwerty 123",                      # a number with no budget word
+    "training for the next 2 years",
+    "which gpu for 100 epochs of training",
+])
+def test_numbers_that_are_not_budgets(text: str) -> None:
+    assert q(text).budget is None
+
+
+def test_ambiguous_symbols_follow_words_script_then_default() -> None:
+    assert q("$900 budget, Canadian here").budget.currency == "CAD"
+    assert q("¥150,000 budget in Japan").budget.currency == "JPY"
+    assert q("预算 ¥5000").budget.currency == "CNY"
+    assert q("budget $900", default_currency="AUD").budget.currency == "AUD"
+    assert q("budget $900", default_currency="EUR").budget.currency == "USD"
+    assert q("budget 900", default_currency="EUR").budget.currency == "EUR"
+    assert parse("budget 900").uncertain == ("budget",)
+
+
+def test_negative_and_absurd_budgets_are_ignored_with_a_note() -> None:
+    result = parse("budget: -500 dollars lol which gpu")
+    assert result.query.budget is None
+    assert result.notes == ("ignored a negative budget (-500)",)
+    result = parse("budget 10^15 dollars")
+    assert result.query.budget is None and "implausible" in result.notes[0]
+    assert parse("budget $" + "9" * 400).query.budget is None
+
+
+def test_chinese_numerals() -> None:
+    vocab = load_vocab()
+    cases = {"兩萬": 20000, "一万五": 15000, "三千五": 3500, "十二": 12, "一百零五": 105, "八": 8, "二〇二四": 2024}
+    for text, value in cases.items():
+        assert cn_number(text, vocab) == value, text
+
+
+# --- counts, hours, memory, watts ------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "num", "counts"), [
+    ("rtx 4090 vs 2x 3090", 2, (1, 2)),
+    ("what PSU for 4x RTX 3090?", 4, (4,)),
+    ("two 4090s for llama", 2, (2,)),
+    ("four cards for vision", 4, ()),
+    ("四張 RTX 4090 需要多大電源", 4, (4,)),
+    ("想配一台 8 卡服务器", 8, ()),
+    ("八卡机器跑预训练", 8, ()),
+    ("3090 x2 or 4090?", 2, (2, 1)),
+    ("2x 3060 or 1x 3080?", 2, (2, 1)),
+    ("dual 3090 vs single 4090", 2, (2, 1)),
+    ("need 48GB on one card", None, ()),
+])
+def test_counts(text: str, num: int | None, counts: tuple[int, ...]) -> None:
+    query = q(text)
+    assert query.num_gpus == num
+    assert query.gpu_counts == counts
+
+
+@pytest.mark.parametrize(("text", "hours"), [
+    ("I train maybe 3 hours a day", 3),
+    ("12h/day for two years", 12),
+    ("only 10% of the time", 2.4),
+    ("每天 4 小時", 4),
+    ("每天训练十个小时", 10),
+    ("about 14 hours a week", 2.0),
+    ("it runs 24/7", 24),
+])
+def test_hours(text: str, hours: float) -> None:
+    assert q(text).hours_per_day == pytest.approx(hours, abs=0.05)
+
+
+@pytest.mark.parametrize(("text", "memory"), [
+    ("I need at least 24GB of VRAM", 24),
+    ("is 8gb enough for kaggle", 8),
+    ("16gb+ vram under 1500 usd", 16),
+    ("显存 8G 够吗", 8),
+    ("can a 3060 12GB run llama 3 8b", 12),       # the stated memory of the card asked about
+    ("3080 10gb or 3060 12gb for learning?", None),  # only tells compared variants apart
+    ("which gpu, I have 64GB RAM", None),
+    ("32gb of system ram and a 1tb ssd, which gpu", None),
+])
+def test_min_memory(text: str, memory: float | None) -> None:
+    assert q(text).min_memory_gb == memory
+
+
+def test_power_limit_and_psu_watts() -> None:
+    assert q("how much slower is a 3090 if I power limit it to 300W?").power_limit_w == 300
+    query = q("is a 1000W PSU enough for two 3090s?")
+    assert query.power_limit_w is None and query.budget is None and query.kind == "power"
+
+
+# --- GPU names -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "gpus"), [
+    ("3090", ("rtx-3090",)),
+    ("rtx3090 or RTX 3090 Ti", ("rtx-3090", "rtx-3090-ti")),
+    ("4070ti vs 7900xtx", ("rtx-4070-ti", "rx-7900-xtx")),
+    ("a100 80g", ("a100-80gb-sxm",)),
+    ("3060 12G 能跑吗", ("rtx-3060-12gb",)),
+    ("tesla P40 for llama", ("tesla-p40",)),
+    ("3060 for learning", ("rtx-3060-12gb",)),        # never the Ti
+    ("4090 for llms", ("rtx-4090",)),                 # never the laptop
+    ("my laptop has a 4090", ("rtx-4090-laptop",)),
+    ("筆電的 4070 能跑 SD 嗎", ("rtx-4070-laptop",)),
+    ("4060 ti 16gb or 4060 ti", ("rtx-4060-ti-16gb", "rtx-4060-ti-8gb")),
+    ("A100 40GB vs A100 80GB", ("a100-40gb-sxm", "a100-80gb-sxm")),
+    ("H100 SXM and h100 pcie", ("h100-sxm", "h100-pcie")),
+    ("5090 vs rtx pro 6000 blackwell", ("rtx-5090", "rtx-pro-6000")),
+    ("AMD 的 MI300X 和 H100", ("mi300x", "h100-sxm")),
+    ("two 2070s or a 2070s", ("rtx-2070", "rtx-2070-super")),
+    ("4090 and 4090 again", ("rtx-4090",)),
+])
+def test_gpu_names(text: str, gpus: tuple[str, ...]) -> None:
+    assert q(text).gpus == gpus
+
+
+def test_unknown_gpu_names_are_reported_not_guessed() -> None:
+    result = parse("is the rtx 9090 out yet?")
+    assert result.query.gpus == ()
+    assert result.unknown_gpus == ("rtx 9090",)
+
+
+def test_money_next_to_a_model_number_is_money() -> None:
+    query = q("budget $2080 for deep learning")
+    assert query.gpus == () and query.budget.amount == 2080
+
+
+# --- kind, task and the rest -----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("which GPU for Kaggle under $500?", "recommend"),
+    ("rtx 4090 vs 2x 3090 for fine-tuning llms?", "compare"),
+    ("Can a 3060 12GB run Llama 3 8B?", "can_run"),
+    ("how much VRAM do I need for mixtral?", "can_run"),
+    ("rent a cloud GPU or buy a 3090?", "cloud_vs_buy"),
+    ("What PSU do I need for 4x RTX 3090?", "power"),
+    ("3 張 3090 要怎麼散熱？", "power"),
+    ("what are tensor cores?", "explain"),
+    ("should I wait for the next generation?", "explain"),
+    ("Which GPU gives the most 8-bit inference per dollar?", "recommend"),
+    ("asdf qwerty 123", "other"),
+])
+def test_kind(text: str, kind: str) -> None:
+    assert q(text).kind == kind
+
+
+@pytest.mark.parametrize(("text", "task"), [
+    ("kaggle comps", "kaggle"),
+    ("just starting out with deep learning", "learning"),
+    ("for deep learning", None),
+    ("fine-tuning llms", "llm_finetune"),
+    ("QLoRA a 70B model", "llm_finetune"),
+    ("NLP pretraining", "llm_pretrain"),
+    ("NLP with pretrained BERT models", "nlp"),
+    ("run local LLMs", "llm_inference"),
+    ("fine tune whisper and vision transformers", "computer_vision"),
+    ("stable diffusion", "image_generation"),
+    ("medical imaging PhD", "computer_vision"),
+    ("reinforcement learning", "rl"),
+    ("protein folding", "other"),
+    ("transformer research", "nlp"),
+    ("想本地跑大模型", "llm_inference"),
+    ("做预训练", "llm_pretrain"),
+    ("训练模型", None),
+])
+def test_task(text: str, task: str | None) -> None:
+    assert q(text).task == task
+
+
+@pytest.mark.parametrize(("text", "condition"), [
+    ("best used gpu", "used"),
+    ("new only", "new"),
+    ("二手 3090", "used"),
+    ("全新的卡", "new"),
+    ("can go used", "used"),
+    ("I used to have a 1080", None),
+    ("GPUs used for training", None),
+    ("not used, please", "new"),
+])
+def test_condition(text: str, condition: str | None) -> None:
+    assert q(text).condition == condition
+
+
+def test_model_workload_organization_topic() -> None:
+    assert q("can i run mixtral 8x7b on two 4090s").model == "mixtral 8x7b"
+    assert q("3060 12G 能跑 Qwen2.5 14B 吗？").model == "Qwen2.5 14B"
+    assert q("QLoRA fine-tune of a 70B model").model == "70B"
+    assert q("most 8-bit inference per dollar").workload == "infer8"
+    assert q("fastest for 16-bit training").workload == "train16"
+    assert q("our lab needs a cluster").organization is True
+    assert q("实验室预算 30 万").organization is True
+    assert q("rent on lambda labs?").organization is None
+    assert q("What does memory bandwidth have to do with speed?").topic == "memory_bandwidth"
+    assert q("Is NVLink useful for two 3090s?").topic == "nvlink"
+
+
+@pytest.mark.parametrize(("text", "lang"), [
+    ("which gpu", "en"),
+    ("預算 500 美元，玩 Kaggle 該買哪張顯示卡？", "zh-Hant"),
+    ("预算一万元人民币，买什么显卡？", "zh-Hans"),
+    ("预算 $2000，which GPU for LLM fine-tuning?", "zh-Hans"),
+    ("¥150,000 で買えるGPUは?", "en"),
+])
+def test_language(text: str, lang: str) -> None:
+    assert parse(text).language == lang
+
+
+def test_missing() -> None:
+    assert parse("recommend a gpu").missing == ("task", "budget")
+    assert parse("which gpu for kaggle under $500").missing == ()
+    assert parse("how much vram do I need?").missing == ("model", "gpu")
+    assert parse("can a 3090 run llama 3 70b?").missing == ()
+
+
+# --- follow-ups ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "stated"), [
+    ("what about used?", {"condition"}),
+    ("and with €800?", {"budget"}),
+    ("那二手的呢？", {"condition"}),
+    ("what about 2 of them?", {"num_gpus"}),
+    ("how about the 4090 instead?", {"gpus", "gpu_counts"}),
+])
+def test_follow_up_sets_only_what_it_states(text: str, stated: set[str]) -> None:
+    result = parse(text)
+    assert set(result.query.model_dump(exclude_unset=True)) == stated
+    assert result.missing == ()
+
+
+def test_follow_up_refines_the_previous_query() -> None:
+    first = q("rtx 4090 vs 2x 3090 for fine-tuning llms, budget $2000")
+    merged = first.merged(q("what about used?"))
+    assert merged.condition == "used"
+    assert (merged.kind, merged.task, merged.gpus, merged.budget) == (first.kind, first.task, first.gpus, first.budget)
+    assert first.merged(q("and with €800?")).budget.currency == "EUR"
+
+
+# --- hostile input ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "",
+    "   ",
+    "x" * 10_000,
+    "4090 " * 5_000,
+    "🔥🔥🚀💸",
+    "**bold** `code` ||spoiler|| > quote\n# heading",
+    "<@123> <@&456> <#789> @everyone @here which gpu <a:wave:123456>",
+    "which\u200b gpu\u202e for\u2066 kaggle\ufeff",
+    "budget −500",
+    "9" * 5000,
+    "$" + "9" * 5000,
+    "10^9999 dollars budget",
+    "\x00\x01\x02 nul bytes",
+    "一二三四五六七八九十百千万亿" * 100,
+    "((((((((((((((((((((",
+])
+def test_hostile_input_gives_a_result(text: str) -> None:
+    result = parse(text)
+    query = result.query
+    assert query.budget is None or query.budget.amount >= 0
+    assert query.num_gpus is None or query.num_gpus >= 1
+
+
+def test_long_text_is_cut_with_a_note() -> None:
+    result = parse("which gpu for kaggle under $500? " + "a" * 10_000)
+    assert result.notes[0] == f"read only the first {LIMIT} characters"
+    assert result.query.budget.amount == 500
+
+
+def test_discord_markup_and_full_width_digits() -> None:
+    query = q("<@123> **which gpu** for kaggle, budget ＄１２００")
+    assert (query.kind, query.task, query.budget.amount) == ("recommend", "kaggle", 1200)
+    assert q("which\u200b gpu under $5\u200b00").budget.amount == 500
+
+
+# --- scores ----------------------------------------------------------------------------------------
+
+def _scorer():
+    spec = importlib.util.spec_from_file_location("parse_eval", ROOT / "bench" / "parse_eval.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("path", [
+    pytest.param(DEV, marks=pytest.mark.skipif(not DEV.exists(), reason="shared dev set not present")),
+    OWN,
+])
+def test_scores_meet_targets(path: Path) -> None:
+    scorer = _scorer()
+    rows = scorer.load(path)
+    assert len(rows) >= 60
+    fields, full, errors = scorer.score(rows)
+    assert all(acc >= 0.95 for acc in fields.values()), (fields, errors)
+    assert full >= 0.85, (full, errors)
+
+
+def test_own_questions_cover_both_languages_and_differ_from_dev() -> None:
+    scorer = _scorer()
+    own = scorer.load(OWN)
+    assert {r["lang"] for r in own} == {"en", "zh-Hant", "zh-Hans"}
+    if DEV.exists():
+        assert not {r["text"] for r in own} & {r["text"] for r in scorer.load(DEV)}
