@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
+from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -94,6 +95,15 @@ def _buyable(gpu: Gpu, organization: bool) -> bool:
     return organization or gpu.form_factor == "pcie"
 
 
+@lru_cache(maxsize=8)
+def _candidates(organization: bool, tensor_cores_only: bool) -> tuple[str, ...]:
+    return tuple(
+        g.id
+        for g in load_catalog().gpus.values()
+        if _buyable(g, organization) and (g.has_tensor_cores or not tensor_cores_only)
+    )
+
+
 def _local(usd: Decimal, currency: str) -> Money | None:
     if currency == "USD":
         return None
@@ -107,7 +117,7 @@ def _option(v: ValueOption, best: float, ctx: AdviceContext, reasons: tuple[str,
     caveats = list(_card_caveats(gpu, v.gpu_count))
     if v.price.basis == "used":
         caveats.append("Used price: test the card before paying; mining cards may have worn fans.")
-    return Option(
+    return Option.model_construct(  # figures come from validated engine results
         gpu_id=v.gpu_id,
         name=gpu.short_name,
         gpu_count=v.gpu_count,
@@ -174,23 +184,17 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
     snapshot = catalog.snapshot(ctx.snapshot)
 
     def ranked(tensor_cores_only: bool) -> list[ValueOption]:
-        candidates = [
-            g.id
-            for g in catalog.gpus.values()
-            if _buyable(g, organization) and (g.has_tensor_cores or not tensor_cores_only)
-        ]
-        found = rank_by_value(
+        return rank_by_value(
             workload,
             gpu_counts=counts,
-            candidates=candidates,
+            candidates=_candidates(organization, tensor_cores_only),
             min_memory_gb=floor_gb,
+            max_gpus_usd=budget,
             snapshot=ctx.snapshot,
             condition=query.condition,
             overrides=ctx.price_overrides,
+            limit=ctx.max_options * len(counts),
         )
-        if budget is not None:
-            found = [v for v in found if v.price.usd * v.gpu_count <= budget]
-        return found
 
     found = ranked(tensor_cores_only=True)
     if not found and budget is not None:
@@ -317,20 +321,19 @@ def _multi_gpu(
     organization: bool,
 ) -> tuple[Option, ...]:
     """The best 2- and 4-GPU systems within budget, for users who want more speed than one card."""
-    catalog = load_catalog()
     out = []
     for n in (2, 4):
         found = rank_by_value(
             workload,
             gpu_counts=(n,),
+            candidates=_candidates(organization, True),
             min_memory_gb=floor_gb,
+            max_gpus_usd=budget,
             snapshot=ctx.snapshot,
             condition=query.condition,
             overrides=ctx.price_overrides,
-            candidates=[g.id for g in catalog.gpus.values() if _buyable(g, organization) and g.has_tensor_cores],
+            limit=1,
         )
-        if budget is not None:
-            found = [v for v in found if v.price.usd * n <= budget]
         if found:
             out.append(_option(found[0], best, ctx, reasons=(f"best {n}-GPU system per dollar",)))
     return tuple(out)

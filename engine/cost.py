@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from typing import Literal
@@ -18,8 +19,8 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.catalog import Catalog, load_catalog
-from engine.performance import scaling_efficiency, speed
+from engine.catalog import load_catalog
+from engine.performance import scaling_efficiency, speed, speeds_array
 from engine.specs import BuildCost, Workload
 
 PriceCondition = Literal["new", "used"]
@@ -114,10 +115,10 @@ def _snapshot_quote(gpu_id: str, snapshot: str | None, condition: PriceCondition
     )
 
 
-def base_system(gpu_count: int, on: dt.date, catalog: Catalog | None = None) -> BuildCost:
+@lru_cache(maxsize=256)
+def base_system(gpu_count: int, on: dt.date) -> BuildCost:
     """The base build (no GPUs) dated closest to ``on`` that holds ``gpu_count`` GPUs."""
-    catalog = catalog or load_catalog()
-    fitting = [b for b in catalog.builds if b.gpus >= gpu_count]
+    fitting = [b for b in load_catalog().builds if b.gpus >= gpu_count]
     if not fitting:
         raise ValueError(f"no base system in builds.yaml holds {gpu_count} GPUs")
     return min(fitting, key=lambda b: (abs((b.date - on).days) // 180, b.gpus, b.usd))
@@ -140,19 +141,23 @@ def value(
     electricity: Electricity | None = None,
 ) -> ValueOption | None:
     """Speed per $1,000 of a whole system with ``gpu_count`` of this GPU; None without a price or base."""
-    catalog = load_catalog()
     quote = price_quote(gpu_id, snapshot=snapshot, condition=condition, overrides=overrides)
-    if quote is None:
-        return None
+    return _value_from(gpu_id, workload, gpu_count, quote, electricity) if quote else None
+
+
+def _value_from(
+    gpu_id: str, workload: Workload, gpu_count: int, quote: PriceQuote, electricity: Electricity | None
+) -> ValueOption | None:
     try:
-        base = base_system(gpu_count, quote.date, catalog)
+        base = base_system(gpu_count, quote.date)
     except ValueError:  # no dated base holds this many GPUs (a data gap builds.yaml names)
         return None
     system = base.usd + quote.usd * gpu_count
-    power = electricity_cost(catalog.get(gpu_id).tdp_w, gpu_count, electricity) if electricity else None
+    power = electricity_cost(load_catalog().get(gpu_id).tdp_w, gpu_count, electricity) if electricity else None
     total = system + (power or 0)
     throughput = speed(gpu_id, workload) * gpu_count * scaling_efficiency(gpu_count)
-    return ValueOption(
+    # Built from already-validated catalog values: skip re-validation on this hot path.
+    return ValueOption.model_construct(
         gpu_id=gpu_id,
         gpu_count=gpu_count,
         workload=workload,
@@ -166,37 +171,99 @@ def value(
     )
 
 
+@dataclass(frozen=True)
+class _Market:
+    """One snapshot's prices as arrays aligned with the catalog, for ranking every GPU at once."""
+
+    ids: tuple[str, ...]
+    index: dict[str, int]
+    quotes: tuple[PriceQuote | None, ...]
+    price: np.ndarray  # USD, NaN where the snapshot has no price
+    memory: np.ndarray
+    tdp: np.ndarray
+
+
+@lru_cache(maxsize=64)
+def _market(snapshot: str | None, condition: PriceCondition | None) -> _Market:
+    catalog = load_catalog()
+    ids = tuple(catalog.ids())
+    quotes = tuple(price_quote(g, snapshot=snapshot, condition=condition) for g in ids)
+    return _Market(
+        ids=ids,
+        index={g: i for i, g in enumerate(ids)},
+        quotes=quotes,
+        price=np.array([float(q.usd) if q else np.nan for q in quotes]),
+        memory=np.array([catalog.get(g).memory_gb for g in ids]),
+        tdp=np.array([catalog.get(g).tdp_w for g in ids], dtype=float),
+    )
+
+
+@lru_cache(maxsize=64)
+def _candidate_mask(candidates: tuple[str, ...]) -> np.ndarray:
+    market = _market(None, None)
+    mask = np.zeros(len(market.ids), dtype=bool)
+    mask[[market.index[g] for g in candidates if g in market.index]] = True
+    return mask
+
+
+@lru_cache(maxsize=16)
+def _speeds(workload: Workload) -> np.ndarray:
+    return speeds_array(list(_market(None, None).ids), workload)
+
+
 def rank_by_value(
     workload: Workload,
     *,
     gpu_counts: Iterable[int] = (1,),
     candidates: Iterable[str] | None = None,
     min_memory_gb: float | None = None,
-    max_total_usd: Decimal | None = None,
+    max_gpus_usd: Decimal | None = None,
     snapshot: str | None = None,
     condition: PriceCondition | None = None,
     overrides: Mapping[str, PriceQuote] | None = None,
     electricity: Electricity | None = None,
+    limit: int | None = None,
 ) -> list[ValueOption]:
-    """Every priced system that meets the memory floor and budget, best speed per dollar first."""
-    catalog = load_catalog()
-    ids = [
-        g for g in (candidates or catalog.ids()) if min_memory_gb is None or catalog.get(g).memory_gb >= min_memory_gb
-    ]
-    options = [
-        opt
-        for n in gpu_counts
-        for g in ids
-        if (
-            opt := value(
-                g, workload, n, snapshot=snapshot, condition=condition, overrides=overrides, electricity=electricity
-            )
-        )
+    """Priced systems that meet the memory floor and whose GPUs fit ``max_gpus_usd``, best speed per
+    dollar first. The whole catalog is scored as arrays; result objects are built only for the
+    ``limit`` best (all when None)."""
+    market = _market(snapshot, condition)
+    price, quotes = market.price, market.quotes
+    if overrides:
+        price, quotes = price.copy(), list(quotes)
+        for gpu_id, quote in overrides.items():
+            if gpu_id in market.index:
+                price[market.index[gpu_id]] = float(quote.usd)
+                quotes[market.index[gpu_id]] = quote
+    mask = ~np.isnan(price)
+    if candidates is not None:
+        mask &= _candidate_mask(tuple(candidates))
+    if min_memory_gb is not None:
+        mask &= market.memory >= min_memory_gb
+    speeds = _speeds(workload)
+    snapshot_date = load_catalog().snapshot(snapshot).date
+    counts, rows = [], []
+    for n in gpu_counts:
+        try:
+            base = float(base_system(n, snapshot_date).usd)
+        except ValueError:  # no dated base holds this many GPUs (a data gap builds.yaml names)
+            continue
+        ok = mask & (price * n <= float(max_gpus_usd)) if max_gpus_usd is not None else mask
+        total = base + price * n
+        if electricity:
+            kw = (market.tdp * n + electricity.system_power_w) / 1000
+            total = total + kw * electricity.hours_per_day * 365 * electricity.years * float(electricity.usd_per_kwh)
+        rows.append(np.where(ok, speeds * n * scaling_efficiency(n) / total * 1000, -np.inf))
+        counts.append(n)
+    if not rows:
+        return []
+    perf = np.concatenate(rows)
+    order = np.argsort(-perf, kind="stable")[: int((perf > -np.inf).sum())]
+    chosen = order if limit is None else order[:limit]
+    width = len(market.ids)
+    return [
+        option
+        for k in chosen
+        if (option := _value_from(market.ids[k % width], workload, counts[k // width], quotes[k % width], electricity))
         is not None
     ]
-    if max_total_usd is not None:
-        options = [o for o in options if o.total_usd <= max_total_usd]
-    if not options:
-        return []
-    order = np.argsort(-np.array([o.perf_per_kusd for o in options]), kind="stable")
-    return [options[i] for i in order]

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from engine.advisor import AdviceContext
-
 from bot.chat import Conversations, understand
 from bot.terminal import answer_once
+from engine.advisor import AdviceContext
 
 
 def test_follow_up_refines_budget_and_condition():
