@@ -18,7 +18,7 @@ from engine import flowchart
 from engine.answer import Answer, CompareRow, Comparison, FollowUp, Option, Rule
 from engine.catalog import load_catalog
 from engine.cloud import break_even
-from engine.cost import PriceQuote, ValueOption, base_system, price_quote, rank_by_value, value
+from engine.cost import PriceQuote, ValueOption, base_system, best_per_count, price_quote, rank_by_value, value
 from engine.explain import explain
 from engine.memory import memory_floor
 from engine.money import Money, exchange_rates
@@ -117,7 +117,7 @@ def _option(v: ValueOption, best: float, ctx: AdviceContext, reasons: tuple[str,
     caveats = list(_card_caveats(gpu, v.gpu_count))
     if v.price.basis == "used":
         caveats.append("Used price: test the card before paying; mining cards may have worn fans.")
-    return Option.model_construct(  # figures come from validated engine results
+    return Option(
         gpu_id=v.gpu_id,
         name=gpu.short_name,
         gpu_count=v.gpu_count,
@@ -321,21 +321,17 @@ def _multi_gpu(
     organization: bool,
 ) -> tuple[Option, ...]:
     """The best 2- and 4-GPU systems within budget, for users who want more speed than one card."""
-    out = []
-    for n in (2, 4):
-        found = rank_by_value(
-            workload,
-            gpu_counts=(n,),
-            candidates=_candidates(organization, True),
-            min_memory_gb=floor_gb,
-            max_gpus_usd=budget,
-            snapshot=ctx.snapshot,
-            condition=query.condition,
-            overrides=ctx.price_overrides,
-            limit=1,
-        )
-        if found:
-            out.append(_option(found[0], best, ctx, reasons=(f"best {n}-GPU system per dollar",)))
+    found = best_per_count(
+        workload,
+        gpu_counts=(2, 4),
+        candidates=_candidates(organization, True),
+        min_memory_gb=floor_gb,
+        max_gpus_usd=budget,
+        snapshot=ctx.snapshot,
+        condition=query.condition,
+        overrides=ctx.price_overrides,
+    )
+    out = [_option(v, best, ctx, reasons=(f"best {v.gpu_count}-GPU system per dollar",)) for v in found]
     return tuple(out)
 
 

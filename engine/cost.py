@@ -156,8 +156,7 @@ def _value_from(
     power = electricity_cost(load_catalog().get(gpu_id).tdp_w, gpu_count, electricity) if electricity else None
     total = system + (power or 0)
     throughput = speed(gpu_id, workload) * gpu_count * scaling_efficiency(gpu_count)
-    # Built from already-validated catalog values: skip re-validation on this hot path.
-    return ValueOption.model_construct(
+    return ValueOption(
         gpu_id=gpu_id,
         gpu_count=gpu_count,
         workload=workload,
@@ -211,7 +210,7 @@ def _speeds(workload: Workload) -> np.ndarray:
     return speeds_array(list(_market(None, None).ids), workload)
 
 
-def rank_by_value(
+def _score(
     workload: Workload,
     *,
     gpu_counts: Iterable[int] = (1,),
@@ -222,11 +221,8 @@ def rank_by_value(
     condition: PriceCondition | None = None,
     overrides: Mapping[str, PriceQuote] | None = None,
     electricity: Electricity | None = None,
-    limit: int | None = None,
-) -> list[ValueOption]:
-    """Priced systems that meet the memory floor and whose GPUs fit ``max_gpus_usd``, best speed per
-    dollar first. The whole catalog is scored as arrays; result objects are built only for the
-    ``limit`` best (all when None)."""
+) -> tuple[list[np.ndarray], list[int], _Market, list[PriceQuote | None] | tuple[PriceQuote | None, ...]]:
+    """Speed per $1,000 for every GPU × count as arrays (−inf where filtered out), one row per count."""
     market = _market(snapshot, condition)
     price, quotes = market.price, market.quotes
     if overrides:
@@ -255,11 +251,48 @@ def rank_by_value(
             total = total + kw * electricity.hours_per_day * 365 * electricity.years * float(electricity.usd_per_kwh)
         rows.append(np.where(ok, speeds * n * scaling_efficiency(n) / total * 1000, -np.inf))
         counts.append(n)
+    return rows, counts, market, quotes
+
+
+def rank_by_value(
+    workload: Workload,
+    *,
+    gpu_counts: Iterable[int] = (1,),
+    candidates: Iterable[str] | None = None,
+    min_memory_gb: float | None = None,
+    max_gpus_usd: Decimal | None = None,
+    snapshot: str | None = None,
+    condition: PriceCondition | None = None,
+    overrides: Mapping[str, PriceQuote] | None = None,
+    electricity: Electricity | None = None,
+    limit: int | None = None,
+) -> list[ValueOption]:
+    """Priced systems that meet the memory floor and whose GPUs fit ``max_gpus_usd``, best speed per
+    dollar first. The whole catalog is scored as arrays; result objects are built only for the
+    ``limit`` best (all when None)."""
+    rows, counts, market, quotes = _score(
+        workload,
+        gpu_counts=gpu_counts,
+        candidates=candidates,
+        min_memory_gb=min_memory_gb,
+        max_gpus_usd=max_gpus_usd,
+        snapshot=snapshot,
+        condition=condition,
+        overrides=overrides,
+        electricity=electricity,
+    )
     if not rows:
         return []
-    perf = np.concatenate(rows)
-    order = np.argsort(-perf, kind="stable")[: int((perf > -np.inf).sum())]
-    chosen = order if limit is None else order[:limit]
+    perf = rows[0] if len(rows) == 1 else np.concatenate(rows)
+    valid = int(np.count_nonzero(np.isfinite(perf)))
+    keep = valid if limit is None else min(limit, valid)
+    if keep == 0:
+        return []
+    if keep < len(perf):  # only the best few are wanted: partition before sorting
+        top = np.argpartition(-perf, keep - 1)[:keep]
+        chosen = top[np.argsort(-perf[top], kind="stable")]
+    else:
+        chosen = np.argsort(-perf, kind="stable")[:keep]
     width = len(market.ids)
     return [
         option
@@ -267,3 +300,35 @@ def rank_by_value(
         if (option := _value_from(market.ids[k % width], workload, counts[k // width], quotes[k % width], electricity))
         is not None
     ]
+
+
+def best_per_count(
+    workload: Workload,
+    *,
+    gpu_counts: Iterable[int] = (1,),
+    candidates: Iterable[str] | None = None,
+    min_memory_gb: float | None = None,
+    max_gpus_usd: Decimal | None = None,
+    snapshot: str | None = None,
+    condition: PriceCondition | None = None,
+    overrides: Mapping[str, PriceQuote] | None = None,
+    electricity: Electricity | None = None,
+) -> list[ValueOption]:
+    """The single best system for each GPU count (counts without any option are left out)."""
+    rows, counts, market, quotes = _score(
+        workload,
+        gpu_counts=gpu_counts,
+        candidates=candidates,
+        min_memory_gb=min_memory_gb,
+        max_gpus_usd=max_gpus_usd,
+        snapshot=snapshot,
+        condition=condition,
+        overrides=overrides,
+        electricity=electricity,
+    )
+    out = []
+    for row, n in zip(rows, counts, strict=True):
+        i = int(np.argmax(row))
+        if np.isfinite(row[i]) and (option := _value_from(market.ids[i], workload, n, quotes[i], electricity)):
+            out.append(option)
+    return out
