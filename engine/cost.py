@@ -117,11 +117,14 @@ def _snapshot_quote(gpu_id: str, snapshot: str | None, condition: PriceCondition
 
 @lru_cache(maxsize=256)
 def base_system(gpu_count: int, on: dt.date) -> BuildCost:
-    """The base build (no GPUs) dated closest to ``on`` that holds ``gpu_count`` GPUs."""
+    """The smallest base build (no GPUs) that holds ``gpu_count`` GPUs, dated closest to ``on``.
+
+    Size comes before date: a 4-GPU workstation is the wrong base for a one-card desktop even when
+    it is the more recent price."""
     fitting = [b for b in load_catalog().builds if b.gpus >= gpu_count]
     if not fitting:
         raise ValueError(f"no base system in builds.yaml holds {gpu_count} GPUs")
-    return min(fitting, key=lambda b: (abs((b.date - on).days) // 180, b.gpus, b.usd))
+    return min(fitting, key=lambda b: (b.gpus, abs((b.date - on).days), b.usd))
 
 
 def electricity_cost(gpu_tdp_w: int, gpu_count: int, electricity: Electricity) -> Decimal:

@@ -136,3 +136,21 @@ def test_explain_tensor_cores_uses_the_cycle_model():
 
 def test_other_questions_get_examples():
     assert advise(Query(kind="other")).suggestions
+
+
+def test_2020_pretraining_on_four_gpus_is_4x_rtx_3090():
+    # Guide 2020 TL;DR: competitive CV / pretraining / MT researcher → 4× RTX 3090.
+    answer = advise(Query(kind="recommend", task="llm_pretrain", num_gpus=4), AdviceContext(snapshot="2020-09"))
+    top = answer.options[0]
+    assert (top.gpu_id, top.gpu_count) == ("rtx-3090", 4)
+
+
+def test_base_system_prefers_the_smallest_build_that_fits():
+    import datetime as dt
+
+    from engine.cost import base_system
+
+    one = base_system(1, dt.date(2026, 9, 30))
+    four = base_system(4, dt.date(2026, 9, 30))
+    assert one.gpus < four.gpus and one.usd < four.usd
+    assert base_system(2, dt.date(2020, 9, 7)).usd == 701
