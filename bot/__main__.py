@@ -2,27 +2,42 @@
 
 from __future__ import annotations
 
-import os
+import asyncio
+import contextlib
+import logging
 import sys
 
 from bot.chat import Conversations
+from bot.config import Settings
 from bot.terminal import SAMPLE_QUESTION, answer_once, run_chat
 from engine.advisor import AdviceContext
 
 NO_TOKEN = (
-    "No DISCORD_TOKEN set: create a bot at https://discord.com/developers/applications and put its token in "
-    "DISCORD_TOKEN (see the README). Meanwhile, `gpu-advisor chat` talks in the terminal."
+    "No DISCORD_TOKEN set: create an application at https://discord.com/developers/applications, add a bot, and "
+    "put its token in DISCORD_TOKEN or .env (see README). Meanwhile, `gpu-advisor chat` talks in the terminal."
 )
 
 
+async def run_bot(settings: Settings) -> None:
+    from bot.app import GpuAdvisorBot, point_at
+
+    point_at(settings)
+    bot = GpuAdvisorBot(settings)
+    async with bot:
+        await bot.start(settings.discord_token.get_secret_value())
+
+
 def main() -> int:
-    if os.environ.get("DISCORD_TOKEN"):
-        print("The Discord front end is not built yet (issue #6); use `gpu-advisor chat`.", file=sys.stderr)
-        return 1
-    print(NO_TOKEN, file=sys.stderr)
-    print(f"\n> {SAMPLE_QUESTION}\n\n{answer_once(SAMPLE_QUESTION, Conversations(), AdviceContext())}\n")
-    if sys.stdin.isatty():
-        run_chat()
+    settings = Settings()
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if settings.discord_token is None:
+        print(NO_TOKEN, file=sys.stderr)
+        print(f"\n> {SAMPLE_QUESTION}\n\n{answer_once(SAMPLE_QUESTION, Conversations(), AdviceContext())}\n")
+        if sys.stdin.isatty():
+            run_chat(currency=settings.default_currency)
+        return 0
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run_bot(settings))
     return 0
 
 

@@ -54,3 +54,16 @@ def understand(text: str, previous: Query | None, default_currency: str = "USD")
     if previous is not None and is_follow_up(text, result):
         return result.model_copy(update={"query": previous.merged(result.query)})
     return result
+
+
+class MemoryConversationStore:
+    """The bot's conversation store in one process; the database-backed store has the same methods."""
+
+    def __init__(self, ttl: float = TTL_SECONDS) -> None:
+        self._conversations = Conversations(ttl=ttl)
+
+    async def get(self, key: tuple[int, int]) -> Query | None:
+        return self._conversations.get(key)
+
+    async def put(self, key: tuple[int, int], query: Query) -> None:
+        self._conversations.put(key, query)

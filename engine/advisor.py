@@ -483,6 +483,38 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     )
 
 
+def break_even_answer(
+    desktop_usd: float, cloud_usd_per_hour: float, hours_per_day: float, ctx: AdviceContext
+) -> Answer:
+    """Break-even for figures the user gives directly (no catalog GPU or cloud instance)."""
+    result = break_even(
+        desktop_usd,
+        cloud_usd_per_hour,
+        hours_per_day=hours_per_day,
+        electricity_usd_per_kwh=ctx.electricity_usd_per_kwh,
+    )
+    when = f"after {result.days:.0f} days ({result.months:.1f} months)" if result.days is not None else "never"
+    headline = (
+        f"A ${desktop_usd:,.0f} desktop beats renting at ${cloud_usd_per_hour:.2f}/GPU-hour {when}, "
+        f"at {hours_per_day:g} h a day."
+    )
+    rules = (
+        Rule(
+            id="cloud.breakeven",
+            text="days = capex / (utilisation × 24 × (cloud $/h − kW × $/kWh)); "
+            "deep learning for more than a year → buy, less → cloud.",
+            source=result.source,
+        ),
+    )
+    return Answer(
+        kind="cloud_vs_buy",
+        query=Query(kind="cloud_vs_buy", hours_per_day=hours_per_day),
+        headline=headline,
+        break_even=result,
+        rules=rules,
+    )
+
+
 def _cloud_instance(gpu_id: str):
     current = [
         c for c in load_catalog().clouds.values() if c.gpu == gpu_id and not c.historical and c.on_demand_usd_per_hour

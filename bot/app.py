@@ -1,0 +1,100 @@
+"""The Discord bot: an ``AutoShardedBot`` subclass, its command tree and error handling.
+
+Sharding works from day one: one process runs every shard by default, or the shards named in
+``SHARD_IDS`` of ``SHARD_COUNT``. Only a process with ``SYNC_COMMANDS=true`` syncs commands.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.chat import MemoryConversationStore
+from bot.config import Settings
+from bot.i18n import Translator, from_discord, t
+from bot.views import DYNAMIC_ITEMS
+from engine.advisor import AdviceContext
+from engine.datafiles import DataError
+
+log = logging.getLogger("gpu_advisor")
+SAFE = discord.AllowedMentions.none()
+COGS = ("bot.cogs.advice", "bot.cogs.guide", "bot.cogs.chat")
+
+
+def point_at(settings: Settings) -> None:
+    """Send REST and gateway traffic where the settings say (Discord, a proxy, or a local double)."""
+    discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+class AdvisorTree(app_commands.CommandTree):
+    """Every command error ends here: one clear line for the user, the context in the log."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        lang = from_discord(interaction.locale)
+        original = getattr(error, "original", error)
+        if isinstance(error, app_commands.CommandOnCooldown):
+            message = t(lang, "error.cooldown", seconds=f"{error.retry_after:.0f}")
+        elif isinstance(original, ValueError | KeyError) and not isinstance(original, DataError):
+            message = t(lang, "error.bad_value", message=str(original.args[0] if original.args else original))
+        else:
+            message = t(lang, "error.generic")
+            log.error(
+                "command failed",
+                extra={"command": interaction.command.qualified_name if interaction.command else None,
+                       "guild": interaction.guild_id, "error": "".join(traceback.format_exception(original))},
+            )
+        await reply_ephemeral(interaction, discord.utils.escape_mentions(message))
+
+
+async def reply_ephemeral(interaction: discord.Interaction, message: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True, allowed_mentions=SAFE)
+    else:
+        await interaction.response.send_message(message, ephemeral=True, allowed_mentions=SAFE)
+
+
+class GpuAdvisorBot(commands.AutoShardedBot):
+    def __init__(self, settings: Settings) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        intents.guild_messages = True
+        intents.dm_messages = True
+        intents.message_content = settings.message_content
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            tree_cls=AdvisorTree,
+            intents=intents,
+            allowed_mentions=SAFE,
+            shard_count=settings.shard_count,
+            shard_ids=settings.shard_ids,
+            guild_ready_timeout=settings.guild_ready_timeout,
+            chunk_guilds_at_startup=False,
+            member_cache_flags=discord.MemberCacheFlags.none(),
+            max_messages=None,
+        )
+        self.settings = settings
+        self.conversations = MemoryConversationStore()
+
+    def context_for(self, guild_id: int | None) -> AdviceContext:
+        """The engine's context for a server: its currency and electricity price."""
+        return AdviceContext(currency=self.settings.default_currency,
+                             electricity_usd_per_kwh=self.settings.electricity_usd_per_kwh)
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(Translator())
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        for cog in COGS:
+            await self.load_extension(cog)
+        if self.settings.sync_commands:
+            synced = await self.tree.sync()
+            log.info("synced %d application commands", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d guilds (shards %s)", self.user, len(self.guilds), self.shard_ids)

@@ -1,0 +1,158 @@
+"""/recommend, /compare, /breakeven and /power: the guide's models as slash commands."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.interactions import bot_of, command_cooldown, gpu_autocomplete, lang_of, resolve_gpu, send_answer
+from engine.advisor import advise, break_even_answer
+from engine.money import Money, exchange_rates
+from engine.query import Query, Task
+
+Workload = Literal["train16", "infer16", "infer8"]
+MAX_BUDGET = Decimal(10_000_000)
+
+
+def _budget(amount: float | None, currency: str) -> Money | None:
+    if amount is None:
+        return None
+    if not 0 < amount <= MAX_BUDGET:
+        raise ValueError(f"A budget must be more than 0 and at most {MAX_BUDGET:,}.")
+    code = currency.upper()
+    if not exchange_rates().supports(code):
+        raise ValueError(f"Unknown currency {code[:10]}; use an ISO code like USD, EUR, TWD, CNY.")
+    return Money(amount=Decimal(str(amount)), currency=code)
+
+
+class Advice(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="recommend", description=_("Which GPU to buy for a task and budget"))
+    @app_commands.describe(
+        task="what you'll mainly do",
+        budget="most you'll spend on GPUs",
+        currency="ISO code",
+        memory="minimum GPU memory in GB",
+        count="number of GPUs",
+        condition="new or used",
+        hours_per_day="hours of use a day",
+    )
+    @app_commands.checks.dynamic_cooldown(command_cooldown)
+    async def recommend(
+        self,
+        interaction: discord.Interaction,
+        task: Task | None = None,
+        budget: app_commands.Range[float, 1.0, 10_000_000.0] | None = None,
+        currency: str | None = None,
+        memory: app_commands.Range[float, 1.0, 4096.0] | None = None,
+        count: app_commands.Range[int, 1, 64] | None = None,
+        condition: Literal["new", "used"] | None = None,
+        hours_per_day: app_commands.Range[float, 0.1, 24.0] | None = None,
+    ) -> None:
+        context = bot_of(interaction).context_for(interaction.guild_id)
+        fields: dict = {"kind": "recommend"}
+        for name, value in (
+            ("task", task),
+            ("min_memory_gb", memory),
+            ("num_gpus", count),
+            ("condition", condition),
+            ("hours_per_day", hours_per_day),
+            ("budget", _budget(budget, currency or context.currency)),
+        ):
+            if value is not None:
+                fields[name] = value
+        query = Query(**fields)
+        await send_answer(interaction, advise(query, context), lang_of(interaction))
+
+    @app_commands.command(name="compare", description=_("Compare two GPUs (counts allowed: 2x 3090)"))
+    @app_commands.describe(
+        gpu_a="first GPU",
+        gpu_b="second GPU",
+        count_a="how many of the first",
+        count_b="how many of the second",
+        workload="what to compare on",
+    )
+    @app_commands.autocomplete(gpu_a=gpu_autocomplete, gpu_b=gpu_autocomplete)
+    @app_commands.checks.dynamic_cooldown(command_cooldown)
+    async def compare(
+        self,
+        interaction: discord.Interaction,
+        gpu_a: str,
+        gpu_b: str,
+        count_a: app_commands.Range[int, 1, 64] = 1,
+        count_b: app_commands.Range[int, 1, 64] = 1,
+        workload: Workload | None = None,
+    ) -> None:
+        lang = lang_of(interaction)
+        fields: dict = {
+            "kind": "compare",
+            "gpus": (resolve_gpu(gpu_a, lang), resolve_gpu(gpu_b, lang)),
+            "gpu_counts": (count_a, count_b),
+        }
+        if workload:
+            fields["workload"] = workload
+        answer = advise(Query(**fields), bot_of(interaction).context_for(interaction.guild_id))
+        await send_answer(interaction, answer, lang)
+
+    @app_commands.command(name="breakeven", description=_("Days until a desktop beats renting a cloud GPU"))
+    @app_commands.describe(
+        gpu="the desktop's GPU (priced from the catalog)",
+        hours_per_day="hours of use a day",
+        desktop_cost="desktop price in USD instead of the catalog's",
+        hourly="cloud price per GPU-hour in USD",
+        electricity="USD per kWh",
+    )
+    @app_commands.autocomplete(gpu=gpu_autocomplete)
+    @app_commands.checks.dynamic_cooldown(command_cooldown)
+    async def breakeven(
+        self,
+        interaction: discord.Interaction,
+        gpu: str | None = None,
+        hours_per_day: app_commands.Range[float, 0.1, 24.0] = 3.6,
+        desktop_cost: app_commands.Range[float, 1.0, 10_000_000.0] | None = None,
+        hourly: app_commands.Range[float, 0.01, 10_000.0] | None = None,
+        electricity: app_commands.Range[float, 0.0, 100.0] | None = None,
+    ) -> None:
+        lang = lang_of(interaction)
+        context = bot_of(interaction).context_for(interaction.guild_id)
+        if desktop_cost is None or hourly is None:
+            fields: dict = {"kind": "cloud_vs_buy", "hours_per_day": hours_per_day}
+            if gpu:
+                fields["gpus"] = (resolve_gpu(gpu, lang),)
+            if electricity is not None:
+                context = context.model_copy(update={"electricity_usd_per_kwh": Decimal(str(electricity))})
+            await send_answer(interaction, advise(Query(**fields), context), lang)
+            return
+        if electricity is not None:
+            context = context.model_copy(update={"electricity_usd_per_kwh": Decimal(str(electricity))})
+        answer = break_even_answer(desktop_cost, hourly, hours_per_day, context)
+        await send_answer(interaction, answer, lang)
+
+    @app_commands.command(name="power", description=_("PSU size, power limit, slots and cooling"))
+    @app_commands.describe(gpu="the GPU", count="how many", power_limit="watts per GPU")
+    @app_commands.autocomplete(gpu=gpu_autocomplete)
+    @app_commands.checks.dynamic_cooldown(command_cooldown)
+    async def power(
+        self,
+        interaction: discord.Interaction,
+        gpu: str,
+        count: app_commands.Range[int, 1, 16] = 1,
+        power_limit: app_commands.Range[int, 1, 2000] | None = None,
+    ) -> None:
+        lang = lang_of(interaction)
+        fields: dict = {"kind": "power", "gpus": (resolve_gpu(gpu, lang),), "num_gpus": count}
+        if power_limit is not None:
+            fields["power_limit_w"] = power_limit
+        answer = advise(Query(**fields), bot_of(interaction).context_for(interaction.guild_id))
+        await send_answer(interaction, answer, lang)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Advice(bot))

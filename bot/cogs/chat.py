@@ -1,0 +1,102 @@
+"""/ask, mentions and DMs: questions in plain words, answered like a conversation.
+
+A follow-up from the same user in the same channel refines the previous question. Reading every
+message in an advice channel needs the privileged message-content intent (MESSAGE_CONTENT=true
+and, for verified bots, Discord's approval); mentions and DMs work without it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.chat import understand
+from bot.embeds import answer_embed
+from bot.i18n import Lang, t
+from bot.interactions import command_cooldown
+from bot.views import answer_view
+from engine.advisor import advise
+from engine.parse import LIMIT as PARSE_LIMIT
+
+log = logging.getLogger("gpu_advisor.chat")
+SAFE = discord.AllowedMentions.none()
+MENTION = re.compile(r"<@!?\d+>")
+
+
+class Chat(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        seconds = bot.settings.chat_cooldown_seconds  # type: ignore[attr-defined]
+        self.cooldowns = commands.CooldownMapping.from_cooldown(1, seconds, commands.BucketType.user)
+        self.warned: set[int] = set()
+
+    async def answer(self, text: str, user_id: int, channel_id: int, guild_id: int | None) -> tuple:
+        bot = self.bot
+        key = (user_id, channel_id)
+        context = bot.context_for(guild_id)  # type: ignore[attr-defined]
+        result = understand(text, await bot.conversations.get(key), context.currency)  # type: ignore[attr-defined]
+        await bot.conversations.put(key, result.query)  # type: ignore[attr-defined]
+        lang: Lang = result.language
+        answer = advise(result.query, context)
+        if result.notes:
+            answer = answer.model_copy(update={"notes": (*answer.notes, *result.notes)})
+        return answer_embed(answer, lang), answer_view(answer, lang)
+
+    @app_commands.command(name="ask", description=_("Ask anything about buying a GPU"))
+    @app_commands.describe(question="your question, in English or Chinese")
+    @app_commands.checks.dynamic_cooldown(command_cooldown)
+    async def ask(self, interaction: discord.Interaction, question: app_commands.Range[str, 1, 2000]) -> None:
+        embed, view = await self.answer(question, interaction.user.id, interaction.channel_id or 0,
+                                        interaction.guild_id)
+        kwargs = {"embed": embed, "allowed_mentions": SAFE}
+        if view is not None:
+            kwargs["view"] = view
+        await interaction.response.send_message(**kwargs)
+
+    def _addressed(self, message: discord.Message) -> bool:
+        bot = self.bot
+        if message.guild is None:
+            return True
+        if bot.user is not None and bot.user in message.mentions:
+            return True
+        settings = bot.settings  # type: ignore[attr-defined]
+        return settings.message_content and message.channel.id in settings.advice_channel_ids
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.bot or not self._addressed(message):
+            return
+        text = MENTION.sub(" ", message.content).strip()
+        bucket = self.cooldowns.get_bucket(message)
+        retry = bucket.update_rate_limit() if bucket else None
+        lang: Lang = "en"
+        if retry:
+            if message.author.id not in self.warned:  # say it once, don't spam the channel
+                self.warned.add(message.author.id)
+                await message.reply(t(lang, "error.cooldown", seconds=f"{retry:.0f}"), allowed_mentions=SAFE,
+                                    mention_author=False)
+            return
+        self.warned.discard(message.author.id)
+        if not text:
+            await message.reply(t(lang, "empty.question"), allowed_mentions=SAFE, mention_author=False)
+            return
+        try:
+            embed, view = await self.answer(text[:PARSE_LIMIT], message.author.id, message.channel.id,
+                                            message.guild.id if message.guild else None)
+        except Exception:
+            log.exception("chat answer failed", extra={"guild": message.guild.id if message.guild else None})
+            await message.reply(t(lang, "error.generic"), allowed_mentions=SAFE, mention_author=False)
+            return
+        kwargs = {"embed": embed, "allowed_mentions": SAFE, "mention_author": False}
+        if view is not None:
+            kwargs["view"] = view
+        await message.reply(**kwargs)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Chat(bot))

@@ -1,0 +1,42 @@
+"""Settings from the environment or ``.env`` (pydantic-settings). Every setting is in .env.example.
+
+The token is a ``SecretStr`` so it never appears in a repr, a log line or an error message.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DISCORD_API_BASE = "https://discord.com/api/v10"
+DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True)
+
+    discord_token: SecretStr | None = None
+    discord_api_base: str = DISCORD_API_BASE
+    discord_gateway_url: str = DISCORD_GATEWAY_URL
+    database_url: str | None = Field(default=None, description="unset: SQLite under data_dir")
+    shard_count: int | None = Field(default=None, ge=1, description="unset: Discord's recommendation")
+    shard_ids: list[int] | None = Field(default=None, description="this process's shards, e.g. [0,1]")
+    sync_commands: bool = Field(default=True, description="only one process should sync application commands")
+    message_content: bool = Field(default=False, description="privileged intent: read advice channels")
+    advice_channel_ids: list[int] = Field(default_factory=list)
+    default_currency: str = Field(default="USD", pattern=r"^[A-Z]{3}$")
+    electricity_usd_per_kwh: Decimal = Field(default=Decimal("0.12"), ge=0, le=100)
+    chat_cooldown_seconds: float = Field(default=3.0, ge=0)
+    command_cooldown_seconds: float = Field(default=2.0, ge=0)
+    guild_ready_timeout: float = Field(default=2.0, ge=0)
+    log_level: str = "INFO"
+
+    @field_validator("shard_ids", "advice_channel_ids", mode="before")
+    @classmethod
+    def _comma_list(cls, value: object) -> object:
+        """Accept "0,1" as well as JSON "[0, 1]" from the environment."""
+        if isinstance(value, str) and not value.strip().startswith("["):
+            return [int(part) for part in value.split(",") if part.strip()]
+        return value

@@ -1,0 +1,70 @@
+"""The bot's words in English, Traditional and Simplified Chinese (``data/locales/ui.yaml``).
+
+Slash commands use ``interaction.locale``; chat uses the script of the question (the parser's
+``language``). Command names and descriptions are localized through ``app_commands.Translator``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from engine.datafiles import data_dir, read_yaml
+
+Lang = Literal["en", "zh-Hant", "zh-Hans"]
+LANGS: tuple[Lang, ...] = ("en", "zh-Hant", "zh-Hans")
+
+
+@cache
+def _strings() -> dict[str, dict[str, str]]:
+    raw = read_yaml(data_dir() / "locales" / "ui.yaml")
+    missing = {lang: sorted(set(raw["en"]) - set(raw[lang])) for lang in LANGS}
+    if any(missing.values()):
+        raise ValueError(f"ui.yaml: keys missing per language: {missing}")
+    return raw
+
+
+def t(lang: Lang, key: str, **values: object) -> str:
+    """The text for ``key`` in ``lang`` (English if the key is unknown there), with values filled in."""
+    table = _strings()
+    template = table.get(lang, table["en"]).get(key) or table["en"].get(key, key)
+    return template.format(**values)
+
+
+def from_discord(locale: discord.Locale | str | None) -> Lang:
+    value = str(getattr(locale, "value", locale) or "")
+    if value in ("zh-TW", "zh-HK"):
+        return "zh-Hant"
+    if value.startswith("zh"):
+        return "zh-Hans"
+    return "en"
+
+
+# Command names and descriptions shown in Discord's UI, per language.
+COMMAND_TEXT: dict[str, dict[Lang, str]] = {
+    "Which GPU to buy for a task and budget": {"zh-Hant": "依用途與預算推薦 GPU", "zh-Hans": "按用途和预算推荐 GPU"},
+    "Compare two GPUs (counts allowed: 2x 3090)": {"zh-Hant": "比較兩張 GPU（可寫 2x 3090）",
+                                                   "zh-Hans": "比较两张 GPU（可写 2x 3090）"},
+    "Days until a desktop beats renting a cloud GPU": {"zh-Hant": "桌機多少天後比租雲端划算",
+                                                      "zh-Hans": "台式机多少天后比租云划算"},
+    "The guide's worked matrix-multiplication cycle example": {"zh-Hant": "指南的矩陣乘法週期範例",
+                                                              "zh-Hans": "指南的矩阵乘法周期示例"},
+    "PSU size, power limit, slots and cooling": {"zh-Hant": "電源大小、功耗限制、插槽與散熱",
+                                                 "zh-Hans": "电源大小、功耗限制、插槽与散热"},
+    "A GPU's spec card with sources": {"zh-Hant": "GPU 規格卡（附來源）", "zh-Hans": "GPU 规格卡（附来源）"},
+    "The guide's answer on a topic": {"zh-Hant": "指南對某主題的說明", "zh-Hans": "指南对某主题的说明"},
+    "Ask anything about buying a GPU": {"zh-Hant": "問任何買 GPU 的問題", "zh-Hans": "问任何买 GPU 的问题"},
+}
+
+
+class Translator(app_commands.Translator):
+    async def translate(
+        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
+        lang = from_discord(locale)
+        if lang == "en":
+            return None
+        return COMMAND_TEXT.get(string.message, {}).get(lang)

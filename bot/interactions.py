@@ -1,0 +1,67 @@
+"""What every slash command shares: GPU autocomplete, name resolution, cooldowns, sending answers."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.embeds import answer_embed
+from bot.i18n import Lang, from_discord, t
+from bot.views import answer_view
+from engine.answer import Answer
+from engine.catalog import load_catalog, normalize_name
+
+if TYPE_CHECKING:
+    from bot.app import GpuAdvisorBot
+
+SAFE = discord.AllowedMentions.none()
+MAX_CHOICES = 25  # Discord's autocomplete limit
+
+
+def lang_of(interaction: discord.Interaction) -> Lang:
+    return from_discord(interaction.locale)
+
+
+def bot_of(interaction: discord.Interaction) -> GpuAdvisorBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def command_cooldown(interaction: discord.Interaction) -> app_commands.Cooldown | None:
+    seconds = bot_of(interaction).settings.command_cooldown_seconds
+    return app_commands.Cooldown(1, seconds) if seconds > 0 else None
+
+
+async def gpu_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Catalog cards whose id or name contains what was typed, shortest names first."""
+    catalog = load_catalog()
+    key = normalize_name(current)
+    matches = [g for g in catalog.gpus.values()
+               if not key or key in normalize_name(g.name) or key in g.id.replace("-", "")]
+    matches.sort(key=lambda g: (not normalize_name(g.name).endswith(key), len(g.name)))
+    return [app_commands.Choice(name=g.short_name[:100], value=g.id) for g in matches[:MAX_CHOICES]]
+
+
+def resolve_gpu(text: str, lang: Lang) -> str:
+    """A catalog id, or a ValueError whose message the user sees (with "did you mean")."""
+    catalog = load_catalog()
+    gpu_id = text if text in catalog.gpus else catalog.resolve(text)
+    if gpu_id is None:
+        hints = [catalog.get(g).short_name for g in catalog.suggest(text)]
+        hint = t(lang, "error.did_you_mean", names=", ".join(hints)) if hints else ""
+        name = discord.utils.escape_markdown(discord.utils.escape_mentions(text[:60]))
+        raise ValueError(t(lang, "error.unknown_gpu", name=name, hint=hint))
+    return gpu_id
+
+
+async def send_answer(interaction: discord.Interaction, answer: Answer, lang: Lang) -> None:
+    embed = answer_embed(answer, lang)
+    view = answer_view(answer, lang)
+    kwargs = {"embed": embed, "allowed_mentions": SAFE}
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)

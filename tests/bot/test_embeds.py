@@ -1,0 +1,77 @@
+"""Embeds and buttons: the asker's language, Discord's limits, state in custom ids."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.embeds import TOTAL_MAX, answer_embed
+from bot.i18n import LANGS, _strings, from_discord, t
+from bot.views import DYNAMIC_ITEMS, answer_view
+from engine.advisor import advise
+from engine.parse import parse
+
+QUESTIONS = [
+    ("which GPU for Kaggle under $500?", "en"),
+    ("4090 和 3090 哪个更适合训练模型？", "zh-Hans"),
+    ("四張 RTX 4090 需要多大的電源供應器？", "zh-Hant"),
+    ("what are tensor cores and why do they matter?", "en"),
+    ("Should I rent a cloud GPU or buy a 3090? I train maybe 3 hours a day.", "en"),
+    ("recommend a gpu", "en"),
+]
+
+
+def test_every_language_has_every_key():
+    strings = _strings()
+    for lang in LANGS:
+        assert set(strings[lang]) == set(strings["en"]), lang
+
+
+def test_discord_locales_map_to_scripts():
+    assert (from_discord("zh-TW"), from_discord("zh-CN"), from_discord("en-GB"), from_discord(None)) == (
+        "zh-Hant", "zh-Hans", "en", "en")
+
+
+@pytest.mark.parametrize(("question", "lang"), QUESTIONS)
+def test_embeds_fit_discords_limits(question, lang):
+    embed = answer_embed(advise(parse(question).query), lang)
+    assert len(embed) <= TOTAL_MAX
+    assert len(embed.title) <= 256 and len(embed.description or "") <= 4096
+    assert len(embed.fields) <= 25
+    for field in embed.fields:
+        assert len(field.name) <= 256 and len(field.value) <= 1024
+        assert field.value.count("```") % 2 == 0  # never a broken code fence
+
+
+def test_chinese_question_gets_chinese_headline():
+    result = parse("4090 和 3090 哪个更适合训练模型？")
+    embed = answer_embed(advise(result.query), result.language)
+    assert embed.title == t("zh-Hans", "title.compare")
+    assert "倍" in embed.description
+
+
+def test_buttons_carry_their_state_and_match_their_templates():
+    answer = advise(parse("which GPU for Kaggle under $500?").query)
+    view = answer_view(answer, "en")
+    templates = [re.compile(item.__discord_ui_compiled_template__) for item in DYNAMIC_ITEMS]
+    ids = [child.custom_id for child in view.children]
+    assert len(ids) == 3
+    for custom_id in ids:
+        assert len(custom_id) <= 100
+        assert any(p.fullmatch(custom_id) for p in templates), custom_id
+
+
+def test_missing_task_offers_choice_buttons():
+    view = answer_view(advise(parse("recommend a gpu").query), "zh-Hant")
+    assert all(child.custom_id.startswith("ga:fu:task:") for child in view.children)
+    assert any(child.item.label == t("zh-Hant", "task.kaggle") for child in view.children)
+    embed = answer_embed(advise(parse("recommend a gpu").query), "zh-Hant")
+    assert any(f.value == t("zh-Hant", "followup.task") for f in embed.fields)
+
+
+def test_user_text_is_never_echoed_with_live_mentions():
+    result = parse("@everyone <@&123> <@456> which gpu for kaggle under $500")
+    embed = answer_embed(advise(result.query), "en")
+    text = str(embed.to_dict())
+    assert "@everyone" not in text and "<@&123>" not in text and "<@456>" not in text
