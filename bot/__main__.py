@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
+import signal
 import sys
 
 from bot.chat import Conversations
 from bot.config import Settings
+from bot.observability import setup_logging
 from bot.terminal import SAMPLE_QUESTION, answer_once, run_chat
 from engine.advisor import AdviceContext
 
@@ -23,13 +24,16 @@ async def run_bot(settings: Settings) -> None:
 
     point_at(settings)
     bot = GpuAdvisorBot(settings)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.shutdown()))
     async with bot:
         await bot.start(settings.discord_token.get_secret_value())
 
 
 def main() -> int:
     settings = Settings()
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup_logging(settings.log_level, settings.log_json)
     if settings.discord_token is None:
         print(NO_TOKEN, file=sys.stderr)
         print(f"\n> {SAMPLE_QUESTION}\n\n{answer_once(SAMPLE_QUESTION, Conversations(), AdviceContext())}\n")

@@ -6,17 +6,23 @@ Sharding works from day one: one process runs every shard by default, or the sha
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import time
 import traceback
+from collections.abc import AsyncIterator
 
 import discord
 import yarl
+from aiohttp import web
 from discord import app_commands
 from discord.ext import commands
 
 from bot.chat import MemoryConversationStore
 from bot.config import Settings
 from bot.i18n import Translator, from_discord, t
+from bot.observability import Metrics, health_app, start_health_server
 from bot.views import DYNAMIC_ITEMS
 from engine.advisor import AdviceContext
 from engine.datafiles import DataError
@@ -35,6 +41,11 @@ def point_at(settings: Settings) -> None:
 class AdvisorTree(app_commands.CommandTree):
     """Every command error ends here: one clear line for the user, the context in the log."""
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Refuse new work while shutting down; note when handling started, for the latency metric."""
+        interaction.extras["started"] = time.perf_counter()
+        return not getattr(self.client, "closing", False)
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         lang = from_discord(interaction.locale)
         original = getattr(error, "original", error)
@@ -42,8 +53,11 @@ class AdvisorTree(app_commands.CommandTree):
             message = t(lang, "error.cooldown", seconds=f"{error.retry_after:.0f}")
         elif isinstance(original, ValueError | KeyError) and not isinstance(original, DataError):
             message = t(lang, "error.bad_value", message=str(original.args[0] if original.args else original))
+        elif isinstance(error, app_commands.CheckFailure):
+            return  # shutting down: Discord shows its own "did not respond"
         else:
             message = t(lang, "error.generic")
+            self.client.metrics.errors.labels("command").inc()  # type: ignore[attr-defined]
             log.error(
                 "command failed",
                 extra={"command": interaction.command.qualified_name if interaction.command else None,
@@ -81,6 +95,51 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.conversations = MemoryConversationStore()
+        self.metrics = Metrics()
+        self.closing = False
+        self.in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._health: web.AppRunner | None = None
+
+    @contextlib.asynccontextmanager
+    async def answering(self) -> AsyncIterator[None]:
+        """Wrap the work of one answer, so a graceful shutdown can wait for it to finish."""
+        self.in_flight += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self.in_flight -= 1
+            if self.in_flight == 0:
+                self._idle.set()
+
+    async def shutdown(self) -> None:
+        """SIGTERM: stop taking events, let in-flight answers finish (up to the grace time), close."""
+        self.closing = True
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), timeout=self.settings.shutdown_grace_seconds)
+        await self.close()
+
+    async def close(self) -> None:
+        self.closing = True
+        if self._health is not None:
+            await self._health.cleanup()
+            self._health = None
+        await super().close()
+
+    async def health(self) -> dict[str, bool]:
+        return {"gateway": self.is_ready() and not self.is_closed() and not self.closing}
+
+    def refresh_metrics(self) -> None:
+        for shard_id, shard in self.shards.items():
+            if shard.latency == shard.latency:  # not NaN before the first heartbeat
+                self.metrics.gateway_latency.labels(str(shard_id)).set(shard.latency)
+        counts: dict[int, int] = {}
+        for guild in self.guilds:
+            counts[guild.shard_id] = counts.get(guild.shard_id, 0) + 1
+        for shard_id in self.shards:
+            self.metrics.guilds.labels(str(shard_id)).set(counts.get(shard_id, 0))
 
     def context_for(self, guild_id: int | None) -> AdviceContext:
         """The engine's context for a server: its currency and electricity price."""
@@ -92,6 +151,9 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for cog in COGS:
             await self.load_extension(cog)
+        if self.settings.health_port:
+            app = health_app(self.metrics, self.health, self.refresh_metrics)
+            self._health = await start_health_server(app, self.settings.health_host, self.settings.health_port)
         if self.settings.sync_commands:
             synced = await self.tree.sync()
             log.info("synced %d application commands", len(synced))

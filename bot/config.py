@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     command_cooldown_seconds: float = Field(default=2.0, ge=0)
     guild_ready_timeout: float = Field(default=2.0, ge=0)
     log_level: str = "INFO"
+    log_json: bool | None = Field(default=None, description="unset: JSON when stderr is not a terminal")
+    health_port: int | None = Field(default=None, ge=1, le=65535, description="unset: no /healthz, /metrics")
+    health_host: str = "127.0.0.1"
+    shutdown_grace_seconds: float = Field(default=8.0, ge=0, le=60)
 
     @field_validator("shard_ids", "advice_channel_ids", mode="before")
     @classmethod

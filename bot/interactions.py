@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 import discord
@@ -56,6 +57,16 @@ def resolve_gpu(text: str, lang: Lang) -> str:
 
 
 async def send_answer(interaction: discord.Interaction, answer: Answer, lang: Lang) -> None:
+    bot = bot_of(interaction)
+    async with bot.answering():
+        await _send(interaction, answer, lang)
+    bot.metrics.answers.labels("command", answer.kind).inc()
+    started = interaction.extras.get("started")
+    if started is not None:
+        bot.metrics.latency.labels("command").observe(time.perf_counter() - started)
+
+
+async def _send(interaction: discord.Interaction, answer: Answer, lang: Lang) -> None:
     embed = answer_embed(answer, lang)
     view = answer_view(answer, lang)
     kwargs = {"embed": embed, "allowed_mentions": SAFE}

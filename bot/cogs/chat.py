@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 
 import discord
 from discord import app_commands
@@ -18,9 +19,11 @@ from discord.ext import commands
 from bot.chat import understand
 from bot.embeds import answer_embed
 from bot.i18n import Lang, t
-from bot.interactions import command_cooldown
+from bot.interactions import command_cooldown, send_answer
+from bot.observability import excerpt
 from bot.views import answer_view
 from engine.advisor import advise
+from engine.answer import Answer
 from engine.parse import LIMIT as PARSE_LIMIT
 
 log = logging.getLogger("gpu_advisor.chat")
@@ -35,28 +38,25 @@ class Chat(commands.Cog):
         self.cooldowns = commands.CooldownMapping.from_cooldown(1, seconds, commands.BucketType.user)
         self.warned: set[int] = set()
 
-    async def answer(self, text: str, user_id: int, channel_id: int, guild_id: int | None) -> tuple:
+    async def answer(self, text: str, user_id: int, channel_id: int, guild_id: int | None) -> tuple[Answer, Lang]:
+        """Parse (refining this user's last question in this channel) and advise."""
         bot = self.bot
         key = (user_id, channel_id)
         context = bot.context_for(guild_id)  # type: ignore[attr-defined]
         result = understand(text, await bot.conversations.get(key), context.currency)  # type: ignore[attr-defined]
         await bot.conversations.put(key, result.query)  # type: ignore[attr-defined]
-        lang: Lang = result.language
         answer = advise(result.query, context)
         if result.notes:
             answer = answer.model_copy(update={"notes": (*answer.notes, *result.notes)})
-        return answer_embed(answer, lang), answer_view(answer, lang)
+        return answer, result.language
 
     @app_commands.command(name="ask", description=_("Ask anything about buying a GPU"))
     @app_commands.describe(question="your question, in English or Chinese")
     @app_commands.checks.dynamic_cooldown(command_cooldown)
     async def ask(self, interaction: discord.Interaction, question: app_commands.Range[str, 1, 2000]) -> None:
-        embed, view = await self.answer(question, interaction.user.id, interaction.channel_id or 0,
-                                        interaction.guild_id)
-        kwargs = {"embed": embed, "allowed_mentions": SAFE}
-        if view is not None:
-            kwargs["view"] = view
-        await interaction.response.send_message(**kwargs)
+        answer, lang = await self.answer(question, interaction.user.id, interaction.channel_id or 0,
+                                         interaction.guild_id)
+        await send_answer(interaction, answer, lang)
 
     def _addressed(self, message: discord.Message) -> bool:
         bot = self.bot
@@ -69,7 +69,8 @@ class Chat(commands.Cog):
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        if message.author.bot or not self._addressed(message):
+        bot = self.bot
+        if message.author.bot or getattr(bot, "closing", False) or not self._addressed(message):
             return
         text = MENTION.sub(" ", message.content).strip()
         bucket = self.cooldowns.get_bucket(message)
@@ -85,17 +86,23 @@ class Chat(commands.Cog):
         if not text:
             await message.reply(t(lang, "empty.question"), allowed_mentions=SAFE, mention_author=False)
             return
-        try:
-            embed, view = await self.answer(text[:PARSE_LIMIT], message.author.id, message.channel.id,
-                                            message.guild.id if message.guild else None)
-        except Exception:
-            log.exception("chat answer failed", extra={"guild": message.guild.id if message.guild else None})
-            await message.reply(t(lang, "error.generic"), allowed_mentions=SAFE, mention_author=False)
-            return
-        kwargs = {"embed": embed, "allowed_mentions": SAFE, "mention_author": False}
-        if view is not None:
-            kwargs["view"] = view
-        await message.reply(**kwargs)
+        started = time.perf_counter()
+        guild_id = message.guild.id if message.guild else None
+        async with bot.answering():  # type: ignore[attr-defined]
+            try:
+                answer, lang = await self.answer(text[:PARSE_LIMIT], message.author.id, message.channel.id, guild_id)
+                view = answer_view(answer, lang)
+                kwargs = {"embed": answer_embed(answer, lang), "allowed_mentions": SAFE, "mention_author": False}
+                if view is not None:
+                    kwargs["view"] = view
+                await message.reply(**kwargs)
+            except Exception:
+                bot.metrics.errors.labels("chat").inc()  # type: ignore[attr-defined]
+                log.exception("chat answer failed", extra={"guild": guild_id, "excerpt": excerpt(text)})
+                await message.reply(t(lang, "error.generic"), allowed_mentions=SAFE, mention_author=False)
+                return
+        bot.metrics.answers.labels("chat", answer.kind).inc()  # type: ignore[attr-defined]
+        bot.metrics.latency.labels("chat").observe(time.perf_counter() - started)  # type: ignore[attr-defined]
 
 
 async def setup(bot: commands.Bot) -> None:
