@@ -1,0 +1,42 @@
+"""Logs never carry the token or raw user text; /healthz and /metrics answer."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.observability import JsonFormatter, Metrics, excerpt, health_app, redact
+
+TOKEN = "MTA5ODc2NTQzMjEwOTg3NjU0MzI.GhIjKl.abcdefghijklmnopqrstuvwxyz012345"
+
+
+def test_token_is_redacted_everywhere():
+    assert TOKEN not in redact(f"login failed for {TOKEN}")
+    record = logging.makeLogRecord({"msg": "token %s", "args": (TOKEN,), "levelname": "ERROR", "guild": 1})
+    line = JsonFormatter().format(record)
+    assert TOKEN not in line and json.loads(line)["guild"] == 1
+
+
+def test_excerpt_is_short_and_deidentified():
+    text = "<@123456789012> @everyone my card id 98765432 " + "x" * 200
+    out = excerpt(text)
+    assert len(out) <= 41 and "123456789012" not in out and "@everyone" not in out and "98765432" not in out
+
+
+async def test_health_and_metrics_endpoints():
+    metrics = Metrics()
+    metrics.answers.labels("chat", "recommend").inc()
+    state = {"gateway": True}
+
+    async def check():
+        return dict(state)
+
+    async with TestClient(TestServer(health_app(metrics, check, lambda: None))) as client:
+        ok = await client.get("/healthz")
+        assert ok.status == 200 and (await ok.json()) == {"gateway": True}
+        state["gateway"] = False
+        assert (await client.get("/healthz")).status == 503
+        body = await (await client.get("/metrics")).text()
+        assert 'gpu_advisor_answers_total{kind="recommend",source="chat"} 1.0' in body
