@@ -40,7 +40,9 @@ class Settings(BaseSettings):
     @field_validator("shard_ids", "advice_channel_ids", mode="before")
     @classmethod
     def _comma_list(cls, value: object) -> object:
-        """Accept "0,1" as well as JSON "[0, 1]" from the environment."""
+        """Accept "0,1" and a single "0" as well as JSON "[0, 1]" from the environment."""
+        if isinstance(value, int):
+            return [value]
         if isinstance(value, str) and not value.strip().startswith("["):
             return [int(part) for part in value.split(",") if part.strip()]
         return value

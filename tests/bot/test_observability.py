@@ -40,3 +40,11 @@ async def test_health_and_metrics_endpoints():
         assert (await client.get("/healthz")).status == 503
         body = await (await client.get("/metrics")).text()
         assert 'gpu_advisor_answers_total{kind="recommend",source="chat"} 1.0' in body
+
+
+def test_settings_read_shard_lists_in_every_form(monkeypatch):
+    from bot.config import Settings
+
+    for raw, expected in (("0", [0]), ("0,1", [0, 1]), ("[2, 3]", [2, 3])):
+        monkeypatch.setenv("SHARD_IDS", raw)
+        assert Settings(_env_file=None).shard_ids == expected
