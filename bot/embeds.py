@@ -10,7 +10,7 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import Lang, t
-from bot.render import cycles_text, spec_text, table
+from bot.render import can_run_blocks, cycles_text, spec_text, table
 from engine.answer import Answer, Option
 from engine.catalog import load_catalog
 from engine.performance import SpeedEstimate
@@ -109,6 +109,9 @@ def answer_embed(answer: Answer, lang: Lang = "en") -> discord.Embed:
     if answer.spec:
         fields.append((t(lang, "field.details"), _code(spec_text(answer.spec).split("\nSources:")[0])))
         fields.append((t(lang, "field.sources"), "\n".join(f"• {s}" for s in answer.spec.sources)))
+    if answer.can_run:
+        for block in can_run_blocks(answer.can_run):
+            fields.append((t(lang, "field.details"), _code(block)))
     caveats = list(answer.caveats) + [c for o in answer.options[:1] for c in o.caveats]
     if caveats:
         fields.append((t(lang, "field.caveats"), "\n".join(f"• {c}" for c in caveats[:MAX_CAVEATS])))

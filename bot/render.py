@@ -6,6 +6,7 @@ Only formatting happens here; every figure was computed by the engine and travel
 from __future__ import annotations
 
 from engine.answer import Answer, Option
+from engine.canrun import CanRunReport
 from engine.catalog import load_catalog
 from engine.cycles import CycleBreakdown
 from engine.performance import WORKLOAD_NAMES
@@ -83,6 +84,8 @@ def answer_text(answer: Answer) -> str:
         parts.append(cycles_text(answer.cycles))
     if answer.spec:
         parts.append(spec_text(answer.spec))
+    if answer.can_run:
+        parts.extend(can_run_blocks(answer.can_run))
     if answer.caveats:
         parts.append("\n".join(f"! {c}" for c in answer.caveats))
     if answer.rules:
@@ -130,3 +133,22 @@ def spec_text(gpu: Gpu) -> str:
         ["Launch price", f"${gpu.launch_price.usd:,.0f} ({gpu.launch_price.date})" if gpu.launch_price else "—"],
     ]
     return "\n".join([table([gpu.name, ""], rows), "Sources:", *(f"- {s}" for s in gpu.sources)])
+
+
+def can_run_blocks(report: CanRunReport) -> list[str]:
+    """The memory breakdown of the first verdict and the cheapest setups that fit, as tables."""
+    blocks = []
+    estimate = next((v.estimate for v in report.verdicts if v.estimate), None)
+    if estimate is None and report.memory_verdict is not None:
+        estimate = report.memory_verdict.estimate
+    if estimate is not None:
+        gib = 1e9 / 2**30  # the headline compares with card sizes, which are GiB
+        rows = [[term.name, f"{term.per_gpu_gb * gib:.1f}", term.basis[:70]] for term in estimate.terms]
+        rows.append(["total per GPU", f"{estimate.per_gpu_gib:.1f}", ""])
+        blocks.append(table(["memory term", "GiB", "assumption"], rows))
+    if report.alternatives:
+        rows = [[(f"{a.count}× " if a.count > 1 else "") + a.name, a.precision, f"{a.need_gib:.1f}",
+                 f"${a.gpus_usd:,.0f}", f"{a.decode.low:.0f}-{a.decode.high:.0f} tok/s" if a.decode else "—"]
+                for a in report.alternatives]
+        blocks.append(table(["setup", "precision", "GiB/GPU", "GPUs", "decode"], rows))
+    return blocks

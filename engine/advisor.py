@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine import flowchart
 from engine.answer import Answer, CompareRow, Comparison, FollowUp, Option, Rule
+from engine.canrun import assess
 from engine.catalog import load_catalog
 from engine.cloud import break_even
 from engine.cost import PriceQuote, ValueOption, base_system, best_per_count, price_quote, rank_by_value, value
@@ -75,6 +76,7 @@ def advise(query: Query, context: AdviceContext | None = None) -> Answer:
         "cloud_vs_buy": cloud_vs_buy,
         "power": power,
         "explain": explain_topic,
+        "can_run": can_run,
     }
     return handlers.get(query.kind, other)(query, ctx)
 
@@ -581,6 +583,21 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
         explanation=item,
         rules=(Rule(id=f"explain.{item.topic}", text=item.title, source=item.source),),
     )
+
+
+def can_run(query: Query, ctx: AdviceContext) -> Answer:
+    """Will a named model fit and how fast; otherwise the cheapest GPUs that fit (engine.canrun)."""
+    report = assess(query, snapshot=ctx.snapshot, condition=query.condition)
+    follow_up = None
+    if report.model_id is None and report.memory_verdict is None and report.floor is None:
+        follow_up = FollowUp(field="model", question="Which model? e.g. 'Llama 3 8B', 'Qwen2.5 14B', '70B'.",
+                             choices=())
+    rules = (Rule(id="canrun.memory", text="Memory = weights + KV cache (GQA-aware) + activations + runtime "
+                  "overhead; decode speed from memory bandwidth, prefill from Tensor Core FLOPS.",
+                  source="docs/canrun.md; guide §memory for task floors"),)
+    return Answer(kind="can_run", query=query, headline=report.headline, can_run=report, rules=rules,
+                  notes=tuple(report.notes), suggestions=tuple(report.assumptions[:2]), follow_up=follow_up,
+                  price_date=report.price_date)
 
 
 def other(query: Query, ctx: AdviceContext) -> Answer:

@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from engine.canrun import CanRunReport
 from engine.cloud import BreakEven
 from engine.cost import PriceQuote
 from engine.cycles import CycleBreakdown
@@ -107,4 +108,5 @@ class Answer(Frozen):
     explanation: Explanation | None = None
     cycles: CycleBreakdown | None = None
     spec: Gpu | None = None
+    can_run: CanRunReport | None = None
     notes: tuple[str, ...] = ()

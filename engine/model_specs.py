@@ -34,6 +34,8 @@ from engine.datafiles import DataError, data_dir, read_yaml, validate_entries
 from engine.specs import Frozen
 
 ModelKind = Literal["llm", "diffusion", "speech", "encoder", "vision", "cnn"]
+# Precisions a checkpoint ships in; the can-run ladder starts there (a bf16 copy of an FP8 model adds nothing).
+ReleasePrecision = Literal["fp32", "fp16", "bf16", "fp8", "mxfp4"]
 
 MODELS_FILE = "models.yaml"
 FUZZY_CUTOFF = 86.0
@@ -88,6 +90,10 @@ class ModelSpec(Frozen):
 
     experts: int | None = Field(default=None, gt=0, description="MoE: routed experts per layer")
     experts_per_token: int | None = Field(default=None, gt=0, description="MoE: routed experts per token")
+
+    release_precision: ReleasePrecision | None = Field(
+        default=None, description="weights as released when not 16-bit (DeepSeek V3: fp8; gpt-oss: mxfp4)"
+    )
 
     source: str = Field(min_length=3)
     notes: str | None = None

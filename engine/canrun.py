@@ -1,0 +1,724 @@
+"""Can it run? A model on the GPUs someone has, or the cheapest GPUs that would run it.
+
+The memory comes from :mod:`engine.memory` (named terms, per GPU, never pooled across cards); the
+speed from two ceilings: decoding one token reads every active weight and the KV cache once, so it is
+bound by memory bandwidth; a prompt (prefill) and training are bound by Tensor Core throughput. Every
+speed is a low-high range from a stated efficiency, not a point: real kernels land somewhere in it.
+
+For a named GPU the verdict walks a quality ladder (BF16 → 8-bit → Q6_K → Q5_K_M → Q4_K_M → Q3_K_M
+for inference; LoRA at BF16 → QLoRA for fine-tuning) and reports the best rung that fits. When
+nothing named fits, or no GPU was named, it prices the cheapest cards and card counts that do, from
+the same dated snapshots as the rest of the advisor. Equations and sources: docs/canrun.md.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from decimal import Decimal
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.catalog import load_catalog
+from engine.cost import PriceCondition, PriceQuote, price_quote
+from engine.memory import (
+    DEFAULT_INFERENCE_CONTEXT,
+    GB,
+    MemoryEstimate,
+    MemoryFloor,
+    Mode,
+    Split,
+    capacity_gb,
+    estimate,
+    get_precision,
+    gpus_needed,
+    has_kv_cache,
+    kv_bytes,
+    memory_floor,
+    resolve_model,
+)
+from engine.memory import active_params_b as _active_b
+from engine.model_specs import ModelSpec, load_model_catalog
+from engine.money import exchange_rates
+from engine.performance import scaling_efficiency
+from engine.query import Query
+from engine.specs import Gpu
+
+# Single-stream decoding reaches 60-80 % of peak memory bandwidth in llama.cpp, vLLM and
+# TensorRT-LLM measurements of memory-bound matmuls; the range is the answer, not its middle.
+DECODE_EFFICIENCY = (0.6, 0.8)
+# Tensor Core utilisation for large matmuls: the guide's 45-65 % (GPT-3-scale training on A100s).
+COMPUTE_UTILISATION = (0.45, 0.65)
+# Tensor-parallel prefill loses time to all-reduces: 5 % (NVLink) to 20 % (PCIe) per doubling.
+TP_EFFICIENCY_PER_DOUBLING = (0.8, 0.95)
+# Decoding one token under tensor parallelism waits for two small all-reduces per layer; NCCL's
+# small-message latency is ~10 µs over NVLink and ~25 µs over PCIe (slow end first).
+ALL_REDUCE_S = (25e-6, 10e-6)
+# How long a fine-tune or pre-training run is, for the time estimate in a verdict.
+FINETUNE_TOKENS = 100e6
+PRETRAIN_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 (Chinchilla): compute-optimal ≈ 20 tokens per parameter
+# A fit with less than this share of the card left is "tight".
+TIGHT_SHARE = 0.9
+ALTERNATIVES_PER_TARGET = 3
+# Card counts priced as alternatives: up to 4 desktop cards (the guide's largest consumer builds),
+# up to 8 datacenter cards (one server).
+MAX_DESKTOP_GPUS = 4
+MAX_SERVER_GPUS = 8
+
+_BARE_SIZE = re.compile(
+    r"^\s*(?:an?\s+)?(?P<size>\d+(?:\.\d+)?)\s*b(?:illion)?(?:\s*param(?:eter)?s?)?(?:\s*(?:dense\s*)?(?:model|llm))?\s*$",
+    re.IGNORECASE,
+)
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class SpeedRange(Frozen):
+    """A throughput as a range: ``bound`` at 100 % efficiency, ``low``-``high`` at the stated efficiencies."""
+
+    low: float
+    high: float
+    bound: float
+    unit: str
+    basis: str
+
+
+class TimeEstimate(Frozen):
+    """Wall-clock time to train on ``tokens`` tokens, fastest (``hours_low``) to slowest (``hours_high``)."""
+
+    tokens: float
+    flops: float
+    hours_low: float
+    hours_high: float
+    basis: str
+
+
+class Rung(Frozen):
+    """One step of the quality ladder, tried on one GPU setup."""
+
+    mode: Mode
+    precision: str
+    estimate: MemoryEstimate
+    fits: bool
+
+
+class GpuVerdict(Frozen):
+    """Whether ``count`` × one GPU runs the model, at which rung, how fast, and what it would take."""
+
+    gpu_id: str
+    name: str
+    count: int
+    memory_gb: float
+    fits: bool
+    mode: Mode
+    precision: str | None
+    need_gib: float
+    estimate: MemoryEstimate
+    tried: tuple[Rung, ...]
+    decode: SpeedRange | None = None
+    prefill: SpeedRange | None = None
+    training: TimeEstimate | None = None
+    needed: tuple[tuple[Mode, str, int | None], ...] = ()
+    verdict: str
+    notes: tuple[str, ...] = ()
+
+
+class MemoryVerdict(Frozen):
+    """"Is 8 GB enough?": the ladder against a bare memory size (per GPU, ``count`` GPUs)."""
+
+    memory_gb: float
+    count: int
+    fits: bool
+    mode: Mode
+    precision: str | None
+    need_gib: float
+    estimate: MemoryEstimate
+    tried: tuple[Rung, ...]
+    verdict: str
+
+
+class Alternative(Frozen):
+    """A priced setup that fits: ``count`` × a GPU, at a mode and precision."""
+
+    gpu_id: str
+    name: str
+    count: int
+    memory_gb: float
+    mode: Mode
+    precision: str
+    need_gib: float
+    price: PriceQuote
+    gpus_usd: Decimal
+    decode: SpeedRange | None = None
+
+
+class CanRunReport(Frozen):
+    """The answer to a can-it-run question, with every input and assumption it used."""
+
+    query: Query
+    model_text: str | None
+    model_id: str | None = None
+    model_name: str | None = None
+    model: ModelSpec | None = None
+    model_basis: str | None = None
+    unresolved: str | None = None
+    suggestions: tuple[str, ...] = ()
+    mode: Mode | None = None
+    mode_reason: str = ""
+    alternative_mode: Mode | None = None
+    context: int | None = None
+    verdicts: tuple[GpuVerdict, ...] = ()
+    memory_verdict: MemoryVerdict | None = None
+    floor: MemoryFloor | None = None
+    alternatives: tuple[Alternative, ...] = ()
+    headline: str
+    notes: tuple[str, ...] = ()
+    assumptions: tuple[str, ...] = ()
+    snapshot_id: str | None = None
+    price_date: dt.date | None = None
+
+
+# ---- speed ----------------------------------------------------------------------------------
+
+
+def _card(gpu: Gpu | str) -> Gpu:
+    return gpu if isinstance(gpu, Gpu) else load_catalog().get(gpu)
+
+
+def _tp_factor(gpus: int, split: Split) -> tuple[float, float]:
+    """Speed-up of ``gpus`` tensor-parallel GPUs (low, high); a pipeline runs one sequence serially."""
+    if gpus == 1 or split == "pipeline":
+        return 1.0, 1.0
+    doublings = math.log2(gpus)
+    return gpus * TP_EFFICIENCY_PER_DOUBLING[0] ** doublings, gpus * TP_EFFICIENCY_PER_DOUBLING[1] ** doublings
+
+
+def decode_speed(
+    model: ModelSpec | str,
+    gpu: Gpu | str,
+    precision: str = "bf16",
+    *,
+    context: int | None = None,
+    batch: int = 1,
+    kv_precision: str | None = None,
+    gpus: int = 1,
+    split: Split = "tensor",
+) -> SpeedRange | None:
+    """Tokens per second while generating, summed over ``batch`` sequences; None without a KV cache.
+
+    Each step reads every active weight once (MoE: only the routed experts) plus each sequence's KV
+    cache at ``context`` tokens (the end of the context, the slowest point):
+    ``tok/s = batch · bandwidth · efficiency / (active weight bytes + batch · KV bytes)``.
+    """
+    spec, card = resolve_model(model), _card(gpu)
+    if not has_kv_cache(spec):
+        return None
+    prec = get_precision(precision)
+    length = context or min(spec.default_context or DEFAULT_INFERENCE_CONTEXT, DEFAULT_INFERENCE_CONTEXT)
+    weight_bytes = _active_b(spec) * 1e9 * prec.bits / 8
+    kv = (spec.kv_cache_bytes(length, kv_bytes(kv_precision)) or 0.0) * batch
+    share = 1 / gpus if split == "tensor" else 1.0  # a layer split reads all of it, one GPU after another
+    seconds = (weight_bytes + kv) * share / (card.bandwidth_gbs * GB)
+    syncs = 2 * (spec.layers or 0) if gpus > 1 and split == "tensor" else 0
+
+    def rate(efficiency: float, sync_s: float) -> float:
+        return batch / (seconds / efficiency + syncs * sync_s)
+
+    basis = (
+        f"{card.bandwidth_gbs:g} GB/s ÷ ({weight_bytes / GB:.2f} GB of active weights at {prec.bits:g} bits + "
+        f"{kv / GB:.2f} GB KV cache at {length:,} tokens) per step of {batch} token(s); "
+        f"{DECODE_EFFICIENCY[0]:.0%}-{DECODE_EFFICIENCY[1]:.0%} of peak bandwidth"
+    )
+    if gpus > 1:
+        basis += (f"; {gpus} GPUs tensor parallel: each reads 1/{gpus}, plus {syncs} all-reduces per token at "
+                  f"{ALL_REDUCE_S[1] * 1e6:.0f}-{ALL_REDUCE_S[0] * 1e6:.0f} µs (NVLink-PCIe)" if split == "tensor"
+                  else f"; {gpus} GPUs in a layer split take turns: no faster than one")
+    return SpeedRange(
+        low=rate(DECODE_EFFICIENCY[0], ALL_REDUCE_S[0]),
+        high=rate(DECODE_EFFICIENCY[1], ALL_REDUCE_S[1]),
+        bound=rate(1.0, 0.0),
+        unit="tokens/s",
+        basis=basis,
+    )
+
+
+def usable_tflops(gpu: Gpu, compute: str) -> tuple[float | None, str]:
+    """Dense throughput for a precision's matmuls: FP8/INT8 Tensor Cores where the card has them,
+    else FP16 (weight-only quantizations dequantize to FP16); FP32 units without Tensor Cores."""
+    if not gpu.has_tensor_cores or compute == "fp32":
+        return gpu.fp32_tflops, "FP32 units"
+    fp16 = gpu.fp16_tensor_tflops_fp16acc or gpu.fp16_tensor_tflops
+    if compute == "fp8" and gpu.fp8_tensor_tflops:
+        return gpu.fp8_tensor_tflops, "FP8 Tensor Cores"
+    if compute == "int8" and gpu.int8_tensor_tops:
+        return gpu.int8_tensor_tops, "INT8 Tensor Cores"
+    return fp16, "FP16 Tensor Cores"
+
+
+def prefill_speed(
+    model: ModelSpec | str, gpu: Gpu | str, precision: str = "bf16", *, gpus: int = 1, split: Split = "tensor"
+) -> SpeedRange | None:
+    """Prompt tokens per second: ``TFLOPS · utilisation / (2 · active params)``; None without figures.
+
+    Leaves out attention's quadratic term (small below ~8K tokens) and kernel launch overheads.
+    """
+    spec, card = resolve_model(model), _card(gpu)
+    prec = get_precision(precision)
+    tflops, unit = usable_tflops(card, prec.compute)
+    if tflops is None:
+        return None
+    per_token = 2 * _active_b(spec) * 1e9
+    bound = tflops * 1e12 / per_token
+    tp_low, tp_high = _tp_factor(gpus, split)
+    basis = (f"{tflops:g} TFLOPS ({unit}) ÷ 2 × {_active_b(spec):g}B active params per token; "
+             f"{COMPUTE_UTILISATION[0]:.0%}-{COMPUTE_UTILISATION[1]:.0%} utilisation (guide)")
+    return SpeedRange(
+        low=bound * COMPUTE_UTILISATION[0] * tp_low,
+        high=bound * COMPUTE_UTILISATION[1] * tp_high,
+        bound=bound * (gpus if split == "tensor" else 1),
+        unit="tokens/s",
+        basis=basis,
+    )
+
+
+def training_time(
+    model: ModelSpec | str,
+    gpu: Gpu | str,
+    tokens: float,
+    *,
+    mode: Mode = "full_finetune",
+    gpus: int = 1,
+    gradient_checkpointing: bool = True,
+) -> TimeEstimate | None:
+    """Hours to train on ``tokens``: ``k · active params · tokens / (TFLOPS · utilisation · n · scaling)``.
+
+    k = 6 for full training (forward 2 + backward 4, Kaplan et al. 2020), 4 for LoRA/QLoRA (no
+    weight gradients for the frozen base), +2 for recomputing the forward under checkpointing.
+    Training runs FP16/BF16 with FP32 accumulate, so GeForce cards count at their half rate.
+    """
+    spec, card = resolve_model(model), _card(gpu)
+    if tokens <= 0 or mode == "inference":
+        raise ValueError("training_time needs a training mode and a positive token count")
+    k = (4 if mode in ("lora", "qlora") else 6) + (2 if gradient_checkpointing else 0)
+    flops = k * _active_b(spec) * 1e9 * tokens
+    tflops = card.fp16_tensor_tflops if card.has_tensor_cores else card.fp32_tflops
+    if tflops is None:
+        return None
+    scale = gpus * scaling_efficiency(gpus)
+    fastest = flops / (tflops * 1e12 * COMPUTE_UTILISATION[1] * scale) / 3600
+    slowest = flops / (tflops * 1e12 * COMPUTE_UTILISATION[0] * scale) / 3600
+    basis = (f"{k} × {_active_b(spec):g}B active params × {tokens:.3g} tokens = {flops:.2e} FLOP at {tflops:g} "
+             f"TFLOPS (FP16, FP32 accumulate) × {COMPUTE_UTILISATION[0]:.0%}-{COMPUTE_UTILISATION[1]:.0%}"
+             + (f" × {gpus} GPUs × {scaling_efficiency(gpus):.2f} scaling (guide: 8 A100 = 7×)" if gpus > 1 else ""))
+    return TimeEstimate(tokens=tokens, flops=flops, hours_low=fastest, hours_high=slowest, basis=basis)
+
+
+# ---- the ladder -----------------------------------------------------------------------------
+
+_LLM_INFERENCE = ("bf16", "8bit", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m")
+_OTHER_INFERENCE = ("fp16", "8bit")
+
+
+def _eight_bit(gpu: Gpu | None) -> str:
+    """FP8 on cards whose architecture has it, INT8 elsewhere (same memory, different kernels)."""
+    if gpu is None:
+        return "int8"
+    return "fp8" if load_catalog().architecture(gpu.id).features.fp8 else "int8"
+
+
+def ladder(spec: ModelSpec, mode: Mode, gpu: Gpu | None = None) -> list[tuple[Mode, str]]:
+    """The (mode, precision) rungs to try, best quality first.
+
+    A model released below 16 bits (DeepSeek V3 in FP8, gpt-oss in MXFP4) starts at its release
+    precision: a wider copy of those weights is no better.
+    """
+    if mode == "inference":
+        names = _LLM_INFERENCE if spec.kind == "llm" else _OTHER_INFERENCE
+        rungs = [_eight_bit(gpu) if n == "8bit" else n for n in names]
+        if spec.release_precision and spec.release_precision not in ("fp32", "fp16", "bf16"):
+            release = get_precision(spec.release_precision)
+            rungs = [release.name] + [r for r in rungs if get_precision(r).bits < release.bits]
+        return [("inference", r) for r in rungs]
+    if mode in ("lora", "qlora"):
+        return [("lora", "bf16"), ("qlora", "nf4")] if mode == "lora" else [("qlora", "nf4")]
+    return [(mode, "bf16")]
+
+
+def _try(
+    spec: ModelSpec, rungs: list[tuple[Mode, str]], capacity: float, count: int, context: int | None
+) -> list[Rung]:
+    """Estimates down the ladder until one fits ``capacity`` GB per GPU (all rungs if none does)."""
+    out: list[Rung] = []
+    for mode, prec in rungs:
+        est = estimate(spec, mode, prec, gpus=count, context=context)
+        ok = est.per_gpu_gb <= capacity
+        out.append(Rung(mode=mode, precision=prec, estimate=est, fits=ok))
+        if ok:
+            break
+    return out
+
+
+def _label(mode: Mode, precision: str) -> str:
+    """How a rung reads in a sentence: "GGUF Q4_K_M", "LoRA on a BF16 base", "QLoRA (4-bit NF4 base)"."""
+    prec = get_precision(precision)
+    if mode == "qlora":
+        return "QLoRA (4-bit NF4 base)"
+    if mode == "lora":
+        return f"LoRA on a {prec.label} base"
+    if mode in ("full_finetune", "pretrain"):
+        return f"{prec.label} mixed precision"
+    return prec.label
+
+
+def _speed_words(decode: SpeedRange | None) -> str:
+    return f", ~{decode.low:.0f}-{decode.high:.0f} tokens/s" if decode else ""
+
+
+def _setup(name: str, count: int) -> str:
+    return f"{count}× {name}" if count > 1 else name
+
+
+def _verdict_text(setup: str, tried: list[Rung], cap_gib: float, decode: SpeedRange | None) -> str:
+    last = tried[-1]
+    need = last.estimate.per_gpu_gib
+    per = " per GPU" if last.estimate.gpus > 1 else ""
+    label = _label(last.mode, last.precision)
+    if not last.fits:
+        return f"No: even {label} needs {need:.1f} GB{per}, more than {setup}'s {cap_gib:g} GB{per}."
+    fit = f"needs {need:.1f} GB{per} of {cap_gib:g} GB{_speed_words(decode)}"
+    if len(tried) == 1:
+        return f"Yes, at {label}: {fit}."
+    first = tried[0]
+    return (f"Yes at {label}: {fit}. "
+            f"{_label(first.mode, first.precision)} would need {first.estimate.per_gpu_gib:.1f} GB{per}.")
+
+
+def _needed_text(name: str, needed: list[tuple[Mode, str, int | None]], fitted: bool) -> str:
+    """" It would take 4× RTX 4090 at BF16." for a setup that does not fit as asked."""
+    if fitted:
+        return ""
+    parts = [f"{n}× {name} at {_label(m, p)}" for m, p, n in needed if n]
+    return f" It would take {' or '.join(parts)}." if parts else ""
+
+
+def _gpu_verdict(spec: ModelSpec, mode: Mode, gpu: Gpu, count: int, context: int | None) -> GpuVerdict:
+    rungs = ladder(spec, mode, gpu)
+    tried = _try(spec, rungs, capacity_gb(gpu), count, context)
+    best = tried[-1]
+    decode = prefill = training = None
+    if best.mode == "inference":
+        decode = decode_speed(spec, gpu, best.precision, context=best.estimate.context, gpus=count)
+        prefill = prefill_speed(spec, gpu, best.precision, gpus=count) if spec.kind == "llm" else None
+    else:
+        tokens = PRETRAIN_TOKENS_PER_PARAM * spec.params_b * 1e9 if best.mode == "pretrain" else FINETUNE_TOKENS
+        training = training_time(spec, gpu, tokens, mode=best.mode, gpus=count)
+    needed: list[tuple[Mode, str, int | None]] = []
+    notes: list[str] = []
+    if not best.fits or len(tried) > 1:
+        for rung_mode, prec in (rungs[0], rungs[-1]) if len(rungs) > 1 else (rungs[0],):
+            needed.append((rung_mode, prec, gpus_needed(spec, gpu, rung_mode, prec, context=context)))
+    if best.fits and best.estimate.per_gpu_gib > TIGHT_SHARE * gpu.memory_gb:
+        notes.append("Tight: little room left for a longer context, a bigger batch or a desktop on this card.")
+    if count > 1:
+        notes.append(f"Split over {count} GPUs (tensor parallel): every card must hold its share; memory "
+                     "is not pooled. A layer split (llama.cpp's default) needs about the same per card.")
+    if gpu.gpu_class == "laptop":
+        notes.append("Laptop GPU: clocks and power vary by design; speed may be well below this.")
+    if not gpu.has_tensor_cores:
+        notes.append("No Tensor Cores: the guide does not recommend this card for deep learning.")
+    if gpu.vendor == "amd":
+        notes.append("AMD: ROCm support varies by framework; GGUF (llama.cpp) and vLLM run, bitsandbytes less so.")
+    return GpuVerdict(
+        gpu_id=gpu.id,
+        name=gpu.short_name,
+        count=count,
+        memory_gb=gpu.memory_gb,
+        fits=best.fits,
+        mode=best.mode,
+        precision=best.precision if best.fits else None,
+        need_gib=best.estimate.per_gpu_gib,
+        estimate=best.estimate,
+        tried=tuple(tried),
+        decode=decode if best.fits else None,
+        prefill=prefill if best.fits else None,
+        training=training if best.fits else None,
+        needed=tuple(needed),
+        verdict=_verdict_text(_setup(gpu.short_name, count), tried, gpu.memory_gb, decode if best.fits else None)
+        + _needed_text(gpu.short_name, needed, best.fits),
+        notes=tuple(notes),
+    )
+
+
+def _memory_verdict(spec: ModelSpec, mode: Mode, memory_gb: float, count: int, context: int | None) -> MemoryVerdict:
+    tried = _try(spec, ladder(spec, mode), memory_gb * 2**30 / GB, count, context)
+    best = tried[-1]
+    return MemoryVerdict(
+        memory_gb=memory_gb,
+        count=count,
+        fits=best.fits,
+        mode=best.mode,
+        precision=best.precision if best.fits else None,
+        need_gib=best.estimate.per_gpu_gib,
+        estimate=best.estimate,
+        tried=tuple(tried),
+        verdict=_verdict_text(_setup(f"{memory_gb:g} GB", count), tried, memory_gb, None),
+    )
+
+
+# ---- alternatives ---------------------------------------------------------------------------
+
+
+def _budget_usd(query: Query) -> Decimal | None:
+    if query.budget is None:
+        return None
+    try:
+        return exchange_rates().convert(query.budget, "USD").amount
+    except ValueError:
+        return None
+
+
+def cheapest_setups(
+    spec: ModelSpec,
+    mode: Mode,
+    precision: str,
+    *,
+    context: int | None = None,
+    snapshot: str | None = None,
+    condition: PriceCondition | None = None,
+    max_usd: Decimal | None = None,
+    organization: bool = False,
+    limit: int = ALTERNATIVES_PER_TARGET,
+) -> list[Alternative]:
+    """The cheapest priced card counts that fit, by GPU price alone (base systems for 4-8 GPUs are
+    not sourced): up to 4 desktop cards or 8 datacenter cards. Laptops are skipped; SXM/OAM modules
+    only for organisations."""
+    catalog = load_catalog()
+    found: list[Alternative] = []
+    for gpu in catalog.gpus.values():
+        if gpu.gpu_class == "laptop" or (gpu.form_factor in ("sxm", "oam") and not organization):
+            continue
+        quote = price_quote(gpu.id, snapshot=snapshot, condition=condition)
+        if quote is None:
+            continue
+        prec = _eight_bit(gpu) if precision in ("fp8", "int8") else precision
+        most = MAX_SERVER_GPUS if gpu.gpu_class == "datacenter" else MAX_DESKTOP_GPUS
+        n = gpus_needed(spec, gpu, mode, prec, max_gpus=most, context=context)
+        if n is None:
+            continue
+        usd = quote.usd * n
+        if max_usd is not None and usd > max_usd:
+            continue
+        est = estimate(spec, mode, prec, gpus=n, context=context)
+        decode = decode_speed(spec, gpu, prec, context=est.context, gpus=n) if mode == "inference" else None
+        found.append(Alternative(
+            gpu_id=gpu.id, name=gpu.short_name, count=n, memory_gb=gpu.memory_gb, mode=mode, precision=prec,
+            need_gib=est.per_gpu_gib, price=quote, gpus_usd=usd, decode=decode,
+        ))
+    found.sort(key=lambda a: (a.gpus_usd, -(a.decode.low if a.decode else 0)))
+    return found[:limit]
+
+
+def _alternative_targets(spec: ModelSpec, mode: Mode) -> list[tuple[Mode, str]]:
+    """Full quality and the smallest sensible rung: BF16 and Q4_K_M, LoRA and QLoRA."""
+    rungs = ladder(spec, mode)
+    if mode == "inference" and spec.kind == "llm":
+        small = [r for r in rungs if r[1] == "q4_k_m"] or rungs[-1:]
+        return [rungs[0], *[r for r in small if r != rungs[0]]]
+    return rungs[:1] if len(rungs) == 1 else [rungs[0], rungs[-1]]
+
+
+# ---- the question ---------------------------------------------------------------------------
+
+
+def _generic_model(text: str) -> ModelSpec | None:
+    """A bare size ("33B", "a 33b model") → the nearest generic stand-in, rescaled to that size."""
+    match = _BARE_SIZE.match(text)
+    if not match:
+        return None
+    size = float(match.group("size"))
+    if size <= 0:
+        return None
+    catalog = load_model_catalog()
+    generics = [catalog.get(i) for i in catalog.ids() if i.startswith("generic-")]
+    if not generics:
+        return None
+    nearest = min(generics, key=lambda g: abs(math.log(g.params_b / size)))
+    if math.isclose(nearest.params_b, size):
+        return nearest
+    label = f"{size:g}"
+    return nearest.model_copy(update={
+        "id": f"generic-{label}b",
+        "name": f"Generic {label}B dense model",
+        "aliases": (),
+        "params_b": size,
+        "notes": f"{label}B parameters with the shape of {nearest.name} (nearest generic stand-in).",
+    })
+
+
+def _resolve(text: str) -> tuple[ModelSpec | None, str | None, tuple[str, ...]]:
+    """(model, basis, suggestions) for what the user typed."""
+    catalog = load_model_catalog()
+    model_id = catalog.resolve(text)
+    if model_id is not None:
+        spec = catalog.get(model_id)
+        basis = spec.notes.split(".")[0] if spec.family == "generic" and spec.notes else f"catalog: {spec.source}"
+        return spec, basis, ()
+    generic = _generic_model(text)
+    if generic is not None:
+        return generic, generic.notes, ()
+    return None, None, tuple(catalog.suggest(text))
+
+
+def _mode_for(spec: ModelSpec, query: Query, mode: Mode | None) -> tuple[Mode, str, Mode | None]:
+    """(mode, why, the alternative to mention)."""
+    if mode is not None:
+        return mode, "mode given", None
+    if query.task == "llm_pretrain":
+        return "pretrain", "training from scratch: every weight, gradient and optimizer state", "qlora"
+    if query.task == "llm_finetune":
+        if spec.kind == "llm" and spec.params_b >= 1:
+            return "lora", "fine-tuning an LLM: LoRA at BF16 by default; QLoRA (4-bit base) uses far less", "qlora"
+        return "full_finetune", f"fine-tuning a {spec.params_b:g}B {spec.kind} model: all weights (small enough)", None
+    return "inference", "running the model (inference)", None
+
+
+def _named_setups(query: Query) -> list[tuple[Gpu, int]]:
+    catalog = load_catalog()
+    out: list[tuple[Gpu, int]] = []
+    for i, gpu_id in enumerate(query.gpus):
+        if i < len(query.gpu_counts):
+            count = query.gpu_counts[i]
+        else:
+            count = query.num_gpus if len(query.gpus) == 1 and query.num_gpus else 1
+        out.append((catalog.get(gpu_id), max(count, 1)))
+    return out
+
+
+def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
+    """No model named: hold the named memory against the guide's floor for the task."""
+    floor = memory_floor(query.task) if query.task else None
+    setups = _named_setups(query)
+    if floor is None:
+        return CanRunReport(query=query, model_text=model_text,
+                            headline='Which model do you want to run? Name it ("Llama 3.1 8B") or a size ("70B").')
+    have = [(g.short_name, g.memory_gb) for g, _ in setups] or (
+        [(f"{query.min_memory_gb:g} GB", query.min_memory_gb)] if query.min_memory_gb else [])
+    if not have:
+        return CanRunReport(query=query, model_text=model_text, floor=floor,
+                            headline=f"{floor.rule}. Which GPU do you have?")
+    lines = []
+    for name, gb in have:
+        word = "meets" if gb >= floor.gb else "is below"
+        lines.append(f"{name} ({gb:g} GB) {word} the guide's floor")
+    return CanRunReport(query=query, model_text=model_text, floor=floor,
+                        headline=f"{'; '.join(lines)} — {floor.rule}.")
+
+
+def _headline(spec: ModelSpec, verdicts: list[GpuVerdict], memory: MemoryVerdict | None,
+              alternatives: list[Alternative]) -> str:
+    if verdicts:
+        head = " ".join(f"{_setup(v.name, v.count)}: {v.verdict}" for v in verdicts)
+    elif memory is not None:
+        head = memory.verdict
+    else:
+        head = f"{spec.name}:"
+    if alternatives and not any(v.fits for v in verdicts) and (memory is None or not memory.fits):
+        cheapest = min(alternatives, key=lambda a: a.gpus_usd)
+        head += f" Cheapest that fits: {_alternative_words(cheapest)}"
+        top = alternatives[0]
+        if (top.mode, top.precision) != (cheapest.mode, cheapest.precision):
+            head += f"; at {_label(top.mode, top.precision)}: {_alternative_words(top, with_label=False)}"
+        head += "."
+    return head
+
+
+def _alternative_words(alt: Alternative, *, with_label: bool = True) -> str:
+    label = f" at {_label(alt.mode, alt.precision)}" if with_label else ""
+    return f"{_setup(alt.name, alt.count)}{label} (${alt.gpus_usd:,.0f} for the GPUs{_speed_words(alt.decode)})"
+
+
+_ASSUMPTIONS = (
+    "Memory per GPU, never pooled: a model split over cards must fit each card's share.",
+    "Card sizes are GiB (a '24 GB' card holds 24 GiB, as nvidia-smi shows); file sizes are decimal GB.",
+    f"Inference at the model's default context capped at {DEFAULT_INFERENCE_CONTEXT:,} tokens, batch 1, FP16 KV cache.",
+    f"Decode speed at {DECODE_EFFICIENCY[0]:.0%}-{DECODE_EFFICIENCY[1]:.0%} of memory bandwidth; prefill and "
+    f"training at {COMPUTE_UTILISATION[0]:.0%}-{COMPUTE_UTILISATION[1]:.0%} Tensor Core utilisation (guide).",
+    "Prices are GPU prices from the dated snapshot; base systems are not included.",
+)
+
+
+def assess(
+    query: Query,
+    *,
+    snapshot: str | None = None,
+    condition: PriceCondition | None = None,
+    mode: Mode | None = None,
+    context: int | None = None,
+) -> CanRunReport:
+    """Answer "can it run?": the model resolved, a verdict per named GPU (or memory size), and the
+    cheapest setups that fit when nothing named does or nothing was named."""
+    condition = condition or query.condition
+    text = query.model
+    if not text:
+        return _floor_report(query, text)
+    spec, basis, suggestions = _resolve(text)
+    if spec is None:
+        hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
+        return CanRunReport(query=query, model_text=text, unresolved=text, suggestions=suggestions,
+                            headline=f"I don't know the model \"{text}\".{hint}")
+    chosen, why, other = _mode_for(spec, query, mode)
+    notes: list[str] = []
+    if chosen in ("lora", "qlora") and not (spec.hidden_size and spec.layers):
+        chosen, why = "full_finetune", f"{spec.name} has no transformer shape for LoRA: full fine-tune"
+    setups = _named_setups(query)
+    verdicts = [_gpu_verdict(spec, chosen, gpu, count, context) for gpu, count in setups]
+    if len({g.id for g, _ in setups}) > 1:
+        notes.append("Different cards are checked one by one: mixed cards are not pooled into one memory.")
+    memory = None
+    if not setups and query.min_memory_gb:
+        memory = _memory_verdict(spec, chosen, query.min_memory_gb, query.num_gpus or 1, context)
+    alternatives: list[Alternative] = []
+    quote_date = snapshot_id = None
+    if not any(v.fits for v in verdicts) and (memory is None or not memory.fits):
+        max_usd = _budget_usd(query)
+        if query.budget is not None and max_usd is None:
+            notes.append(f"No exchange rate for {query.budget.currency}: alternatives are not limited to the budget.")
+        for target_mode, prec in _alternative_targets(spec, chosen):
+            alternatives += cheapest_setups(spec, target_mode, prec, context=context, snapshot=snapshot,
+                                            condition=condition, max_usd=max_usd,
+                                            organization=bool(query.organization))
+        if alternatives:
+            quote_date, snapshot_id = alternatives[0].price.date, alternatives[0].price.snapshot_id
+        elif max_usd is not None:
+            notes.append("No priced setup (up to 4 desktop or 8 datacenter cards) fits within the budget.")
+    if other == "qlora" and chosen == "lora":
+        notes.append("QLoRA (4-bit base, Dettmers et al. 2023) needs about a third of LoRA's memory, "
+                     "at some cost in speed.")
+    if chosen == "pretrain":
+        notes.append("Pre-training from scratch; for fine-tuning an existing model ask about LoRA or QLoRA.")
+    if spec.is_moe and chosen == "inference":
+        notes.append(f"MoE: memory holds all {spec.params_b:g}B parameters; speed follows the "
+                     f"{_active_b(spec):g}B active per token.")
+    return CanRunReport(
+        query=query,
+        model_text=text,
+        model_id=spec.id,
+        model_name=spec.name,
+        model=spec,
+        model_basis=basis,
+        mode=chosen,
+        mode_reason=why,
+        alternative_mode=other,
+        context=(verdicts[0].estimate.context if verdicts else memory.estimate.context if memory else context),
+        verdicts=tuple(verdicts),
+        memory_verdict=memory,
+        alternatives=tuple(alternatives),
+        headline=_headline(spec, verdicts, memory, alternatives),
+        notes=tuple(notes),
+        assumptions=_ASSUMPTIONS,
+        snapshot_id=snapshot_id,
+        price_date=quote_date,
+    )
