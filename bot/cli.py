@@ -1,4 +1,4 @@
-"""The terminal front end: ``gpu-advisor recommend|compare|breakeven|cycles|power|info|explain|ask|chat``.
+"""The terminal front end: ``gpu-advisor recommend|compare|canrun|breakeven|cycles|power|info|explain|ask|chat``.
 
 Each subcommand builds the same ``Query`` a chat message or slash command would and prints the
 engine's Answer as a table, or as JSON with ``--json``. Invalid values exit with status 2 and one
@@ -8,12 +8,13 @@ clear line; unknown GPU names get "did you mean ...".
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
 from bot.render import answer_text, cycles_text, spec_text
-from engine.advisor import AdviceContext, advise
+from engine.advisor import AdviceContext, advise, can_run
 from engine.answer import Answer
 from engine.catalog import load_catalog
 from engine.cloud import break_even
@@ -169,6 +170,23 @@ def cmd_info(args: argparse.Namespace) -> None:
     print(gpu.model_dump_json(indent=2, by_alias=True) if args.json else spec_text(gpu))
 
 
+def cmd_canrun(args: argparse.Namespace) -> None:
+    fields: dict = {"kind": "can_run", "model": args.model}
+    count = positive_int(str(args.count), "count")
+    if args.gpu:
+        fields["gpus"], fields["gpu_counts"] = (gpu_arg(args.gpu),), (count,)
+    elif count > 1:
+        fields["num_gpus"] = count
+    if args.context is not None and args.context < 1:
+        raise UsageError("context must be a positive number of tokens")
+    try:
+        answer = can_run(Query(**fields), _context(args), mode=args.mode, precision=args.precision,
+                         context=args.context)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    emit(answer, args.json)
+
+
 def cmd_explain(args: argparse.Namespace) -> None:
     emit(advise(Query(kind="explain", topic=args.topic), _context(args)), args.json)
 
@@ -235,6 +253,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--power-limit", type=int, help="watts per GPU")
     p.set_defaults(func=cmd_power)
 
+    p = sub.add_parser("canrun", parents=[common], help="can a model run on a GPU, how fast, what fits")
+    p.add_argument("model", help="e.g. 'llama 3 8b', 'qwen2.5 14b', '70b'")
+    p.add_argument("--gpu")
+    p.add_argument("--count", type=int, default=1)
+    p.add_argument("--mode", choices=("inference", "lora", "qlora", "full_finetune", "pretrain"))
+    p.add_argument("--precision", help="bf16, fp8, int8, q4_k_m, nf4, ... (default: best that fits)")
+    p.add_argument("--context", type=int, help="context length in tokens")
+    p.set_defaults(func=cmd_canrun)
+
     p = sub.add_parser("info", parents=[common], help="a GPU's spec card with sources")
     p.add_argument("gpu")
     p.set_defaults(func=cmd_info)
@@ -264,6 +291,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyError as exc:
         print(f"gpu-advisor: {exc.args[0]}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

@@ -56,6 +56,8 @@ COMMAND_TEXT: dict[str, dict[Lang, str]] = {
                                                  "zh-Hans": "电源大小、功耗限制、插槽与散热"},
     "A GPU's spec card with sources": {"zh-Hant": "GPU 規格卡（附來源）", "zh-Hans": "GPU 规格卡（附来源）"},
     "The guide's answer on a topic": {"zh-Hant": "指南對某主題的說明", "zh-Hans": "指南对某主题的说明"},
+    "Can a model run on a GPU, how fast, and what fits": {"zh-Hant": "模型能不能在這張 GPU 上跑、多快、該買什麼",
+                                                          "zh-Hans": "模型能不能在这张 GPU 上跑、多快、该买什么"},
     "Ask anything about buying a GPU": {"zh-Hant": "問任何買 GPU 的問題", "zh-Hans": "问任何买 GPU 的问题"},
 }
 

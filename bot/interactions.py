@@ -13,6 +13,7 @@ from bot.i18n import Lang, from_discord, t
 from bot.views import answer_view
 from engine.answer import Answer
 from engine.catalog import load_catalog, normalize_name
+from engine.model_specs import load_model_catalog
 
 if TYPE_CHECKING:
     from bot.app import GpuAdvisorBot
@@ -42,6 +43,16 @@ async def gpu_autocomplete(interaction: discord.Interaction, current: str) -> li
                if not key or key in normalize_name(g.name) or key in g.id.replace("-", "")]
     matches.sort(key=lambda g: (not normalize_name(g.name).endswith(key), len(g.name)))
     return [app_commands.Choice(name=g.short_name[:100], value=g.id) for g in matches[:MAX_CHOICES]]
+
+
+async def model_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Models from the model catalog whose name or id contains what was typed."""
+    catalog = load_model_catalog()
+    key = normalize_name(current)
+    specs = [catalog.get(i) for i in catalog.ids()]
+    matches = [m for m in specs if not key or key in normalize_name(m.name) or key in m.id.replace("-", "")]
+    matches.sort(key=lambda m: len(m.name))
+    return [app_commands.Choice(name=m.name[:100], value=m.name[:100]) for m in matches[:MAX_CHOICES]]
 
 
 def resolve_gpu(text: str, lang: Lang) -> str:

@@ -585,9 +585,15 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
     )
 
 
-def can_run(query: Query, ctx: AdviceContext) -> Answer:
-    """Will a named model fit and how fast; otherwise the cheapest GPUs that fit (engine.canrun)."""
-    report = assess(query, snapshot=ctx.snapshot, condition=query.condition)
+def can_run(
+    query: Query, ctx: AdviceContext, *, mode: str | None = None, precision: str | None = None,
+    context: int | None = None,
+) -> Answer:
+    """Will a named model fit and how fast; otherwise the cheapest GPUs that fit (engine.canrun).
+    ``mode``, ``precision`` and ``context`` come from /canrun's options; chat questions leave them to
+    the engine's defaults."""
+    report = assess(query, snapshot=ctx.snapshot, condition=query.condition, mode=mode, precision=precision,
+                    context=context)
     follow_up = None
     if report.model_id is None and report.memory_verdict is None and report.floor is None:
         follow_up = FollowUp(field="model", question="Which model? e.g. 'Llama 3 8B', 'Qwen2.5 14B', '70B'.",

@@ -404,8 +404,10 @@ def _needed_text(name: str, needed: list[tuple[Mode, str, int | None]], fitted: 
     return f" It would take {' or '.join(parts)}." if parts else ""
 
 
-def _gpu_verdict(spec: ModelSpec, mode: Mode, gpu: Gpu, count: int, context: int | None) -> GpuVerdict:
-    rungs = ladder(spec, mode, gpu)
+def _gpu_verdict(
+    spec: ModelSpec, mode: Mode, gpu: Gpu, count: int, context: int | None, precision: str | None = None
+) -> GpuVerdict:
+    rungs = [(mode, precision)] if precision else ladder(spec, mode, gpu)
     tried = _try(spec, rungs, capacity_gb(gpu), count, context)
     best = tried[-1]
     decode = prefill = training = None
@@ -452,8 +454,11 @@ def _gpu_verdict(spec: ModelSpec, mode: Mode, gpu: Gpu, count: int, context: int
     )
 
 
-def _memory_verdict(spec: ModelSpec, mode: Mode, memory_gb: float, count: int, context: int | None) -> MemoryVerdict:
-    tried = _try(spec, ladder(spec, mode), memory_gb * 2**30 / GB, count, context)
+def _memory_verdict(
+    spec: ModelSpec, mode: Mode, memory_gb: float, count: int, context: int | None, precision: str | None = None
+) -> MemoryVerdict:
+    rungs = [(mode, precision)] if precision else ladder(spec, mode)
+    tried = _try(spec, rungs, memory_gb * 2**30 / GB, count, context)
     best = tried[-1]
     return MemoryVerdict(
         memory_gb=memory_gb,
@@ -657,9 +662,13 @@ def assess(
     condition: PriceCondition | None = None,
     mode: Mode | None = None,
     context: int | None = None,
+    precision: str | None = None,
 ) -> CanRunReport:
     """Answer "can it run?": the model resolved, a verdict per named GPU (or memory size), and the
-    cheapest setups that fit when nothing named does or nothing was named."""
+    cheapest setups that fit when nothing named does or nothing was named. ``precision`` checks
+    only that precision instead of walking down the quality ladder."""
+    if precision is not None:
+        get_precision(precision)  # unknown names raise ValueError with the known ones
     condition = condition or query.condition
     text = query.model
     if not text:
@@ -674,12 +683,12 @@ def assess(
     if chosen in ("lora", "qlora") and not (spec.hidden_size and spec.layers):
         chosen, why = "full_finetune", f"{spec.name} has no transformer shape for LoRA: full fine-tune"
     setups = _named_setups(query)
-    verdicts = [_gpu_verdict(spec, chosen, gpu, count, context) for gpu, count in setups]
+    verdicts = [_gpu_verdict(spec, chosen, gpu, count, context, precision) for gpu, count in setups]
     if len({g.id for g, _ in setups}) > 1:
         notes.append("Different cards are checked one by one: mixed cards are not pooled into one memory.")
     memory = None
     if not setups and query.min_memory_gb:
-        memory = _memory_verdict(spec, chosen, query.min_memory_gb, query.num_gpus or 1, context)
+        memory = _memory_verdict(spec, chosen, query.min_memory_gb, query.num_gpus or 1, context, precision)
     alternatives: list[Alternative] = []
     quote_date = snapshot_id = None
     if not any(v.fits for v in verdicts) and (memory is None or not memory.fits):

@@ -10,12 +10,21 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.interactions import bot_of, command_cooldown, gpu_autocomplete, lang_of, resolve_gpu, send_answer
-from engine.advisor import advise, break_even_answer
+from bot.interactions import (
+    bot_of,
+    command_cooldown,
+    gpu_autocomplete,
+    lang_of,
+    model_autocomplete,
+    resolve_gpu,
+    send_answer,
+)
+from engine.advisor import advise, break_even_answer, can_run
 from engine.money import Money, exchange_rates
 from engine.query import Query, Task
 
 Workload = Literal["train16", "infer16", "infer8"]
+Mode = Literal["inference", "lora", "qlora", "full_finetune", "pretrain"]
 MAX_BUDGET = Decimal(10_000_000)
 
 
@@ -133,6 +142,43 @@ class Advice(commands.Cog):
         if electricity is not None:
             context = context.model_copy(update={"electricity_usd_per_kwh": Decimal(str(electricity))})
         answer = break_even_answer(desktop_cost, hourly, hours_per_day, context)
+        await send_answer(interaction, answer, lang)
+
+    @app_commands.command(name="canrun", description=_("Can a model run on a GPU, how fast, and what fits"))
+    @app_commands.describe(
+        model="e.g. Llama 3 8B, Qwen2.5 14B, 70B",
+        gpu="the GPU (empty: cheapest that fit)",
+        count="how many of that GPU",
+        mode="inference, fine-tuning or pretraining",
+        precision="e.g. bf16, fp8, int8, q4_k_m, nf4 (empty: best that fits)",
+        context="context length in tokens",
+    )
+    @app_commands.autocomplete(model=model_autocomplete, gpu=gpu_autocomplete)
+    @app_commands.checks.dynamic_cooldown(command_cooldown)
+    async def canrun(
+        self,
+        interaction: discord.Interaction,
+        model: app_commands.Range[str, 1, 100],
+        gpu: str | None = None,
+        count: app_commands.Range[int, 1, 64] = 1,
+        mode: Mode | None = None,
+        precision: app_commands.Range[str, 1, 20] | None = None,
+        context: app_commands.Range[int, 128, 10_000_000] | None = None,
+    ) -> None:
+        lang = lang_of(interaction)
+        fields: dict = {"kind": "can_run", "model": model}
+        if gpu:
+            fields["gpus"] = (resolve_gpu(gpu, lang),)
+            fields["gpu_counts"] = (count,)
+        elif count > 1:
+            fields["num_gpus"] = count
+        answer = can_run(
+            Query(**fields),
+            bot_of(interaction).context_for(interaction.guild_id),
+            mode=mode,
+            precision=precision,
+            context=context,
+        )
         await send_answer(interaction, answer, lang)
 
     @app_commands.command(name="power", description=_("PSU size, power limit, slots and cooling"))

@@ -89,3 +89,10 @@ def test_main_module_without_token_answers_a_sample(capsys, monkeypatch):
     assert bot_main() == 0
     captured = capsys.readouterr()
     assert "No DISCORD_TOKEN" in captured.err and "Kaggle" in captured.out and "per dollar" in captured.out
+
+
+def test_canrun_answers_and_refuses_unknown_precision(capsys):
+    code, out, _ = run(capsys, "canrun", "llama 3 8b", "--gpu", "3060 12G")
+    assert code == 0 and "RTX 3060 12GB: Yes" in out and "KV cache" in out
+    code, _, err = run(capsys, "canrun", "llama 3 8b", "--precision", "q9")
+    assert code == 2 and err.count("\n") == 1
