@@ -158,6 +158,8 @@ def _card_caveats(gpu: Gpu, count: int) -> tuple[str, ...]:
 
 
 def recommend(query: Query, ctx: AdviceContext) -> Answer:
+    if query.budget is not None and query.budget.currency != ctx.currency:
+        ctx = ctx.model_copy(update={"currency": query.budget.currency})  # show prices in the budget's currency
     catalog = load_catalog()
     workload = workload_for(query)
     rules: list[Rule] = []

@@ -1,0 +1,200 @@
+"""The real GPU Advisor bot (discord.py 2.x) against the local Discord double: a user's journey."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from bot.app import GpuAdvisorBot
+from bot.config import Settings
+from bot.i18n import t
+
+from .discord_double import CB_AUTOCOMPLETE, CB_UPDATE, DiscordDouble, DoubleTimeout
+
+
+def make_bot(**overrides) -> GpuAdvisorBot:
+    settings = Settings(
+        _env_file=None,
+        discord_token="double-token",
+        chat_cooldown_seconds=0,
+        command_cooldown_seconds=0,
+        guild_ready_timeout=0.05,
+        **overrides,
+    )
+    return GpuAdvisorBot(settings)
+
+
+def mention(double: DiscordDouble, text: str) -> str:
+    return f"<@{double.bot_user.id}> {text}"
+
+
+def no_pings(sent) -> None:
+    """What Discord would ping for this message: nobody."""
+    assert sent.allowed_mentions is not None
+    assert sent.allowed_mentions.get("parse") == []
+    assert not sent.allowed_mentions.get("users") and not sent.allowed_mentions.get("roles")
+    assert sent.allowed_mentions.get("replied_user") in (False, None)
+
+
+async def test_a_mention_gets_an_answer_with_buttons(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        await double.send_message(
+            double.channel.id, mention(double, "which GPU for Kaggle under $500?"), mentions=[double.bot_user.id]
+        )
+        reply = await double.wait_for_message(double.channel.id)
+        embed = reply.embeds[0]
+        assert embed["title"] == "GPU recommendation"
+        assert "best 16-bit training per dollar" in embed["description"]
+        assert "Prices as of" in embed["footer"]["text"]
+        assert any(cid.startswith("ga:cmp:") for cid in reply.custom_ids)
+        no_pings(reply)
+
+
+async def test_messages_not_addressed_to_the_bot_are_ignored(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        await double.send_message(double.channel.id, "which GPU for Kaggle under $500?")
+        with pytest.raises(DoubleTimeout):
+            await double.wait_for_message(double.channel.id, timeout=0.5)
+
+
+async def test_dms_are_answered(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        dm = await double.send_dm("can a 3060 12GB run llama 3 8b?")
+        reply = await double.wait_for_message(int(dm["channel_id"]))
+        assert "RTX 3060 12GB" in reply.embeds[0]["description"]
+
+
+async def test_every_slash_command_answers(double: DiscordDouble) -> None:
+    cases = {
+        "recommend": {"task": "kaggle", "budget": 500.0},
+        "compare": {"gpu_a": "rtx-4090", "gpu_b": "rtx-3090", "count_b": 2},
+        "canrun": {"model": "Llama 3 8B", "gpu": "rtx-3060-12gb"},
+        "breakeven": {"gpu": "rtx-3090", "hours_per_day": 3.0},
+        "power": {"gpu": "rtx-3090", "count": 4, "power_limit": 300},
+        "info": {"gpu": "rtx-3090"},
+        "cycles": {"edition": "2020", "tensor_cores": False},
+        "explain": {"topic": "tensor_cores"},
+        "ask": {"question": "4090 or 2x 3090 for llama finetuning?"},
+    }
+    async with double.run(make_bot()):
+        assert {c["name"] for c in double.commands[None]} >= set(cases)  # synced globally
+        for name, options in cases.items():
+            response = await (await double.send_slash(name, options)).wait_response()
+            assert response.embeds, name
+            no_pings(response)
+        power = await (await double.send_slash("power", {"gpu": "rtx-3090", "count": 4})).wait_response()
+        assert "1700 W" in power.embeds[0]["description"]
+        cycles = await (await double.send_slash("cycles", {"edition": "2020", "tensor_cores": False})).wait_response()
+        assert "392" in str(cycles.embeds[0])
+
+
+async def test_autocomplete_returns_matching_gpus(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        result = await (await double.autocomplete("info", {"gpu": "4090"}, focused="gpu")).wait_response()
+        assert result.callback_type == CB_AUTOCOMPLETE
+        values = [c["value"] for c in result.choices]
+        assert values[0] == "rtx-4090" and "rtx-4090-laptop" in values and len(values) <= 25
+
+
+async def test_compare_button_updates_the_message_in_place(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        first = await (await double.send_slash("recommend", {"task": "kaggle", "budget": 500.0})).wait_response()
+        compare_id = next(cid for cid in first.custom_ids if cid.startswith("ga:cmp:"))
+        update = await (await double.press_button(first.message_id, compare_id)).wait_response()
+        assert update.callback_type == CB_UPDATE
+        assert update.embeds[0]["title"] == "Comparison"
+
+
+async def test_buttons_still_work_after_a_restart(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        first = await (await double.send_slash("recommend", {"task": "kaggle", "budget": 500.0})).wait_response()
+    why_id = next(cid for cid in first.custom_ids if cid.startswith("ga:why:"))
+    async with double.run(make_bot()):  # a new process knows nothing of the old message
+        why = await (await double.press_button(first.message_id, why_id)).wait_response()
+        assert why.ephemeral and "memory bandwidth" in why.embeds[0]["description"]
+
+
+async def test_a_follow_up_refines_the_previous_question(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        await double.send_message(
+            double.channel.id,
+            mention(double, "which GPU for Kaggle under $500?"),
+            author="alice",
+            mentions=[double.bot_user.id],
+        )
+        await double.wait_for_message(double.channel.id)
+        await double.send_message(
+            double.channel.id, mention(double, "and with €800?"), author="alice", mentions=[double.bot_user.id]
+        )
+        second = await double.wait_for_message(double.channel.id)
+        assert "€" in str(second.embeds[0]) and second.embeds[0]["title"] == "GPU recommendation"
+
+
+async def test_missing_task_asks_with_buttons_and_a_choice_answers(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        await double.send_message(
+            double.channel.id, mention(double, "recommend a gpu"), author="bob", mentions=[double.bot_user.id]
+        )
+        question = await double.wait_for_message(double.channel.id)
+        assert any(cid.startswith("ga:fu:task:kaggle") for cid in question.custom_ids)
+        kaggle = next(cid for cid in question.custom_ids if cid.startswith("ga:fu:task:kaggle"))
+        update = await (await double.press_button(question.message_id, kaggle, user="bob")).wait_response()
+        assert "Kaggle" in str(update.embeds[0]) or "≥ 8 GB" in str(update.embeds[0])
+
+
+async def test_a_chinese_question_gets_a_chinese_answer(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        await double.send_message(
+            double.channel.id, mention(double, "四張 RTX 4090 需要多大的電源供應器？"), mentions=[double.bot_user.id]
+        )
+        reply = await double.wait_for_message(double.channel.id)
+        assert reply.embeds[0]["title"] == t("zh-Hant", "title.power")
+        traditional = await (await double.send_slash("recommend", {"task": "kaggle"}, locale="zh-TW")).wait_response()
+        assert traditional.embeds[0]["title"] == t("zh-Hant", "title.recommend")
+
+
+async def test_mentions_in_the_question_ping_no_one(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        role = double.add_role(double.guild.id, "gpu-fans")
+        text = mention(double, f"@everyone <@&{role.id}> <@{double.bot_user.id}> best gpu for kaggle under $500")
+        await double.send_message(double.channel.id, text, mentions=[double.bot_user.id])
+        reply = await double.wait_for_message(double.channel.id)
+        no_pings(reply)
+        pinged = reply.effective_mentions()
+        assert not pinged["everyone"] and not pinged["users"] and not pinged["roles"] and not pinged["replied_user"]
+        assert "@everyone" not in str(reply.embeds)
+
+
+async def test_unknown_gpu_gets_one_clear_line_not_a_traceback(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        response = await (await double.send_slash("info", {"gpu": "rtx 9090"})).wait_response()
+        assert response.ephemeral
+        assert "don't know the GPU" in response.content and "Traceback" not in response.content
+
+
+async def test_survives_a_dropped_gateway(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        await double.drop_gateway(0, code=4000)
+        await double.wait_resumed(0)
+        await double.send_message(double.channel.id, mention(double, "PSU for 4x 3090?"), mentions=[double.bot_user.id])
+        reply = await double.wait_for_message(double.channel.id)
+        assert reply.embeds[0]["title"] == "Power and cooling"
+
+
+async def test_rate_limit_and_server_error_are_retried(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        double.fail_next("POST", r"/channels/\d+/messages", 429, retry_after=0.2)
+        await double.send_message(double.channel.id, mention(double, "PSU for 2x 3090?"), mentions=[double.bot_user.id])
+        assert (await double.wait_for_message(double.channel.id, timeout=5)).embeds
+        double.fail_next("POST", r"/channels/\d+/messages", 500)
+        await double.send_message(double.channel.id, mention(double, "PSU for 3x 3090?"), mentions=[double.bot_user.id])
+        assert (await double.wait_for_message(double.channel.id, timeout=8)).embeds
+
+
+async def test_advice_channel_needs_the_message_content_intent(double: DiscordDouble) -> None:
+    channel = double.channel.id
+    async with double.run(make_bot(message_content=True, advice_channel_ids=[channel])):
+        await double.send_message(channel, "which GPU for Kaggle under $500?")
+        reply = await double.wait_for_message(channel)
+        assert reply.embeds[0]["title"] == "GPU recommendation"
+    assert discord.Intents.message_content.flag
