@@ -13,14 +13,8 @@ from .discord_double import CB_AUTOCOMPLETE, CB_UPDATE, DiscordDouble, DoubleTim
 
 
 def make_bot(**overrides) -> GpuAdvisorBot:
-    settings = Settings(
-        _env_file=None,
-        discord_token="double-token",
-        chat_cooldown_seconds=0,
-        command_cooldown_seconds=0,
-        guild_ready_timeout=0.05,
-        **overrides,
-    )
+    values = {"chat_cooldown_seconds": 0, "command_cooldown_seconds": 0, "guild_ready_timeout": 0.05} | overrides
+    settings = Settings(_env_file=None, discord_token="double-token", **values)
     return GpuAdvisorBot(settings)
 
 
@@ -198,3 +192,24 @@ async def test_advice_channel_needs_the_message_content_intent(double: DiscordDo
         reply = await double.wait_for_message(channel)
         assert reply.embeds[0]["title"] == "GPU recommendation"
     assert discord.Intents.message_content.flag
+
+
+async def test_command_descriptions_are_localized(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        recommend = double.find_command("recommend")
+        assert recommend["description_localizations"]["zh-TW"] == "依用途與預算推薦 GPU"
+        assert recommend["description_localizations"]["zh-CN"] == "按用途和预算推荐 GPU"
+
+
+async def test_cooldowns_answer_kindly(double: DiscordDouble) -> None:
+    async with double.run(make_bot(chat_cooldown_seconds=30, command_cooldown_seconds=30)):
+        first = await (await double.send_slash("info", {"gpu": "rtx-3090"}, user="carol")).wait_response()
+        assert first.embeds
+        again = await (await double.send_slash("info", {"gpu": "rtx-3090"}, user="carol")).wait_response()
+        assert again.ephemeral and "try again in" in again.content
+        for text in ("PSU for 4x 3090?", "PSU for 2x 3090?"):
+            await double.send_message(
+                double.channel.id, mention(double, text), author="dave", mentions=[double.bot_user.id]
+            )
+        assert (await double.wait_for_message(double.channel.id)).embeds
+        assert "try again in" in (await double.wait_for_message(double.channel.id)).content
