@@ -225,36 +225,84 @@ def _score(
     overrides: Mapping[str, PriceQuote] | None = None,
     electricity: Electricity | None = None,
 ) -> tuple[list[np.ndarray], list[int], _Market, list[PriceQuote | None] | tuple[PriceQuote | None, ...]]:
-    """Speed per $1,000 for every GPU × count as arrays (−inf where filtered out), one row per count."""
+    """Speed per $1,000 for every GPU × count as arrays (−inf where filtered out), one row per count.
+
+    Without overrides or electricity (the common case) the filters and per-count scores come from
+    caches, so a call costs a handful of array operations."""
     market = _market(snapshot, condition)
     price, quotes = market.price, market.quotes
+    plain = not overrides and not electricity
     if overrides:
         price, quotes = price.copy(), list(quotes)
         for gpu_id, quote in overrides.items():
             if gpu_id in market.index:
                 price[market.index[gpu_id]] = float(quote.usd)
                 quotes[market.index[gpu_id]] = quote
-    mask = ~np.isnan(price)
-    if candidates is not None:
-        mask &= _candidate_mask(tuple(candidates))
-    if min_memory_gb is not None:
-        mask &= market.memory >= min_memory_gb
-    speeds = _speeds(workload)
-    snapshot_date = load_catalog().snapshot(snapshot).date
+    candidates = tuple(candidates) if candidates is not None else None
+    if plain:
+        mask = _static_mask(snapshot, condition, candidates, min_memory_gb)
+    else:
+        mask = _filter(price, market, candidates, min_memory_gb)
     counts, rows = [], []
     for n in gpu_counts:
-        try:
-            base = float(base_system(n, snapshot_date).usd)
-        except ValueError:  # no dated base holds this many GPUs (a data gap builds.yaml names)
+        perf = (
+            _perf_row(workload, snapshot, condition, n)
+            if plain
+            else _perf(workload, snapshot, n, price, market, electricity)
+        )
+        if perf is None:  # no dated base holds this many GPUs (a data gap builds.yaml names)
             continue
         ok = mask & (price * n <= float(max_gpus_usd)) if max_gpus_usd is not None else mask
-        total = base + price * n
-        if electricity:
-            kw = (market.tdp * n + electricity.system_power_w) / 1000
-            total = total + kw * electricity.hours_per_day * 365 * electricity.years * float(electricity.usd_per_kwh)
-        rows.append(np.where(ok, speeds * n * scaling_efficiency(n) / total * 1000, -np.inf))
+        rows.append(np.where(ok, perf, -np.inf))
         counts.append(n)
     return rows, counts, market, quotes
+
+
+def _filter(
+    price: np.ndarray, market: _Market, candidates: tuple[str, ...] | None, min_memory_gb: float | None
+) -> np.ndarray:
+    mask = ~np.isnan(price)
+    if candidates is not None:
+        mask &= _candidate_mask(candidates)
+    if min_memory_gb is not None:
+        mask &= market.memory >= min_memory_gb
+    return mask
+
+
+@lru_cache(maxsize=256)
+def _static_mask(
+    snapshot: str | None,
+    condition: PriceCondition | None,
+    candidates: tuple[str, ...] | None,
+    min_memory_gb: float | None,
+) -> np.ndarray:
+    market = _market(snapshot, condition)
+    return _filter(market.price, market, candidates, min_memory_gb)
+
+
+def _perf(
+    workload: Workload,
+    snapshot: str | None,
+    n: int,
+    price: np.ndarray,
+    market: _Market,
+    electricity: Electricity | None,
+) -> np.ndarray | None:
+    try:
+        base = float(base_system(n, load_catalog().snapshot(snapshot).date).usd)
+    except ValueError:
+        return None
+    total = base + price * n
+    if electricity:
+        kw = (market.tdp * n + electricity.system_power_w) / 1000
+        total = total + kw * electricity.hours_per_day * 365 * electricity.years * float(electricity.usd_per_kwh)
+    return _speeds(workload) * n * scaling_efficiency(n) / total * 1000
+
+
+@lru_cache(maxsize=256)
+def _perf_row(workload: Workload, snapshot: str | None, condition: PriceCondition | None, n: int) -> np.ndarray | None:
+    market = _market(snapshot, condition)
+    return _perf(workload, snapshot, n, market.price, market, None)
 
 
 def rank_by_value(
