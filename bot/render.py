@@ -20,9 +20,11 @@ def _money(option: Option) -> str:
 
 def table(headers: list[str], rows: list[list[str]]) -> str:
     """A monospace table that survives narrow terminals and Discord code blocks."""
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()  # noqa: E731
-    return "\n".join([line(headers), line(["-" * w for w in widths]), *(line(r) for r in rows)])
+    widths = [max(map(len, column)) for column in zip(headers, *rows, strict=True)]
+    line = "  ".join(f"{{:<{w}}}" for w in widths)
+    out = [line.format(*headers).rstrip(), line.format(*("-" * w for w in widths)).rstrip()]
+    out += [line.format(*row).rstrip() for row in rows]
+    return "\n".join(out)
 
 
 def options_table(options: tuple[Option, ...]) -> str:

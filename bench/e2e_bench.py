@@ -1,0 +1,156 @@
+"""The real bot under the local Discord double, against a minimal echo bot in the same run.
+
+Each bot runs in its own process; the double and the load generator run here. For each bot: N chat
+questions (mentions) and N slash commands, first at a fixed rate, then as fast as they can be
+sent. Printed per bot and phase: answers per second, p50/p99 from event sent to reply received,
+and CPU seconds of the bot process per answer — and GPU Advisor's ratios to the echo bot.
+Targets (issue #10): p99 < 25 ms at 100 events/s; CPU per answer ≤ 1.5× the echo bot's.
+
+Run: .venv/bin/python bench/e2e_bench.py [--n 200] [--rate 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.discord_double import DiscordDouble, FakeGuild  # noqa: E402
+
+# Varied questions (budgets, counts, cards, languages), so no answer is simply repeated.
+CHAT_TEMPLATES = ["which GPU for Kaggle under ${b}?", "{c}x 3090 or 4090 for llama finetuning?", "PSU for {c}x 3090?",
+                  "can a 3060 12GB run llama 3 {m}b?", "每天大概用 {h} 小時，租雲端 GPU 還是自己買比較划算？",
+                  "best used card for stable diffusion under {b} bucks", "预算 {b}0 块，想本地跑大模型，买什么显卡？"]
+
+
+def chat_question(i: int) -> str:
+    return CHAT_TEMPLATES[i % len(CHAT_TEMPLATES)].format(b=300 + 7 * i, c=2 + i % 3, m=(8, 70)[i % 2], h=1 + i % 12)
+
+
+
+SLASH = [("recommend", {"task": "kaggle", "budget": 500.0}), ("compare", {"gpu_a": "rtx-4090", "gpu_b": "rtx-3090"}),
+         ("power", {"gpu": "rtx-3090", "count": 4}), ("info", {"gpu": "rtx-3090"}),
+         ("canrun", {"model": "Llama 3 8B", "gpu": "rtx-3060-12gb"}), ("ask", {"question": "4090 vs 2x 3090?"})]
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def start_bot(double: DiscordDouble, argv: list[str]) -> subprocess.Popen:
+    env = dict(os.environ, **double.env, DISCORD_TOKEN="double-token", SYNC_COMMANDS="true", LOG_LEVEL="WARNING",
+               CHAT_COOLDOWN_SECONDS="0", COMMAND_COOLDOWN_SECONDS="0", GUILD_READY_TIMEOUT="0.05", LOG_JSON="false")
+    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    await double.wait_ready(0, timeout=30)
+    for _ in range(300):  # the client settles (on_ready) a moment after the double sent READY
+        if double.find_command("ping" if "echo_bot" in argv[-1] else "recommend") is not None:
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.3)
+    return proc
+
+
+async def run_phase(double: DiscordDouble, slash_name: str | None, n: int, rate: float | None) -> dict:
+    """Send n chat mentions and n slash commands (interleaved); latency from send to the reply."""
+    sent_at: dict[str, float] = {}
+    handles = []
+    mention = f"<@{double.bot_user.id}> "
+    start = time.monotonic()
+    for i in range(2 * n):
+        if rate:
+            await asyncio.sleep(max(0.0, start + i / rate - time.monotonic()))
+        if i % 2 == 0:
+            msg = await double.send_message(double.channel.id, mention + chat_question(i // 2),
+                                            mentions=[double.bot_user.id])
+            sent_at[str(msg["id"])] = time.monotonic()
+        else:
+            name, options = SLASH[i // 2 % len(SLASH)] if slash_name is None else (slash_name, {"text": "x"})
+            handle = await double.send_slash(name, options)
+            handles.append((handle, time.monotonic()))
+    latencies: list[float] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        replies = {str(s.payload.get("message_reference", {}).get("message_id")): s.at
+                   for s in double.sent if s.kind == "create" and s.payload.get("message_reference")}
+        done_chat = [replies[m] - t for m, t in sent_at.items() if m in replies]
+        done_slash = [h.callback.at - t for h, t in handles if h.callback is not None]
+        if len(done_chat) == n and len(done_slash) == n:
+            break
+        await asyncio.sleep(0.01)
+    latencies = done_chat + done_slash
+    elapsed = max(time.monotonic() - start, 1e-9)
+    latencies.sort()
+    return {"answered": len(latencies), "expected": 2 * n, "per_second": len(latencies) / elapsed,
+            "p50_ms": 1000 * statistics.median(latencies) if latencies else None,
+            "p99_ms": 1000 * latencies[max(0, int(len(latencies) * 0.99) - 1)] if latencies else None}
+
+
+async def measure(name: str, argv: list[str], slash: str | None, n: int, rate: float) -> dict:
+    async with DiscordDouble(guilds=[FakeGuild(name="Bench", channels=["general"])],
+                             interaction_timeout=None) as double:
+        proc = await start_bot(double, argv)
+        try:
+            await run_phase(double, slash, 5, None)  # warm-up
+            out = {"rss_mb_after_ready": rss_mb(proc.pid)}
+            for phase, phase_rate in (("fixed_rate", rate), ("max_rate", None)):
+                double.sent.clear()
+                cpu0 = cpu_seconds(proc.pid)
+                result = await run_phase(double, slash, n, phase_rate)
+                result["cpu_ms_per_answer"] = 1000 * (cpu_seconds(proc.pid) - cpu0) / max(result["answered"], 1)
+                out[phase] = result
+            return out
+        finally:
+            proc.terminate()
+            proc.wait(timeout=15)
+
+
+def show(name: str, result: dict) -> None:
+    for phase in ("fixed_rate", "max_rate"):
+        r = result[phase]
+        print(f"{name:12s} {phase:10s} {r['answered']:4d}/{r['expected']:<4d} {r['per_second']:7.1f}/s  "
+              f"p50 {r['p50_ms']:6.1f} ms  p99 {r['p99_ms']:6.1f} ms  CPU {r['cpu_ms_per_answer']:5.2f} ms/answer")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--n", type=int, default=200, help="chat questions and slash commands per phase")
+    parser.add_argument("--rate", type=float, default=100.0, help="events per second in the fixed-rate phase")
+    args = parser.parse_args()
+    python = sys.executable
+    echo = asyncio.run(measure("echo", [python, str(ROOT / "bench" / "echo_bot.py")], "ping", args.n, args.rate))
+    advisor = asyncio.run(measure("gpu-advisor", [python, "-m", "bot"], None, args.n, args.rate))
+    show("echo bot", echo)
+    show("gpu-advisor", advisor)
+    for phase in ("fixed_rate", "max_rate"):
+        a, e = advisor[phase], echo[phase]
+        print(f"ratio {phase:10s} CPU/answer {a['cpu_ms_per_answer'] / e['cpu_ms_per_answer']:.2f}×  "
+              f"p99 {a['p99_ms'] / e['p99_ms']:.2f}×")
+    out = ROOT / "bench" / "results"
+    out.mkdir(exist_ok=True)
+    with (out / "e2e.jsonl").open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"time": time.time(), "machine": platform.platform(), "n": args.n, "rate": args.rate,
+                             "echo": echo, "advisor": advisor}) + "\n")
+
+
+if __name__ == "__main__":
+    main()
