@@ -19,6 +19,7 @@ from aiohttp import web
 from discord import app_commands
 from discord.ext import commands
 
+from bot import charts
 from bot.chat import MemoryConversationStore
 from bot.config import Settings
 from bot.i18n import Translator, from_discord, t
@@ -29,7 +30,7 @@ from engine.datafiles import DataError
 
 log = logging.getLogger("gpu_advisor")
 SAFE = discord.AllowedMentions.none()
-COGS = ("bot.cogs.advice", "bot.cogs.guide", "bot.cogs.chat")
+COGS = ("bot.cogs.advice", "bot.cogs.guide", "bot.cogs.chat", "bot.cogs.charts")
 
 
 def point_at(settings: Settings) -> None:
@@ -101,6 +102,7 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         self._idle = asyncio.Event()
         self._idle.set()
         self._health: web.AppRunner | None = None
+        self._charts_warm = False
 
     @contextlib.asynccontextmanager
     async def answering(self) -> AsyncIterator[None]:
@@ -126,6 +128,7 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         if self._health is not None:
             await self._health.cleanup()
             self._health = None
+        charts.shutdown()
         await super().close()
 
     async def health(self) -> dict[str, bool]:
@@ -160,3 +163,6 @@ class GpuAdvisorBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds (shards %s)", self.user, len(self.guilds), self.shard_ids)
+        if not self._charts_warm:  # load matplotlib and fonts off the event loop, after READY
+            self._charts_warm = True
+            asyncio.get_running_loop().run_in_executor(None, charts.warm_up)

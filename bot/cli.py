@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
+from pathlib import Path
 
 from bot.render import answer_text, cycles_text, spec_text
 from engine.advisor import AdviceContext, advise, can_run
@@ -72,8 +73,16 @@ def money_arg(text: str, currency: str) -> Money:
     return Money(amount=amount, currency=code)
 
 
-def emit(answer: Answer, as_json: bool) -> None:
-    print(answer.model_dump_json(indent=2) if as_json else answer_text(answer))
+def emit(answer: Answer, args: argparse.Namespace) -> None:
+    print(answer.model_dump_json(indent=2) if args.json else answer_text(answer))
+    if getattr(args, "chart", None):
+        from bot import charts
+
+        spec = charts.answer_spec(answer, "en")
+        if spec is None:
+            raise UsageError("there is no chart for this answer")
+        Path(args.chart).write_bytes(charts.render_spec(spec))
+        print(f"chart written to {args.chart}", file=sys.stderr)
 
 
 def _context(args: argparse.Namespace) -> AdviceContext:
@@ -100,7 +109,7 @@ def cmd_recommend(args: argparse.Namespace) -> None:
         if not 0 < args.hours <= 24:
             raise UsageError("hours per day must be more than 0 and at most 24")
         fields["hours_per_day"] = args.hours
-    emit(advise(Query(**fields), _context(args)), args.json)
+    emit(advise(Query(**fields), _context(args)), args)
 
 
 def cmd_compare(args: argparse.Namespace) -> None:
@@ -110,7 +119,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
         fields["workload"] = args.workload
     if args.condition:
         fields["condition"] = args.condition
-    emit(advise(Query(**fields), _context(args)), args.json)
+    emit(advise(Query(**fields), _context(args)), args)
 
 
 def cmd_breakeven(args: argparse.Namespace) -> None:
@@ -162,7 +171,7 @@ def cmd_power(args: argparse.Namespace) -> None:
         if not 0 < args.power_limit <= tdp:
             raise UsageError(f"power limit must be between 1 and the card's {tdp} W")
         fields["power_limit_w"] = args.power_limit
-    emit(advise(Query(**fields), _context(args)), args.json)
+    emit(advise(Query(**fields), _context(args)), args)
 
 
 def cmd_info(args: argparse.Namespace) -> None:
@@ -184,11 +193,11 @@ def cmd_canrun(args: argparse.Namespace) -> None:
                          context=args.context)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    emit(answer, args.json)
+    emit(answer, args)
 
 
 def cmd_explain(args: argparse.Namespace) -> None:
-    emit(advise(Query(kind="explain", topic=args.topic), _context(args)), args.json)
+    emit(advise(Query(kind="explain", topic=args.topic), _context(args)), args)
 
 
 def cmd_ask(args: argparse.Namespace) -> None:
@@ -197,7 +206,7 @@ def cmd_ask(args: argparse.Namespace) -> None:
     result = understand(" ".join(args.question), None, args.currency.upper())
     for note in result.notes:
         print(f"(note: {note})", file=sys.stderr)
-    emit(advise(result.query, _context(args)), args.json)
+    emit(advise(result.query, _context(args)), args)
 
 
 def cmd_chat(args: argparse.Namespace) -> None:
@@ -212,9 +221,11 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--json", action="store_true", help="print the engine's answer as JSON")
     common.add_argument("--prices", help="price snapshot id (e.g. 2023-01, 2020-09; default: newest)")
     common.add_argument("--currency", default="USD", help="currency for budgets and prices (ISO code)")
+    charted = argparse.ArgumentParser(add_help=False)
+    charted.add_argument("--chart", metavar="OUT.png", help="also draw the answer's chart as a PNG")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("recommend", parents=[common], help="best GPUs for a task and budget")
+    p = sub.add_parser("recommend", parents=[common, charted], help="best GPUs for a task and budget")
     p.add_argument("--task", choices=TASKS)
     p.add_argument("--budget", help="most you will spend on GPUs")
     p.add_argument("--memory", type=float, help="minimum GPU memory in GB")
@@ -224,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hours", type=float, help="hours of use per day")
     p.set_defaults(func=cmd_recommend)
 
-    p = sub.add_parser("compare", parents=[common], help="two GPUs side by side, e.g. '4090' '2x3090'")
+    p = sub.add_parser("compare", parents=[common, charted], help="two GPUs side by side, e.g. '4090' '2x3090'")
     p.add_argument("gpu_a")
     p.add_argument("gpu_b")
     p.add_argument("--workload", choices=WORKLOADS)
@@ -247,13 +258,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tma", action="store_true")
     p.set_defaults(func=cmd_cycles)
 
-    p = sub.add_parser("power", parents=[common], help="PSU, power limit, slots and cooling")
+    p = sub.add_parser("power", parents=[common, charted], help="PSU, power limit, slots and cooling")
     p.add_argument("gpu")
     p.add_argument("--count", type=int, default=1)
     p.add_argument("--power-limit", type=int, help="watts per GPU")
     p.set_defaults(func=cmd_power)
 
-    p = sub.add_parser("canrun", parents=[common], help="can a model run on a GPU, how fast, what fits")
+    p = sub.add_parser("canrun", parents=[common, charted], help="can a model run on a GPU, how fast, what fits")
     p.add_argument("model", help="e.g. 'llama 3 8b', 'qwen2.5 14b', '70b'")
     p.add_argument("--gpu")
     p.add_argument("--count", type=int, default=1)
@@ -270,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("topic", choices=TOPICS)
     p.set_defaults(func=cmd_explain)
 
-    p = sub.add_parser("ask", parents=[common], help="a question in plain English or Chinese")
+    p = sub.add_parser("ask", parents=[common, charted], help="a question in plain English or Chinese")
     p.add_argument("question", nargs="+")
     p.set_defaults(func=cmd_ask)
 

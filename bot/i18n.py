@@ -58,6 +58,7 @@ COMMAND_TEXT: dict[str, dict[Lang, str]] = {
     "The guide's answer on a topic": {"zh-Hant": "指南對某主題的說明", "zh-Hans": "指南对某主题的说明"},
     "Can a model run on a GPU, how fast, and what fits": {"zh-Hant": "模型能不能在這張 GPU 上跑、多快、該買什麼",
                                                           "zh-Hans": "模型能不能在这张 GPU 上跑、多快、该买什么"},
+    "Draw one of the guide's charts": {"zh-Hant": "畫出指南的圖表", "zh-Hans": "画出指南的图表"},
     "Ask anything about buying a GPU": {"zh-Hant": "問任何買 GPU 的問題", "zh-Hans": "问任何买 GPU 的问题"},
 }
 

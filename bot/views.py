@@ -5,6 +5,7 @@ the presser's conversation, and a lost conversation only means the choice starts
 
 from __future__ import annotations
 
+import io
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +13,7 @@ import discord
 
 from bot.embeds import answer_embed, why_embed
 from bot.i18n import Lang, t
-from engine.advisor import advise
+from engine.advisor import AdviceContext, advise
 from engine.answer import Answer
 from engine.catalog import load_catalog
 from engine.money import Money
@@ -121,6 +122,102 @@ class FollowUpButton(discord.ui.DynamicItem[discord.ui.Button],
         await _show(interaction, advise(query, bot.context_for(interaction.guild_id)), self.lang)
 
 
+# ---- charts: the button carries what redraws the chart, so it survives restarts ---------------
+
+TOKEN = r"[a-z0-9.*_-]{1,40}(?::[a-z0-9.*_-]{1,40}){1,6}"
+
+
+def chart_token(answer: Answer) -> str | None:
+    """A compact, restart-proof description of the chart for ``answer`` (≤ ~80 characters)."""
+    q = answer.query
+    if answer.comparison:
+        c = answer.comparison
+        return f"cmp:{c.gpu_ids[0]}*{c.counts[0]}:{c.gpu_ids[1]}*{c.counts[1]}:{c.workload}"
+    if answer.options:
+        top = answer.options[0]
+        budget = int(q.budget_usd() or 0)
+        return (f"rec:{q.task or 'x'}:{top.workload}:{q.min_memory_gb or 0:g}:{budget}:{q.condition or 'x'}:"
+                f"{top.gpu_count}")
+    if answer.break_even and q.gpus:
+        return f"be:{q.gpus[0]}:{answer.break_even.inputs.utilisation * 24:.2f}"
+    if answer.power:
+        p = answer.power
+        return f"pw:{p.gpu_id}:{p.gpu_count}:{p.power_limit.limit_w if p.power_limit else 0}"
+    if answer.can_run and answer.can_run.model_id and answer.can_run.verdicts:
+        v = answer.can_run.verdicts[0]
+        return f"cr:{answer.can_run.model_id}:{v.gpu_id}:{v.count}"
+    return None
+
+
+def answer_for_token(token: str, context: AdviceContext) -> Answer:
+    """Rebuild the answer a chart token describes (the inverse of :func:`chart_token`)."""
+    kind, *parts = token.split(":")
+    if kind == "cmp":
+        (a, na), (b, nb) = (p.split("*") for p in parts[:2])
+        query = Query(kind="compare", gpus=(a, b), gpu_counts=(int(na), int(nb)), workload=parts[2])
+    elif kind == "rec":
+        task, workload, memory, budget, condition, count = parts
+        fields: dict = {"kind": "recommend", "workload": workload, "num_gpus": int(count)}
+        if task != "x":
+            fields["task"] = task
+        if float(memory):
+            fields["min_memory_gb"] = float(memory)
+        if int(budget):
+            fields["budget"] = Money(amount=int(budget), currency="USD")
+        if condition != "x":
+            fields["condition"] = condition
+        query = Query(**fields)
+    elif kind == "be":
+        query = Query(kind="cloud_vs_buy", gpus=(parts[0],), hours_per_day=float(parts[1]))
+    elif kind == "pw":
+        fields = {"kind": "power", "gpus": (parts[0],), "num_gpus": int(parts[1])}
+        if int(parts[2]):
+            fields["power_limit_w"] = int(parts[2])
+        query = Query(**fields)
+    elif kind == "cr":
+        query = Query(kind="can_run", model=parts[0], gpus=(parts[1],), gpu_counts=(int(parts[2]),))
+    else:
+        raise ValueError(f"unknown chart token {token!r}")
+    return advise(query, context)
+
+
+async def send_chart(interaction: discord.Interaction, answer: Answer, lang: Lang, *, ephemeral: bool = False) -> None:
+    """Render off the event loop (charts.render_spec_async) and attach the PNG as a follow-up."""
+    from bot import charts
+
+    spec = charts.answer_spec(answer, lang)
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+    if spec is None:
+        await interaction.followup.send(t(lang, "chart.none"), ephemeral=True, allowed_mentions=SAFE)
+        return
+    png = await charts.render_spec_async(spec)
+    await interaction.followup.send(file=discord.File(io.BytesIO(png), "chart.png"), ephemeral=ephemeral,
+                                    allowed_mentions=SAFE)
+
+
+class ChartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:chart:(?P<token>{TOKEN}):{LANG}"):
+    def __init__(self, token: str, lang: Lang) -> None:
+        self.token, self.lang = token, lang
+        super().__init__(discord.ui.Button(label=t(lang, "button.chart"), style=discord.ButtonStyle.secondary,
+                                           emoji="📊", custom_id=f"ga:chart:{token}:{lang}"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> Any:
+        return cls(match["token"], match["lang"])  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        answer = answer_for_token(self.token, _bot(interaction).context_for(interaction.guild_id))
+        await send_chart(interaction, answer, self.lang)
+
+
+def _chart_button(answer: Answer, lang: Lang) -> ChartButton | None:
+    token = chart_token(answer)
+    return ChartButton(token, lang) if token and len(f"ga:chart:{token}:{lang}") <= 100 else None
+
+
 def answer_view(answer: Answer, lang: Lang) -> discord.ui.View | None:
     """The buttons that help next: follow-up choices, or compare / cloud / why under a pick."""
     view = discord.ui.View(timeout=None)
@@ -135,12 +232,12 @@ def answer_view(answer: Answer, lang: Lang) -> discord.ui.View | None:
             view.add_item(CompareButton(top.gpu_id, answer.options[1].gpu_id, top.workload, lang))
         view.add_item(CloudButton(top.gpu_id, lang))
         view.add_item(WhyButton(top.gpu_id, top.workload, lang))
-        return view
-    if answer.comparison:
-        c = answer.comparison
-        view.add_item(WhyButton(c.gpu_ids[0], c.workload, lang))
-        return view
-    return None
+    elif answer.comparison:
+        view.add_item(WhyButton(answer.comparison.gpu_ids[0], answer.comparison.workload, lang))
+    chart = _chart_button(answer, lang)
+    if chart is not None:
+        view.add_item(chart)
+    return view if view.children else None
 
 
-DYNAMIC_ITEMS = (CompareButton, CloudButton, WhyButton, FollowUpButton)
+DYNAMIC_ITEMS = (CompareButton, CloudButton, WhyButton, FollowUpButton, ChartButton)

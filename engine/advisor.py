@@ -84,12 +84,6 @@ def advise(query: Query, context: AdviceContext | None = None) -> Answer:
 # ---- recommend -------------------------------------------------------------------------------
 
 
-def _budget_usd(query: Query) -> Decimal | None:
-    if query.budget is None:
-        return None
-    return exchange_rates().convert(query.budget, "USD").amount
-
-
 def _buyable(gpu: Gpu, organization: bool) -> bool:
     """Cards a buyer can put in their machine: no laptop chips, no SXM/OAM modules outside servers."""
     if gpu.gpu_class == "laptop":
@@ -182,7 +176,7 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         )
     )
 
-    budget = _budget_usd(query)
+    budget = query.budget_usd()
     organization = bool(query.organization)
     counts = (query.num_gpus,) if query.num_gpus else (1,)
     snapshot = catalog.snapshot(ctx.snapshot)

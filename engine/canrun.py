@@ -40,7 +40,6 @@ from engine.memory import (
 )
 from engine.memory import active_params_b as _active_b
 from engine.model_specs import ModelSpec, load_model_catalog
-from engine.money import exchange_rates
 from engine.performance import scaling_efficiency
 from engine.query import Query
 from engine.specs import Gpu
@@ -476,15 +475,6 @@ def _memory_verdict(
 # ---- alternatives ---------------------------------------------------------------------------
 
 
-def _budget_usd(query: Query) -> Decimal | None:
-    if query.budget is None:
-        return None
-    try:
-        return exchange_rates().convert(query.budget, "USD").amount
-    except ValueError:
-        return None
-
-
 def cheapest_setups(
     spec: ModelSpec,
     mode: Mode,
@@ -692,7 +682,7 @@ def assess(
     alternatives: list[Alternative] = []
     quote_date = snapshot_id = None
     if not any(v.fits for v in verdicts) and (memory is None or not memory.fits):
-        max_usd = _budget_usd(query)
+        max_usd = query.budget_usd()
         if query.budget is not None and max_usd is None:
             notes.append(f"No exchange rate for {query.budget.currency}: alternatives are not limited to the budget.")
         for target_mode, prec in _alternative_targets(spec, chosen):

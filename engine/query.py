@@ -6,11 +6,12 @@ Whatever way a question arrives (free text, a slash command, a terminal flag), i
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.money import Money
+from engine.money import Money, exchange_rates
 from engine.specs import Workload
 
 Kind = Literal["recommend", "compare", "can_run", "cloud_vs_buy", "power", "explain", "other"]
@@ -64,6 +65,15 @@ class Query(BaseModel):
     organization: bool | None = Field(default=None, description="a lab, company or cluster rather than one person")
     topic: str | None = Field(default=None, description="explain: which of the guide's answers")
     power_limit_w: int | None = Field(default=None, gt=0, le=2000)
+
+    def budget_usd(self) -> Decimal | None:
+        """The budget in US dollars at the dated rates; None without a budget or a rate for its currency."""
+        if self.budget is None:
+            return None
+        try:
+            return exchange_rates().convert(self.budget, "USD").amount
+        except ValueError:
+            return None
 
     def merged(self, newer: Query) -> Query:
         """A follow-up refines this query: fields the newer one states win, the rest carry over."""

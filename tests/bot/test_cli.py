@@ -96,3 +96,9 @@ def test_canrun_answers_and_refuses_unknown_precision(capsys):
     assert code == 0 and "RTX 3060 12GB: Yes" in out and "KV cache" in out
     code, _, err = run(capsys, "canrun", "llama 3 8b", "--precision", "q9")
     assert code == 2 and err.count("\n") == 1
+
+
+def test_chart_flag_writes_a_png(capsys, tmp_path):
+    out = tmp_path / "chart.png"
+    code, _, err = run(capsys, "compare", "4090", "2x3090", "--chart", str(out))
+    assert code == 0 and out.read_bytes().startswith(b"\x89PNG") and "chart written" in err

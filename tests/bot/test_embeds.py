@@ -56,7 +56,7 @@ def test_buttons_carry_their_state_and_match_their_templates():
     view = answer_view(answer, "en")
     templates = [re.compile(item.__discord_ui_compiled_template__) for item in DYNAMIC_ITEMS]
     ids = [child.custom_id for child in view.children]
-    assert len(ids) == 3
+    assert len(ids) == 4 and ids[-1].startswith("ga:chart:")
     for custom_id in ids:
         assert len(custom_id) <= 100
         assert any(p.fullmatch(custom_id) for p in templates), custom_id
@@ -75,3 +75,15 @@ def test_user_text_is_never_echoed_with_live_mentions():
     embed = answer_embed(advise(result.query), "en")
     text = str(embed.to_dict())
     assert "@everyone" not in text and "<@&123>" not in text and "<@456>" not in text
+
+
+@pytest.mark.parametrize("question", ["which GPU for Kaggle under $500?", "4090 vs 2x 3090", "PSU for 4x 3090 at 300W",
+                                      "rent or buy a 3090? 3 hours a day", "can a 3060 12GB run llama 3 8b"])
+def test_chart_tokens_rebuild_the_same_answer(question):
+    from bot.views import answer_for_token, chart_token
+    from engine.advisor import AdviceContext
+
+    answer = advise(parse(question).query)
+    token = chart_token(answer)
+    again = answer_for_token(token, AdviceContext())
+    assert again.kind == answer.kind and again.headline == answer.headline

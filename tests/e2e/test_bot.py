@@ -213,3 +213,15 @@ async def test_cooldowns_answer_kindly(double: DiscordDouble) -> None:
             )
         assert (await double.wait_for_message(double.channel.id)).embeds
         assert "try again in" in (await double.wait_for_message(double.channel.id)).content
+
+
+async def test_chart_button_and_command_attach_a_png(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        first = await (await double.send_slash("compare", {"gpu_a": "rtx-4090", "gpu_b": "rtx-3090"})).wait_response()
+        chart_id = next(cid for cid in first.custom_ids if cid.startswith("ga:chart:"))
+        press = await double.press_button(first.message_id, chart_id)
+        sent = await press.wait_response(predicate=lambda s: bool(s.files))
+        assert sent.files[0].data.startswith(b"\x89PNG")
+        handle = await double.send_slash("chart", {"kind": "memory", "model": "Llama 3 8B", "gpu": "rtx-3060-12gb"})
+        drawn = await handle.wait_response(predicate=lambda s: bool(s.files))
+        assert drawn.files[0].data.startswith(b"\x89PNG")

@@ -1,0 +1,128 @@
+"""How fast the charts render: import, warm-up (matplotlib and fonts), then per kind and language the
+first render (empty cache), the median uncached render, and the median cached call.
+
+Engine results (rankings, plans) are computed once before timing; every timed call builds the
+chart's spec from them, so the cached figure is what the bot pays for a repeated chart: the spec,
+its sha256 key and the LRU lookup. Prints figures and appends a JSON line to bench/results/charts.jsonl.
+Targets: first render < 300 ms, cached < 5 ms. Run: .venv/bin/python bench/chart_bench.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+FIRST_RENDER_TARGET_MS = 300
+CACHED_TARGET_MS = 5
+
+
+def ms(start: int) -> float:
+    return (time.perf_counter_ns() - start) / 1e6
+
+
+def cases() -> dict[str, Callable[[str], object]]:
+    """Spec builders per kind, over engine results computed here once (the engine has its own bench)."""
+    from bot import charts
+    from engine.cloud import break_even, guide_example
+    from engine.cost import rank_by_value
+    from engine.power import plan
+
+    ranked = rank_by_value("infer8", snapshot="2023-01")
+    guide, never = guide_example(), break_even(2200, Decimal("0.05"), utilisation=0.15, electricity_usd_per_kwh=1)
+    lines = charts.gpu_lines(["rtx-4090", "a100-80gb-sxm"])
+    limited = plan("rtx-3090", 4, power_limit_w=300)
+    terms = [("weights", 14.0), ("gradients", 14.0), ("optimizer states", 56.0), ("activations", 9.3),
+             ("runtime overhead", 1.0)]
+    gpus = ["rtx-4090", ("rtx-3090", 2), "rtx-4070-ti", "rx-7900-xtx"]
+    charts.performance_spec(gpus)  # the engine's speed model, once
+    return {
+        "performance": lambda lang: charts.performance_spec(gpus, lang=lang),
+        "value": lambda lang: charts.value_spec(ranked, lang=lang, min_memory_gb=12),
+        "breakeven": lambda lang: charts.breakeven_spec(guide, lang=lang),
+        "breakeven_never": lambda lang: charts.breakeven_spec(never, lang=lang),
+        "memory": lambda lang: charts.memory_spec(terms, lines, lang=lang, model="Llama 2 7B"),
+        "power": lambda lang: charts.power_spec(limited, lang=lang),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5, help="uncached renders per kind and language")
+    parser.add_argument("--langs", default="en,zh-Hant", help="comma-separated languages")
+    parser.add_argument("--no-save", action="store_true", help="print only, append nothing to results")
+    args = parser.parse_args()
+
+    start = time.perf_counter_ns()
+    from bot import charts
+
+    import_ms = ms(start)
+    start = time.perf_counter_ns()
+    charts.warm_up()
+    warm_ms = ms(start)
+    print(f"import bot.charts {import_ms:7.1f} ms   warm_up (matplotlib + fonts) {warm_ms:7.1f} ms")
+    print(f"fonts: {', '.join(charts.font_families('zh-Hant'))}")
+
+    results: dict[str, dict[str, float]] = {}
+    for lang in args.langs.split(","):
+        for name, build in cases().items():
+            call = lambda build=build, lang=lang: charts.render_spec(build(lang))  # noqa: E731
+            charts.cache_clear()
+            start = time.perf_counter_ns()
+            png = call()
+            first = ms(start)
+            uncached = []
+            for _ in range(args.runs):
+                charts.cache_clear()
+                start = time.perf_counter_ns()
+                call()
+                uncached.append(ms(start))
+            cached = []
+            for _ in range(max(50, args.runs * 10)):
+                start = time.perf_counter_ns()
+                call()
+                cached.append(ms(start))
+            key = f"{name}/{lang}"
+            results[key] = {
+                "first_ms": round(first, 2),
+                "uncached_median_ms": round(statistics.median(uncached), 2),
+                "cached_median_ms": round(statistics.median(cached), 3),
+                "png_kb": round(len(png) / 1024, 1),
+            }
+            r = results[key]
+            on_target = first < FIRST_RENDER_TARGET_MS and r["cached_median_ms"] < CACHED_TARGET_MS
+            flag = "" if on_target else "  (over target)"
+            print(f"{key:24s} first {first:7.1f} ms   uncached median {r['uncached_median_ms']:7.1f} ms   "
+                  f"cached median {r['cached_median_ms']:6.3f} ms   {r['png_kb']:6.1f} kB{flag}")
+    print(f"targets: first render < {FIRST_RENDER_TARGET_MS} ms, cached < {CACHED_TARGET_MS} ms; "
+          f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    if args.no_save:
+        return
+    out = ROOT / "bench" / "results"
+    out.mkdir(exist_ok=True)
+    with (out / "charts.jsonl").open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps({
+            "time": time.time(),
+            "machine": platform.platform(),
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "load_average": round(os.getloadavg()[0], 2),
+            "import_ms": round(import_ms, 1),
+            "warm_up_ms": round(warm_ms, 1),
+            "fonts": charts.font_families("zh-Hant"),
+            **results,
+        }) + "\n")
+
+
+if __name__ == "__main__":
+    main()
