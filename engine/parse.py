@@ -35,7 +35,15 @@ from engine.parse_numbers import (
     resolve_currency,
     take_percents,
 )
-from engine.parse_vocab import GpuIndex, Vocab, build_gpu_index, gpu_tokens, load_vocab, split_key, squash
+from engine.parse_vocab import (
+    GpuIndex,
+    Vocab,
+    Words,
+    build_gpu_index,
+    gpu_tokens,
+    load_vocab,
+    squash,
+)
 from engine.query import ParseResult, Query
 
 LIMIT = 2000  # characters read; longer text is cut before any regex runs
@@ -72,12 +80,12 @@ class Mention:
 class Hits(dict[str, bool]):
     """Which of several phrase lists the text matches, each searched only when first asked."""
 
-    def __init__(self, patterns: dict[str, Any], low: str) -> None:
+    def __init__(self, patterns: dict[str, Any], words: Words) -> None:
         super().__init__()
-        self.patterns, self.low = patterns, low
+        self.patterns, self.words = patterns, words
 
     def __missing__(self, key: str) -> bool:
-        hit = self[key] = bool(self.patterns[key].search(self.low))
+        hit = self[key] = self.patterns[key].find(self.words) is not None
         return hit
 
 
@@ -94,7 +102,9 @@ def clean(text: str) -> tuple[str, bool]:
     if not isinstance(text, str):
         text = ""
     cut = len(text) > LIMIT
-    text = unicodedata.normalize("NFKC", text[:LIMIT])[:LIMIT].translate(_INVISIBLE)
+    text = text[:LIMIT]
+    if not text.isascii():  # ASCII is already NFKC and has no invisible characters
+        text = unicodedata.normalize("NFKC", text)[:LIMIT].translate(_INVISIBLE)
     if "<" in text or "@" in text or "http" in text:
         text = _DISCORD.sub(" ", text)
     if _MARKUP_CHARS.intersection(text):
@@ -112,7 +122,7 @@ def lower(text: str) -> str:
 
 def language(low: str, vocab: Vocab, default_currency: str) -> str:
     """en, zh-Hant or zh-Hans, by which script's distinctive characters the text uses."""
-    if not _CJK.search(low) or vocab.kana.search(low):
+    if low.isascii() or not _CJK.search(low) or vocab.kana.search(low):
         return "en"
     hant = sum(c in vocab.hant for c in low)
     hans = sum(c in vocab.hans for c in low)
@@ -128,6 +138,11 @@ class Parser:
         self.vocab = vocab
         self.index = index
         self._fuzzy: dict[str, str | None] = {}
+        self._max_budget = Decimal(vocab.money["max_plausible"])
+        targets = _VARIANT | vocab.gpu_laptop
+        self._typo_targets = tuple(sorted(w for w in targets if len(w) >= 3))
+        self._typo_exact = frozenset(targets | {w + s for w in targets for s in ("s", "es")}
+                                     | index.starts | vocab.gpu_noise | vocab.gpu_lines | vocab.gpu_like)
 
     # --- GPU names ---------------------------------------------------------------------------------
 
@@ -138,7 +153,7 @@ class Parser:
         if nx and nx.group(2) in self.index.starts:
             return nx.group(2), start + len(nx.group(1)) + 1
         if tok[-1] == "s" and tok[:-1] in self.index.starts:
-            plural = count_patterns(self.vocab).before.search(scan.left(start, 24))
+            plural = count_patterns(self.vocab).search_before(scan.left(start, 24))
             if tok not in self.index.starts or plural:
                 return tok[:-1], start
         return tok, start
@@ -150,15 +165,20 @@ class Parser:
         variant_next = i + 1 < len(toks) and toks[i + 1][0] in _VARIANT
         if tok not in self.index.starts and not (tok.isdigit() and variant_next):
             return []
+        if not scan.free(start, end):
+            return []
         run = [(tok, start, end)]
+        low, last = scan.low, end
         for nxt, s, e in toks[i + 1:i + 6]:
-            if not _SEPARATOR.fullmatch(scan.low[run[-1][2]:s]) or not scan.free(s, e):
+            gap = low[last:s]
+            if (gap != " " and not _SEPARATOR.fullmatch(gap)) or not scan.free(s, e):
                 break
-            run.append((self._token(nxt, s, scan)[0], s, e))
-        return run if scan.free(start, end) else []
+            run.append((self._token(nxt, s, scan)[0] if nxt[-1] == "s" or "x" in nxt else nxt, s, e))
+            last = e
+        return run
 
-    def _lookup(self, tokens: list[str], laptop: bool) -> tuple[str, ...]:
-        core, extras = split_key(tokens, self.vocab)
+    def _lookup(self, core: str, extras: tuple[str, ...], laptop: bool) -> tuple[str, ...]:
+        """The cards a name key means; a laptop word in the text picks the laptop card where one exists."""
         if not core:
             return ()
         if laptop and "laptop" not in extras:
@@ -178,50 +198,87 @@ class Parser:
             self._fuzzy[text] = self.index.catalog.resolve(text) if len(self._fuzzy) < 4096 else None
         return self._fuzzy[text]
 
-    def find_gpus(self, scan: Scan, laptop: bool) -> tuple[list[Mention], list[str]]:
-        """GPU names, longest catalog match first; GPU-like names that match nothing go to unknown."""
+    def find_gpus(self, scan: Scan, laptop: bool) -> tuple[list[Mention], list[str], list[Count]]:
+        """GPU names, longest catalog match first; GPU-like names that match nothing go to unknown,
+        with the counts written next to them ("2x 4080 supr")."""
         toks = gpu_tokens(scan.low, self.vocab)
         mentions: list[Mention] = []
         unknown: list[str] = []
+        loose: list[Count] = []
         starts = self.index.starts
-        i = 0
-        while i < len(toks):
+        i, n = 0, len(toks)
+        while i < n:
             tok = toks[i][0]
-            if not (tok in starts or tok[-1] == "s" or "x" in tok or tok.isdigit()):
-                i += 1  # most words cannot begin a GPU name: skip them without building a run
+            # Only what _run accepts may begin a name: a start word (maybe as a plural or after
+            # "2x"), or a number followed by a variant word ("3090 super"). Skip the rest cheaply.
+            if not (tok in starts
+                    or (tok[-1] == "s" and tok[:-1] in starts)
+                    or ("x" in tok and self._nx_start(tok))
+                    or (tok.isdigit() and i + 1 < n and toks[i + 1][0] in _VARIANT)):
+                i += 1
                 continue
             run = self._run(toks, i, scan)
             found = self._match(run, laptop, scan) if run else None
             if found:
-                length, mention = found
-                scan.take(mention.start, mention.end)
-                count = count_before(scan, mention.start, self.vocab) or count_after(scan, mention.end, self.vocab)
-                mentions.append(Mention(mention.gpu_id, mention.start, mention.end, mention.memory,
-                                        mention.guessed, count))
+                length, (gpu_id, start, end, memory, guessed) = found
+                if length < len(run) and self._variant_typo(run[length][0]):
+                    # "4080 supr": a misspelt variant word. Ask about it rather than read the base card.
+                    end = run[length][2]
+                    scan.take(start, end)
+                    self._add_unknown([t for t, _, _ in run[:length + 1]], unknown)
+                    count = count_before(scan, start, self.vocab) or count_after(scan, end, self.vocab)
+                    loose += [count] if count else []
+                    i += length + 1
+                    continue
+                scan.take(start, end)
+                last = toks[i + length - 1][0]
+                plural = last[-1] == "s" and (last != run[length - 1][0] or last in self.vocab.gpu_noise)
+                count = count_before(scan, start, self.vocab, plural) or count_after(scan, end, self.vocab)
+                mentions.append(Mention(gpu_id, start, end, memory, guessed, count))
                 i += length
                 continue
             if run:
-                self._unknown(run, scan, laptop, mentions, unknown)
+                self._unknown(run, scan, laptop, mentions, unknown, loose)
             i += 1
-        return mentions, unknown
+        return mentions, unknown, loose
 
-    def _match(self, run: list[tuple[str, int, int]], laptop: bool, scan: Scan) -> tuple[int, Mention] | None:
-        for length in range(len(run), 0, -1):
-            tokens = [t for t, _, _ in run[:length]]
-            ids = self._lookup(tokens, laptop)
+    def _variant_typo(self, tok: str) -> bool:
+        """A word one typo away from a variant or laptop word ("supr", "laptp", "xtxx"), not a plural of one."""
+        if len(tok) < 3 or not tok.isalpha() or tok in self._typo_exact:
+            return False
+        return any(_one_typo(tok, word) for word in self._typo_targets)
+
+    def _add_unknown(self, tokens: list[str], unknown: list[str]) -> None:
+        text = " ".join(t for t in tokens if t not in self.vocab.gpu_noise) or tokens[0]
+        if text not in unknown:
+            unknown.append(text)
+
+    def _nx_start(self, tok: str) -> bool:
+        nx = _NX.match(tok)
+        return nx is not None and nx.group(2) in self.index.starts
+
+    def _match(self, run: list[tuple[str, int, int]], laptop: bool,
+               scan: Scan) -> tuple[int, tuple[str, int, int, float | None, bool]] | None:
+        """The longest start of the run that names a card: (tokens used, (id, start, end, memory, guessed))."""
+        tokens = [t for t, _, _ in run]
+        keys = self.index.keys(tokens, self.vocab)
+        for length in range(len(keys), 0, -1):
+            core, extras = keys[length - 1]
+            ids = self._lookup(core, extras, laptop)
             if not ids:
                 continue
             start, end = run[0][1], run[length - 1][2]
-            if split_key(tokens, self.vocab)[0].isdigit() and self._money_context(scan, start, end):
+            if core.isdigit() and self._money_context(scan, start, end):
                 return None
-            memory = next((float(t[:-2]) for t in tokens if t.endswith("gb") and t[:-2].isdigit()), None)
-            return length, Mention(ids[0], start, end, memory, len(ids) > 1, None)
+            memory = next((float(t[:-2]) for t in tokens[:length] if t.endswith("gb") and t[:-2].isdigit()), None)
+            return length, (ids[0], start, end, memory, len(ids) > 1)
         return None
 
     def _unknown(self, run: list[tuple[str, int, int]], scan: Scan, laptop: bool,
-                 mentions: list[Mention], unknown: list[str]) -> None:
+                 mentions: list[Mention], unknown: list[str], loose: list[Count]) -> None:
         """A GPU-like name ("rtx 9090", "3090 super") that no catalog name matches: a careful fuzzy
-        match (same numbers and variant words) or, failing that, an unknown name to ask about."""
+        match (same numbers and variant words) or, failing that, an unknown name to ask about. A
+        misspelt variant word ("7900 xtxx") is never guessed: it is asked about."""
         names = [t for t, _, _ in run if t not in self.vocab.gpu_noise] or [run[0][0]]
         digit_at = next((k for k, t in enumerate(names) if any(c.isdigit() for c in t)), None)
         if digit_at is None or digit_at > 1 or (digit_at == 1 and names[0] not in self.vocab.gpu_like):
@@ -231,6 +288,13 @@ class Parser:
         stop = digit_at + 1
         while stop < len(names) and names[stop] in _VARIANT:
             stop += 1
+        if stop < len(names) and self._variant_typo(names[stop]):
+            at = next(k for k, (t, _, _) in enumerate(run) if t == names[stop])
+            scan.take(run[0][1], run[at][2])
+            self._add_unknown(names[:stop + 1], unknown)
+            count = count_before(scan, run[0][1], self.vocab)
+            loose += [count] if count else []
+            return
         text = " ".join(names[:stop])
         gpu_id = self._resolve_fuzzy(text)
         if gpu_id:
@@ -242,62 +306,70 @@ class Parser:
 
     # --- everything else ---------------------------------------------------------------------------
 
-    def find_model(self, text: str, scan: Scan) -> tuple[str | None, bool]:
-        """The first model name as typed ("Llama 3 8B", "mixtral 8x7b", "70B"); True when it is an LLM."""
+    def find_model(self, text: str, scan: Scan) -> tuple[str | None, bool, bool]:
+        """The first model name as typed ("Llama 3 8B", "mixtral 8x7b", "70B"); whether it is an LLM,
+        and whether it has a size (which says how much memory it needs)."""
         for m in self.vocab.models.finditer(scan.low):
             if not scan.free(m.start(), m.end()):
                 continue
             scan.take(m.start(), m.end())
             fam = m.group("fam")
-            is_llm = fam is None or squash(fam).rstrip("s") in self.vocab.model_llm_families or bool(m.group("size"))
-            return text[m.start():m.end()].strip(), is_llm
-        return None, False
+            sized = fam is None or bool(m.group("size"))
+            is_llm = sized or squash(fam).rstrip("s") in self.vocab.model_llm_families
+            return text[m.start():m.end()].strip(), is_llm, sized
+        return None, False, False
 
-    def cues(self, low: str) -> Cues:
+    def cues(self, words: Words) -> Cues:
         """Which kind cues the text has, and the first explain topic it names (strong cues first)."""
-        kinds = Hits(self.vocab.kinds, low)
+        kinds = Hits(self.vocab.kinds, words)
         strong = topic = None
-        if self.vocab.topic_any.search(low):
-            strong = self.vocab.topic_strong.search(low)
-            topic = strong or self.vocab.topic_weak.search(low)
+        first = self.vocab.topic_any.find(words)
+        if first:  # no topic phrase starts before the first of all of them
+            strong = self.vocab.topic_strong.search(words.low, first.start())
+            topic = strong or self.vocab.topic_weak.search(words.low, first.start())
         return Cues(kinds, topic.lastgroup if topic else None, strong is not None)
 
-    def task(self, low: str, model_llm: bool) -> str | None:
+    def task(self, words: Words, model_llm: bool) -> str | None:
         """The domain, with a stage (pretrain, fine-tune, inference) making it an llm_* task when the
         question is about LLMs, NLP or nothing more specific. Priority settles several domains."""
-        domains = Hits(self.vocab.domains, low)
+        domains = Hits(self.vocab.domains, words)
         if domains["kaggle"]:
             return "kaggle"
-        stage = next((s for s in _STAGES if self.vocab.stages[s].search(low)), None)
+        stage = next((s for s in _STAGES if self.vocab.stages[s].find(words)), None)
         if model_llm or domains["llm"]:
             if stage:
                 return stage
-            return "llm_pretrain" if self.vocab.llm_train.search(low) else "llm_inference"
+            return "llm_pretrain" if self.vocab.llm_train.find(words) else "llm_inference"
         if stage and not any(domains[d] for d in _BLOCKING_DOMAINS):
             return stage
         return next((d for d in self.vocab.domain_priority if domains[d]), None)
 
-    def condition(self, low: str) -> tuple[str | None, bool]:
+    def condition(self, words: Words) -> tuple[str | None, bool]:
         """new, used or None; (None, True) when both are said."""
+        low = words.low
         used = False
-        if self.vocab.conditions["used"].search(low):
+        if self.vocab.conditions["used"].find(words):
             negated = [m.span() for m in self.vocab.negated_used.finditer(low)]
             used = any(not any(s <= m.start() < e for s, e in negated)
                        for m in self.vocab.conditions["used"].finditer(low))
-        new = bool(self.vocab.conditions["new"].search(low))
+        new = self.vocab.conditions["new"].find(words) is not None
         if used and new:
             return None, True
         return ("used" if used else "new" if new else None), False
 
-    def budget(self, scan: Scan, lang: str, default_currency: str) -> tuple[Money | None, list[str], bool]:
-        """The most the user will spend (the top of a range), with notes on amounts ignored."""
-        hints = currency_hints(scan, self.vocab)
+    def budget(self, scan: Scan, words: Words, lang: str,
+               default_currency: str) -> tuple[Money | None, list[str], bool, bool]:
+        """The most the user will spend (the top of a range), with notes on amounts ignored, whether
+        the currency was guessed, and whether the amount is per card. A total beats a per-card price."""
         notes: list[str] = []
-        found: list[tuple[Money, bool]] = []
-        limit = Decimal(self.vocab.money["max_plausible"])
+        found: list[tuple[Money, bool, bool]] = []
+        limit = self._max_budget
+        hints: list[str] | None = None
         for amount in find_amounts(scan, self.vocab):
             if not amount.cued:
                 continue
+            if hints is None:  # place words matter only once there is an amount
+                hints = currency_hints(words, self.vocab)
             shown = _short(amount.value)
             if amount.negative:
                 notes.append(f"ignored a negative budget (-{shown})")
@@ -308,51 +380,73 @@ class Parser:
             else:
                 code = resolve_currency(amount.currency, hints, lang, default_currency, self.vocab)
                 guessed = amount.currency in (None, "$", "¥", "元") and not hints and lang == "en"
-                found.append((Money(amount=amount.value, currency=code), guessed))
+                found.append((Money(amount=amount.value, currency=code), guessed, amount.per_card))
         if not found:
-            return None, notes, False
-        money, guessed = max(found, key=lambda f: f[0].amount)
-        return money, notes, guessed
+            return None, notes, False, False
+        totals = [f for f in found if not f[2]] or found
+        money, guessed, per_card = max(totals, key=lambda f: f[0].amount)
+        return money, notes, guessed, per_card
+
+    def per_card(self, budget: Money, count: int | None, notes: list[str]) -> Money | None:
+        """A budget per card times the number of cards, with a note saying so."""
+        if count is None:
+            notes.append(f"read the budget ({_short(budget.amount)} {budget.currency}) as per card; "
+                         "no number of cards given")
+            return budget
+        total = budget.amount * count
+        if total > self._max_budget:
+            notes.append(f"ignored an implausible budget ({_short(total)})")
+            return None
+        notes.append(f"budget per card ({_short(budget.amount)} {budget.currency}) × {count} cards "
+                     f"= {_short(total)} {budget.currency}")
+        return Money(amount=total, currency=budget.currency)
 
     def parse(self, text: str, default_currency: str = "USD") -> ParseResult:
         text, cut = clean(text)
         low = lower(text)
         scan = Scan(low)
+        words = Words(low)
         vocab = self.vocab
         lang = language(low, vocab, default_currency)
-        for m in vocab.versions.finditer(low):
-            scan.take(m.start(), m.end())
-        model, model_llm = self.find_model(text, scan)
-        mentions, unknown = self.find_gpus(scan, bool(vocab.laptop.search(low)))
-        counts = [m.count for m in mentions if m.count] + generic_counts(scan, vocab)
+        if vocab.version_words.could_match(words):
+            for m in vocab.versions.finditer(low):
+                scan.take(m.start(), m.end())
+        model, model_llm, model_sized = self.find_model(text, scan)
+        mentions, unknown, loose = self.find_gpus(scan, vocab.laptop.find(words) is not None)
+        counts = [m.count for m in mentions if m.count] + loose + generic_counts(scan, vocab)
         power_limit = find_power_limit(scan, vocab)
         hours, hours_guessed = find_hours(scan, vocab)
         take_percents(scan, vocab)
         memory = find_memory(scan, vocab)
-        budget, notes, budget_guessed = self.budget(scan, lang, default_currency)
-        condition, condition_unsure = self.condition(low)
-        cues = self.cues(low)
-        follow_up = len(low) <= FOLLOW_UP_MAX and bool(vocab.follow_up.search(low))
+        budget, notes, budget_guessed, budget_per_card = self.budget(scan, words, lang, default_currency)
+        num_gpus = _num_gpus(counts)
+        if budget is not None and budget_per_card:
+            budget = self.per_card(budget, num_gpus, notes)
+        condition, condition_unsure = self.condition(words)
+        cues = self.cues(words)
+        follow_up = len(low) <= FOLLOW_UP_MAX and vocab.follow_up.find(words) is not None
 
         fields: dict[str, Any] = {
-            "task": self.task(low, model_llm),
+            "task": self.task(words, model_llm),
             "budget": budget,
             "hours_per_day": hours if hours is not None and 0 <= hours <= 24 else None,
-            "num_gpus": _num_gpus(counts),
+            "num_gpus": num_gpus,
             "condition": condition,
             "cloud_interest": True if cues.kinds["cloud"] else None,
             "model": model,
-            "workload": next((w for w, p in vocab.workloads.items() if p.search(low)), None),
-            "organization": True if vocab.organization.search(low) else None,
+            "workload": next((w for w, p in vocab.workloads.items() if p.find(words)), None),
+            "organization": True if vocab.organization.find(words) else None,
             "power_limit_w": power_limit,
         }
         ids = list(dict.fromkeys(m.gpu_id for m in mentions))
         if ids:
             fields["gpus"] = tuple(ids)
             fields["gpu_counts"] = tuple(_count_for(gpu_id, mentions) for gpu_id in ids)
-        kind = classify(cues, fields, ids, len(mentions), memory, model_llm, explicit_only=follow_up)
+        kind = classify(cues, fields, ids, len(mentions) + len(unknown), memory, model_llm, explicit_only=follow_up)
         if kind:
             fields["kind"] = kind
+        if kind != "can_run" and not model_sized:
+            fields["model"] = None  # a model named in passing ("for stable diffusion") is the task's, not the subject
         fields["min_memory_gb"] = _min_memory(memory, mentions, kind)
         if kind in ("explain", "power") and cues.topic:
             fields["topic"] = cues.topic
@@ -399,6 +493,19 @@ def classify(cues: Cues, fields: dict[str, Any], ids: list[str], mentions: int, 
     if k["explain"]:
         return "explain"
     return "recommend" if ids else None
+
+
+def _one_typo(word: str, target: str) -> bool:
+    """One letter added, dropped, changed, or two neighbours swapped: "supr", "suepr", "laptp"."""
+    if word == target or abs(len(word) - len(target)) > 1:
+        return False
+    if len(word) == len(target):
+        diff = [k for k in range(len(word)) if word[k] != target[k]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and word[diff[0]] == target[diff[1]] and word[diff[1]] == target[diff[0]])
+    short, long_ = sorted((word, target), key=len)
+    k = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
+    return short[k:] == long_[k + 1:]
 
 
 def _num_gpus(counts: list[Count]) -> int | None:

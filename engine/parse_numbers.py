@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cache
 
-from engine.parse_vocab import PhraseSet, Vocab, squash
+from engine.parse_vocab import PhraseSet, Vocab, Words, squash
 
 _NUM = r"[0-9]+(?:\.[0-9]+)?"
 _CN_DIGITS = "零〇一二两兩三四五六七八九十百千万萬亿億"
 _CN_COUNT = "一二两兩三四五六七八九十双雙"
+_MAYBE_MEMORY = re.compile(r"[0-9]\s*g")
 # Every hours form has one of these; most questions have none, and one search says so.
 _MAYBE_HOURS = re.compile(r"hour|hr|[0-9]\s*h|%|小[时時]|钟头|鐘頭|24|clock|nonstop|non stop|全天|不停")
 
@@ -82,6 +83,7 @@ class Amount:
     currency: str | None  # an ISO code, an ambiguous symbol ("$", "¥", "元"), or None
     negative: bool
     cued: bool  # a budget word next to it
+    per_card: bool = False  # "1.5k each", "每張 5000"
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,9 @@ class MoneyPatterns:
     range_join: re.Pattern[str]
     negative: re.Pattern[str]
     hints: PhraseSet
+    prefix_ends: frozenset[str]  # the last character of every prefix: no other can end one
+    per_card_after: re.Pattern[str]
+    per_card_before: PhraseSet
 
 
 def _alternation(keys: list[str]) -> str:
@@ -134,6 +139,9 @@ def money_patterns(vocab: Vocab) -> MoneyPatterns:
         ),
         negative=re.compile(r"(?:^|[^0-9a-z.,])[-−]\s*$"),
         hints=PhraseSet(money["hints"]),
+        prefix_ends=frozenset(key.strip()[-1] for key in money["prefix"]),
+        per_card_after=re.compile(r"\s*(?:" + PhraseSet(money["per_card_after"]).pattern + ")"),
+        per_card_before=PhraseSet(money["per_card_before"]),
     )
 
 
@@ -159,7 +167,8 @@ def _bare_ok(scan: Scan, m: re.Match[str], value: Decimal, pats: MoneyPatterns, 
     """A number with no currency is a budget only next to a budget word and followed by nothing
     that makes it something else ("for 2 years", "100 epochs", "in 2024")."""
     money = vocab.money
-    nxt = pats.next_word.match(scan.low, m.end())
+    per_card = pats.per_card_after.match(scan.low, m.end())  # "1.5k each": a price, so a budget
+    nxt = None if per_card else pats.next_word.match(scan.low, m.end())
     if nxt:
         word = nxt.group(1)
         if word.isascii() and word.isalpha() and word not in money["allowed_after"]:
@@ -169,10 +178,26 @@ def _bare_ok(scan: Scan, m: re.Match[str], value: Decimal, pats: MoneyPatterns, 
     year_like = 1900 <= value <= 2099 and value == int(value)
     if not (m.group("mult") or m.group("wan")) and (value < money["min_bare"] or year_like):
         return False
-    if pats.cue_after.match(scan.low, m.end()):
+    if per_card or pats.cue_after.match(scan.low, m.end()):
         return True
-    left = re.split(r"[0-9.,;!?。，；！？]", scan.left(m.start(), 28))[-1]
-    return bool(pats.cue_before.search(left))
+    left = _clause_before(scan, m.start())
+    return bool(pats.cue_before.search(left) or pats.per_card_before.search(left))
+
+
+def _clause_before(scan: Scan, start: int) -> str:
+    """The words just before a number, back to the previous number or punctuation mark."""
+    return _CLAUSE_BREAK.split(scan.left(start, 28))[-1]
+
+
+_CLAUSE_BREAK = re.compile(r"[0-9.,;!?。，；！？]")
+
+
+def _last_before_tail(left: str) -> str:
+    """The last character before the spaces, "~" and minus signs that may follow a currency prefix."""
+    text = left.rstrip()
+    while text[-1:] in ("~", "-", "−"):
+        text = text[:-1].rstrip()
+    return text[-1:]
 
 
 def find_amounts(scan: Scan, vocab: Vocab) -> list[Amount]:
@@ -187,7 +212,8 @@ def find_amounts(scan: Scan, vocab: Vocab) -> list[Amount]:
         if value is None:
             continue
         left = scan.left(m.start(), 12)
-        pre = pats.prefix.search(left)
+        # A prefix ends where only spaces, "~" and a minus sign stand before the number.
+        pre = pats.prefix.search(left) if _last_before_tail(left) in pats.prefix_ends else None
         suf = pats.suffix.match(scan.low, m.end())
         if (suf and pats.rate.match(scan.low, suf.end())) or pats.rate.match(scan.low, m.end()):
             continue  # a price per hour or per kWh, not a budget
@@ -196,12 +222,16 @@ def find_amounts(scan: Scan, vocab: Vocab) -> list[Amount]:
             currency = suffixes.get(_suffix_key(suf.group("cur"), suffixes))
         if pre and (currency is None or currency in ("$", "¥", "元")):
             currency = prefixes.get(_suffix_key(pre.group("cur"), prefixes), currency)
-        negative = bool(pre and pre.group("neg")) or bool(pats.negative.search(left[: pre.start()] if pre else left))
+        before = left[: pre.start()] if pre else left
+        negative = bool(pre and pre.group("neg")) or (
+            before.rstrip()[-1:] in ("-", "−") and pats.negative.search(before) is not None)
         said_money = m.group("mult") in vocab.money["money_multipliers"]  # "2 grand"
         cued = currency is not None or said_money or _bare_ok(scan, m, value, pats, vocab)
         if m.group("cn") and currency is None and not cued:
             continue
-        out.append(Amount(value, m.start(), m.end(), currency, negative, cued))
+        per_card = cued and bool(pats.per_card_after.match(scan.low, suf.end() if suf else m.end())
+                                 or pats.per_card_before.search(_clause_before(scan, m.start())))
+        out.append(Amount(value, m.start(), m.end(), currency, negative, cued, per_card))
     return _join_ranges(out, scan, pats)
 
 
@@ -222,8 +252,9 @@ def _join_ranges(amounts: list[Amount], scan: Scan, pats: MoneyPatterns) -> list
             continue
         currency = a.currency or b.currency
         cued = a.cued or b.cued
-        out[i] = Amount(a.value, a.start, a.end, currency, a.negative, cued)
-        out[i + 1] = Amount(b.value, b.start, b.end, currency, False, cued)
+        per_card = a.per_card or b.per_card
+        out[i] = Amount(a.value, a.start, a.end, currency, a.negative, cued, per_card)
+        out[i + 1] = Amount(b.value, b.start, b.end, currency, False, cued, per_card)
     return out
 
 
@@ -247,10 +278,10 @@ def resolve_currency(symbol: str | None, hints: list[str], script: str, default:
     return default if default in choices else choices[0]
 
 
-def currency_hints(scan: Scan, vocab: Vocab) -> list[str]:
+def currency_hints(words: Words, vocab: Vocab) -> list[str]:
     """Currencies that place words in the question point to ("in Japan", "Canadian here")."""
     table = vocab.money["hints"]
-    return [table[_suffix_key(m.group(), table)] for m in money_patterns(vocab).hints.finditer(scan.low)]
+    return [table[_suffix_key(m.group(), table)] for m in money_patterns(vocab).hints.finditer_in(words)]
 
 
 # --- counts ----------------------------------------------------------------------------------------
@@ -266,6 +297,17 @@ class CountPatterns:
     before: re.Pattern[str]
     after: re.Pattern[str]
     generic: re.Pattern[str]
+    before_ends: frozenset[str]  # what a count just before a name can end with: digits, "x", a measure word
+    word_ends: frozenset[str]  # the last letters of count words ("two", "dual"), which a space follows
+    not_count: PhraseSet  # money words that make a large number before a name not a count
+
+    def search_before(self, left: str) -> re.Match[str] | None:
+        """``before.search(left)``, skipped when the text before the name cannot end in a count."""
+        kept = left.rstrip()
+        last = kept[-1:]
+        if last in self.before_ends or (last in self.word_ends and len(kept) < len(left)):
+            return self.before.search(left)
+        return None
 
 
 @cache
@@ -278,7 +320,7 @@ def count_patterns(vocab: Vocab) -> CountPatterns:
     return CountPatterns(
         before=re.compile(
             rf"(?:(?<![0-9.,$€£¥])(?P<x>[0-9]{{1,4}})\s*[x×*]\s*"
-            rf"|(?<![0-9.,$€£¥])(?P<d>[0-9]{{1,3}})\s*(?:{measure})?\s*(?:卡)?\s*"
+            rf"|(?<![0-9.,$€£¥])(?P<d>[0-9]{{1,3}})\s*(?P<dm>{measure})?\s*(?:卡)?\s*"
             rf"|(?P<cn>[{_CN_COUNT}]{{1,3}})\s*(?:{measure})\s*"
             rf"|(?<![a-z])(?P<w>{words})\s+)$"
         ),
@@ -288,6 +330,9 @@ def count_patterns(vocab: Vocab) -> CountPatterns:
             rf"(?:{gpu_words}|of\s+(?:them|those|these))(?![a-z])"
             rf"|(?P<cn>[0-9]{{1,4}}|[{_CN_COUNT}]{{1,3}})\s*(?:{measure})?\s*(?:{generic_cjk})"
         ),
+        before_ends=frozenset("0123456789x×*卡" + _CN_COUNT + "".join(m[-1] for m in raw["measure"])),
+        word_ends=frozenset(w.strip()[-1] for w in raw["words_en"]),
+        not_count=PhraseSet(raw["not_count_before"]),
     )
 
 
@@ -301,9 +346,14 @@ def _count_value(text: str, vocab: Vocab) -> int | None:
     return cn_number(text, vocab)
 
 
-def count_before(scan: Scan, start: int, vocab: Vocab) -> Count | None:
-    """A count written just before a GPU name: "2x 3090", "two 4090s", "四張 RTX 4090", "8 卡 A100"."""
-    m = count_patterns(vocab).before.search(scan.left(start, 24))
+def count_before(scan: Scan, start: int, vocab: Vocab, plural: bool = False) -> Count | None:
+    """A count written just before a GPU name: "2x 3090", "two 4090s", "四張 RTX 4090", "8 卡 A100".
+
+    A bare number above 64 ("200 H100s") is a count only when it is plainly one: the name is in
+    the plural or a measure word follows the number ("100 張 H100"), and no currency or budget
+    word comes before it."""
+    pats = count_patterns(vocab)
+    m = pats.search_before(scan.left(start, 24))
     if not m:
         return None
     offset = max(0, start - 24)
@@ -311,10 +361,25 @@ def count_before(scan: Scan, start: int, vocab: Vocab) -> Count | None:
         return None
     group = next(g for g in ("x", "d", "cn", "w") if m.group(g))
     value = _count_value(m.group(group), vocab)
-    if value is None or value < 1 or (group == "d" and value > 64):
+    if value is None or value < 1:
+        return None
+    if group == "d" and value > 64 and not _plain_count(scan, offset + m.start(), value, plural or bool(m.group("dm")),
+                                                        pats, vocab):
         return None
     scan.take(offset + m.start(), offset + m.end())
     return Count(value, group in ("x", "d"))
+
+
+def _plain_count(scan: Scan, start: int, value: int, counted: bool, pats: CountPatterns, vocab: Vocab) -> bool:
+    """A large bare number before a name is a count when the name is counted (a plural, a measure
+    word) and nothing before it says money: no currency symbol or word, no budget word."""
+    if not counted or value > 4096:
+        return False
+    left = scan.left(start, 16)
+    money = money_patterns(vocab)
+    if _last_before_tail(left) in money.prefix_ends and money.prefix.search(left):
+        return False
+    return not pats.not_count.search(_CLAUSE_BREAK.split(left)[-1])
 
 
 def count_after(scan: Scan, end: int, vocab: Vocab) -> Count | None:
@@ -431,13 +496,17 @@ def find_hours(scan: Scan, vocab: Vocab) -> tuple[float | None, bool]:
 
 def take_percents(scan: Scan, vocab: Vocab) -> None:
     """Other percentages ("30 % faster") are never money."""
+    if "%" not in scan.low:
+        return
     for m in unit_patterns(vocab).percent.finditer(scan.low):
         scan.take(m.start(), m.end())
 
 
 def find_memory(scan: Scan, vocab: Vocab) -> list[float]:
     """GPU-memory figures ("24GB", "16gb+ vram", "显存 8G"), leaving out RAM and disks."""
-    out = []
+    out: list[float] = []
+    if not _MAYBE_MEMORY.search(scan.low):  # every memory size is a number, maybe a space, then "g"
+        return out
     for m in unit_patterns(vocab).memory.finditer(scan.low):
         if not scan.free(m.start(), m.end()):
             continue
@@ -459,6 +528,6 @@ def find_power_limit(scan: Scan, vocab: Vocab) -> int | None:
         scan.take(m.start(), m.end())
         watts = float(m.group("n")) * (1000 if m.group("k") else 1)
         near = scan.left(m.start(), 32) + " " + scan.low[m.end():m.end() + 16]
-        if found is None and vocab.power_limit_cues.search(near) and 0 < watts <= 2000:
+        if found is None and vocab.power_limit_cues.search(near) and 1 <= round(watts) <= 2000:
             found = round(watts)
     return found

@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from re import _constants as _sre_constants  # for anchors of raw entries
+from re import _parser as _sre_parser
 from typing import Any
 
 from engine.catalog import Catalog
@@ -41,10 +43,123 @@ def _phrase(entry: str) -> str:
     return body
 
 
+class Words:
+    """What one text offers phrase lists to match: its characters and the first two to four
+    characters of each Latin word. A list none of whose anchors is here cannot match, and is not
+    searched; most lists are absent from most questions, so most searches end here."""
+
+    __slots__ = ("keys", "low")
+
+    def __init__(self, low: str) -> None:
+        self.low = low
+        keys = set(low)
+        starts = _WORD_START.findall(low)
+        keys.update(starts)
+        keys.update([w[:3] for w in starts])
+        keys.update([w[:2] for w in starts])
+        self.keys = keys
+
+
+_WORD_START = re.compile(r"(?<![a-z0-9])[a-z0-9]{2,4}")
+
+
+def _anchor(entry: str) -> str:
+    """What a plain phrase's match starts with, as a key of :class:`Words`: the first two to four
+    characters of its first word (a Latin phrase starts a word), else its first character."""
+    text = entry.strip().lower()
+    word = re.match(r"[a-z0-9]{1,4}", text)
+    return word.group() if word else text[:1]
+
+
+def _literal_starts(regex: str, limit: int = 8) -> tuple[frozenset[str], bool] | None:
+    """Strings one of which every match of a raw regex starts with, and whether the match starts
+    a word (the regex starts with ``\\b`` and every string with a letter or digit); None when a
+    match may start otherwise. Zero-width assertions are skipped; anything but literals, small
+    character sets, groups, alternations and repeats ends the strings there."""
+    try:
+        items = list(_sre_parser.parse(regex))
+        open_, closed = _walk(items, {""}, limit)
+    except Exception:  # too many strings, or a parser change in a future Python: no shortcut
+        return None
+    starts = open_ | closed
+    if not starts or "" in starts:
+        return None
+    # "what" already says whatever "whatx" would: keep only the shortest strings
+    starts = {s for s in starts if not any(s != t and s.startswith(t) for t in starts)}
+    if len(starts) > 24:
+        return None
+    at_word = items[0] == (_sre_constants.AT, _sre_constants.AT_BOUNDARY)
+    return frozenset(starts), at_word and all(_LATIN.match(s) for s in starts)
+
+
+def _walk(items: list[Any], open_: set[str], limit: int) -> tuple[set[str], set[str]]:
+    """(prefixes that may still grow, prefixes that end here) after ``items`` from ``open_``."""
+    c = _sre_constants
+    closed: set[str] = set()
+    for op, av in items:
+        if not open_:
+            break
+        if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            continue  # zero width
+        if op is c.SUBPATTERN:
+            open_, more = _walk(list(av[-1]), open_, limit)
+            closed |= more
+        elif op is c.BRANCH:
+            grown: set[str] = set()
+            for alt in av[1]:
+                o, more = _walk(list(alt), open_, limit)
+                grown |= o
+                closed |= more
+            open_ = grown
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT):
+            low, high, body = av
+            once, more = _walk(list(body), open_, limit)
+            closed |= more
+            if high != 1:  # it may repeat: what one pass gives is only a prefix
+                closed |= once
+                once = set()
+            open_ = (open_ | once) if low == 0 else once
+        else:
+            chars = _chars(op, av)
+            if chars is None:
+                closed |= open_
+                open_ = set()
+                break
+            open_ = {p + ch for p in open_ for ch in chars}
+        full = {p for p in open_ if len(p) >= limit}
+        closed |= full
+        open_ -= full
+        if len(open_) + len(closed) > 256:
+            raise ValueError("too many strings")
+    return open_, closed
+
+
+def _chars(op: Any, av: Any) -> set[str] | None:
+    """The characters a literal or a small positive character set matches, else None."""
+    c = _sre_constants
+    if op is c.LITERAL:
+        return {chr(av)}
+    if op is not c.IN:
+        return None
+    out: set[str] = set()
+    for kind, value in av:
+        if kind is c.LITERAL:
+            out.add(chr(value))
+        elif kind is c.RANGE and value[1] - value[0] < 16:
+            out.update(map(chr, range(value[0], value[1] + 1)))
+        else:
+            return None
+    return out
+
+
 class PhraseSet:
     """A vocabulary list compiled as two alternations, longest first ("lambda labs" before "lab"):
     the plain phrases, which start with a literal and so let the regex engine skip ahead, and the
-    raw ``re:`` entries, which would take that shortcut away from the phrases if mixed in."""
+    raw ``re:`` entries, which would take that shortcut away from the phrases if mixed in.
+
+    :meth:`find` searches like :meth:`search`, but skips a part whose anchors the text lacks: the
+    first characters of each plain phrase (checked against :class:`Words`) and the literal strings
+    each raw entry starts with (checked as substrings)."""
 
     def __init__(self, entries: Iterable[str]) -> None:
         items = sorted({str(e) for e in entries}, key=len, reverse=True)
@@ -52,19 +167,77 @@ class PhraseSet:
         raw = [f"(?:{_phrase(e)})" for e in items if e.startswith("re:")]
         self.pattern = "|".join(plain + raw) or NEVER.pattern
         self._parts = tuple(re.compile("|".join(part)) for part in (plain, raw) if part) or (NEVER,)
+        # Per part: (pattern, gated, anchors checked against Words.keys, needles checked as substrings)
+        gates: list[tuple[re.Pattern[str], bool, frozenset[str], tuple[str, ...]]] = []
+        if plain:
+            gates.append((self._parts[0], True, frozenset(_anchor(e) for e in items if not e.startswith("re:")), ()))
+        if raw:
+            anchors: set[str] = set()
+            needles: set[str] = set()
+            gated = True
+            for e in items:
+                if not e.startswith("re:"):
+                    continue
+                found = _literal_starts(e[3:])
+                if found is None:
+                    gated = False
+                elif found[1]:
+                    anchors.update(map(_anchor, found[0]))
+                else:
+                    needles.update(found[0])
+            gates.append((self._parts[-1], gated, frozenset(anchors), tuple(sorted(needles))))
+        self._gates = tuple(gates)
         if len(self._parts) == 1:  # the common case, without a Python-level wrapper
             self.search = self._parts[0].search  # type: ignore[method-assign]
+            self.match = self._parts[0].match  # type: ignore[method-assign]
+            if len(gates) == 1 and not gates[0][3]:
+                self.find = self._find_by_anchors  # type: ignore[method-assign]
 
     def search(self, text: str) -> re.Match[str] | None:
         """The earliest match of any entry."""
         found = [m for m in (p.search(text) for p in self._parts) if m]
         return min(found, key=lambda m: m.start()) if found else None
 
+    def _skip(self, gated: bool, anchors: frozenset[str], needles: tuple[str, ...], words: Words) -> bool:
+        return gated and anchors.isdisjoint(words.keys) and not (needles and any(n in words.low for n in needles))
+
+    def _find_by_anchors(self, words: Words) -> re.Match[str] | None:
+        _, gated, anchors, _ = self._gates[0]
+        if gated and anchors.isdisjoint(words.keys):
+            return None
+        return self._parts[0].search(words.low)
+
+    def find(self, words: Words) -> re.Match[str] | None:
+        """:meth:`search` on ``words.low``, without searching parts that cannot match there."""
+        found = None
+        keys, low = words.keys, words.low
+        for pattern, gated, anchors, needles in self._gates:
+            if gated and anchors.isdisjoint(keys) and not (needles and any(n in low for n in needles)):
+                continue
+            m = pattern.search(low)
+            if m is not None and (found is None or m.start() < found.start()):
+                found = m
+        return found
+
+    def could_match(self, words: Words) -> bool:
+        """False when no entry can match ``words`` (the check :meth:`find` makes before searching)."""
+        return not all(gated and self._skip(gated, anchors, needles, words)
+                       for _, gated, anchors, needles in self._gates)
+
     def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
         return next((m for m in (p.match(text, pos) for p in self._parts) if m), None)
 
     def finditer(self, text: str) -> list[re.Match[str]]:
         return sorted((m for p in self._parts for m in p.finditer(text)), key=lambda m: m.start())
+
+    def finditer_in(self, words: Words) -> list[re.Match[str]]:
+        """:meth:`finditer` on ``words.low``, skipping parts that cannot match there."""
+        out: list[re.Match[str]] = []
+        for pattern, gated, anchors, needles in self._gates:
+            if gated and self._skip(gated, anchors, needles, words):
+                continue
+            out += pattern.finditer(words.low)
+        return sorted(out, key=lambda m: m.start()) if len(self._gates) > 1 else out
 
 
 def compile_keyed(mapping: Mapping[str, Iterable[str]]) -> dict[str, PhraseSet]:
@@ -102,6 +275,7 @@ class Vocab:
     not_vram: PhraseSet
     vram_words: PhraseSet
     versions: re.Pattern[str]
+    version_words: PhraseSet  # a version starts with one: where none can match, no version is searched
     models: re.Pattern[str]
     model_llm_families: frozenset[str]
     gpu_noise: frozenset[str]
@@ -172,6 +346,7 @@ def load_vocab() -> Vocab:
         versions=re.compile(
             "(?:" + PhraseSet(raw["version_words"]).pattern + r")[\s\-]*v?[0-9]+(?:\.[0-9]+){0,3}"
         ),
+        version_words=PhraseSet(raw["version_words"]),
         models=_model_pattern(families, models["name_words"]),
         model_llm_families=frozenset(squash(f) for f in models["llm_families"]),
         gpu_noise=frozenset(names["noise"]),
@@ -206,14 +381,44 @@ class GpuIndex:
     derived: dict[Key, tuple[str, ...]]
     starts: frozenset[str]
     catalog: Catalog = field(repr=False, compare=False)
+    # Every start of every core: a run of tokens whose core so far is not one cannot match by
+    # going on, so matching stops there ("4070 ti or 3090" is not tried past "or").
+    core_prefixes: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+
+    def keys(self, tokens: list[str], vocab: Vocab) -> list[Key]:
+        """The key of each start of a run of tokens (``split_key`` of ``tokens[:n]`` for n = 1, 2, …),
+        up to the first whose core begins no catalog core."""
+        out: list[Key] = []
+        core = ""
+        extras: set[str] = set()
+        prefixes = self.core_prefixes
+        for tok in tokens:
+            kind, value = name_part(tok, vocab)
+            if kind == "core":
+                core += value
+                if core not in prefixes:
+                    break
+            elif kind == "extra":
+                extras.add(value)
+            out.append((core, tuple(sorted(extras))))
+        return out
 
     def lookup(self, key: Key) -> tuple[str, ...]:
         hit = self.exact.get(key)
         return (hit,) if hit else self.derived.get(key, ())
 
 
+@cache
+def _memory_gate(vocab: Vocab) -> re.Pattern[str]:
+    """A digit, maybe a space, then the first letter of a memory unit: without one, no token needs joining."""
+    firsts = "".join(sorted({u[0] for u in vocab.memory_units} | {"g"}))
+    return re.compile(rf"[0-9]\s*[{re.escape(firsts)}]")
+
+
 def gpu_tokens(text: str, vocab: Vocab) -> list[tuple[str, int, int]]:
     """Lower-case alphanumeric tokens with offsets; "12 GB" and "12g" become one token "12gb"."""
+    if not _memory_gate(vocab).search(text):  # most questions: no memory size to join
+        return [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
     out: list[tuple[str, int, int]] = []
     for m in _TOKEN.finditer(text):
         tok, start, end = m.group(), m.start(), m.end()
@@ -225,19 +430,28 @@ def gpu_tokens(text: str, vocab: Vocab) -> list[tuple[str, int, int]]:
     return out
 
 
+def name_part(tok: str, vocab: Vocab) -> tuple[str, str]:
+    """What one token is in a GPU name: ("noise", …) for brand words, ("extra", the normalised
+    memory, form factor or "laptop"), or ("core", the token)."""
+    if tok in vocab.gpu_noise:
+        return "noise", tok
+    if tok in vocab.gpu_form or (tok[:1].isdigit() and _MEMORY_TOKEN.match(tok)):
+        return "extra", "pcie" if tok == "pci" else tok.rstrip("45") if tok.startswith("sxm") else tok
+    if tok in vocab.gpu_laptop:
+        return "extra", "laptop"
+    return "core", tok
+
+
 def split_key(tokens: Iterable[str], vocab: Vocab) -> Key:
     """(core, sorted extras) for a run of name tokens; brand words dropped, "mobile" read as laptop."""
     core: list[str] = []
     extras: set[str] = set()
     for tok in tokens:
-        if tok in vocab.gpu_noise:
-            continue
-        if _MEMORY_TOKEN.match(tok) or tok in vocab.gpu_form:
-            extras.add("pcie" if tok == "pci" else tok.rstrip("45") if tok.startswith("sxm") else tok)
-        elif tok in vocab.gpu_laptop:
-            extras.add("laptop")
-        else:
-            core.append(tok)
+        kind, value = name_part(tok, vocab)
+        if kind == "core":
+            core.append(value)
+        elif kind == "extra":
+            extras.add(value)
     return "".join(core), tuple(sorted(extras))
 
 
@@ -274,4 +488,5 @@ def build_gpu_index(catalog: Catalog, vocab: Vocab) -> GpuIndex:
                 ids = derived.setdefault(key, [])
                 if gpu.id not in ids:
                     ids.append(gpu.id)
-    return GpuIndex(exact, {k: tuple(v) for k, v in derived.items()}, frozenset(starts), catalog)
+    prefixes = frozenset(core[:n] for core, _ in (*exact, *derived) for n in range(1, len(core) + 1))
+    return GpuIndex(exact, {k: tuple(v) for k, v in derived.items()}, frozenset(starts), catalog, prefixes)

@@ -184,6 +184,87 @@ def test_unknown_gpu_names_are_reported_not_guessed() -> None:
     assert result.unknown_gpus == ("rtx 9090",)
 
 
+@pytest.mark.parametrize(("text", "unknown", "gpus"), [
+    ("4080 supr or 4090?", ("4080 supr",), ("rtx-4090",)),
+    ("my 4090 laptp runs hot", ("4090 laptp",), ()),
+    ("rtx 4080 suepr for llms", ("rtx 4080 suepr",), ()),
+    ("rx 7900 xtxx or rtx 4080 super", ("rx 7900 xtxx",), ("rtx-4080-super",)),
+])
+def test_a_misspelt_variant_word_is_asked_about_not_dropped(text: str, unknown: tuple[str, ...],
+                                                            gpus: tuple[str, ...]) -> None:
+    result = parse(text)
+    assert result.unknown_gpus == unknown
+    assert result.query.gpus == gpus
+
+
+@pytest.mark.parametrize(("text", "gpus"), [
+    ("2 RTX 4080 Supers", ("rtx-4080-super",)),     # a plural, not a typo
+    ("rx 7900 xtx rtx 4080", ("rx-7900-xtx", "rtx-4080")),  # a product line, not a typo of xtx
+    ("two 4090 laptops", ("rtx-4090-laptop",)),
+])
+def test_words_near_variant_words_that_are_not_typos(text: str, gpus: tuple[str, ...]) -> None:
+    result = parse(text)
+    assert result.query.gpus == gpus and result.unknown_gpus == ()
+
+
+def test_a_count_before_a_misspelt_card_still_counts() -> None:
+    result = parse("2x 4080 supr for training")
+    assert result.unknown_gpus == ("4080 supr",) and result.query.num_gpus == 2
+
+
+@pytest.mark.parametrize(("text", "num"), [
+    ("200 H100s for pretraining", 200),
+    ("16 A100s for our lab", 16),
+    ("128 A100 GPUs", 128),
+    ("實驗室想買 100 張 H100", 100),
+    ("200 H100 or 8 A100?", 8),            # a large bare number before a singular name is not plainly a count
+    ("under 200 4090s", None),             # a budget word before it: money
+    ("$200 3060s", None),
+])
+def test_large_bare_counts_before_a_name(text: str, num: int | None) -> None:
+    assert q(text).num_gpus == num
+
+
+@pytest.mark.parametrize(("text", "amount", "currency", "num"), [
+    ("4x 3090 at 1.5k each", "6000", "USD", 4),
+    ("I can pay 600 euros per card and want two of them", "1200", "EUR", 2),
+    ("每張 5000 買四張 3090", "20000", "TWD", 4),
+    ("8 cards, up to ¥250,000 each, Tokyo office", "2000000", "JPY", 8),
+    ("$700-800 apiece for three 3090s", "2400", "USD", 3),
+])
+def test_per_card_budgets_are_multiplied_by_the_count(text: str, amount: str, currency: str, num: int) -> None:
+    result = parse(text)
+    assert (result.query.budget.amount, result.query.budget.currency) == (Decimal(amount), currency)
+    assert result.query.num_gpus == num
+    assert any(note.startswith("budget per card") for note in result.notes)
+
+
+def test_a_per_card_budget_without_a_count_is_kept_with_a_note() -> None:
+    result = parse("what gpu for 1.5k each?")
+    assert result.query.budget.amount == 1500
+    assert result.notes == ("read the budget (1,500 USD) as per card; no number of cards given",)
+
+
+def test_a_total_budget_beats_a_per_card_price() -> None:
+    result = parse("4 cards, about $800 each, but $3000 total max")
+    assert result.query.budget.amount == 3000 and result.notes == ()
+
+
+@pytest.mark.parametrize(("text", "model"), [
+    ("can a 3060 run stable diffusion?", "stable diffusion"),   # can-run: the model is the subject
+    ("best gpu for stable diffusion under $1000", None),       # a task, named by its model
+    ("dual 3090 vs single 4090 for llama fine-tuning", None),
+    ("4090 vs 2x 3090 for llama 3 70b", "llama 3 70b"),        # a size says how much memory it needs
+    ("rent or buy to fine-tune a 70B model?", "70B"),
+])
+def test_model_is_set_only_where_it_is_the_subject(text: str, model: str | None) -> None:
+    assert q(text).model == model
+
+
+def test_a_power_limit_that_rounds_to_zero_is_ignored() -> None:
+    assert q("power limit it to 0.3W").power_limit_w is None
+
+
 def test_money_next_to_a_model_number_is_money() -> None:
     query = q("budget $2080 for deep learning")
     assert query.gpus == () and query.budget.amount == 2080

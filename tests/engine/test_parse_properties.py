@@ -15,7 +15,7 @@ FRAGMENTS = st.sampled_from([
     "hours a day", "每天", "小時", "%", "of the time", "used", "二手", "new only", "vs", "or", "和",
     "llama 3 8b", "8x7b", "70B", "qwen2.5", "cloud", "psu", "tensor cores", "卡", "張", "<@1>", "**",
     "\u200b", "\u202e", "１２００", "10^", "9" * 30, " ", ",", ".", "/h", "?", "？", "小时", "/天", "个",
-    "一" * 25, "万" * 25, "九千九百",
+    "一" * 25, "万" * 25, "九千九百", "each", "apiece", "每張", "supr", "laptp", "xtxx", "H100s", "200", "128",
 ])
 TEXT = st.one_of(
     st.text(max_size=300),
