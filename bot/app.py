@@ -22,15 +22,16 @@ from discord.ext import commands
 from bot import charts
 from bot.chat import MemoryConversationStore
 from bot.config import Settings
-from bot.i18n import Translator, from_discord, t
+from bot.i18n import Lang, Translator, from_discord, t
 from bot.observability import Metrics, health_app, start_health_server
+from bot.store import ConversationStore, GuildSettings, Store, advice_context, open_store
 from bot.views import DYNAMIC_ITEMS
 from engine.advisor import AdviceContext
 from engine.datafiles import DataError
 
 log = logging.getLogger("gpu_advisor")
 SAFE = discord.AllowedMentions.none()
-COGS = ("bot.cogs.advice", "bot.cogs.guide", "bot.cogs.chat", "bot.cogs.charts")
+COGS = ("bot.cogs.advice", "bot.cogs.guide", "bot.cogs.chat", "bot.cogs.charts", "bot.cogs.community")
 
 
 def point_at(settings: Settings) -> None:
@@ -45,6 +46,9 @@ class AdvisorTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Refuse new work while shutting down; note when handling started, for the latency metric."""
         interaction.extras["started"] = time.perf_counter()
+        chosen = await self.client.guild_lang(interaction.guild_id)  # type: ignore[attr-defined]
+        if chosen:
+            interaction.extras["lang"] = chosen  # a server-wide answer language overrides each member's
         return not getattr(self.client, "closing", False)
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
@@ -54,6 +58,11 @@ class AdvisorTree(app_commands.CommandTree):
             message = t(lang, "error.cooldown", seconds=f"{error.retry_after:.0f}")
         elif isinstance(original, ValueError | KeyError) and not isinstance(original, DataError):
             message = t(lang, "error.bad_value", message=str(original.args[0] if original.args else original))
+        elif isinstance(error, app_commands.MissingPermissions):
+            need = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
+            message = t(lang, "error.permission", need=need)
+        elif isinstance(error, app_commands.NoPrivateMessage):
+            message = t(lang, "error.guild_only")
         elif isinstance(error, app_commands.CheckFailure):
             return  # shutting down: Discord shows its own "did not respond"
         else:
@@ -61,8 +70,11 @@ class AdvisorTree(app_commands.CommandTree):
             self.client.metrics.errors.labels("command").inc()  # type: ignore[attr-defined]
             log.error(
                 "command failed",
-                extra={"command": interaction.command.qualified_name if interaction.command else None,
-                       "guild": interaction.guild_id, "error": "".join(traceback.format_exception(original))},
+                extra={
+                    "command": interaction.command.qualified_name if interaction.command else None,
+                    "guild": interaction.guild_id,
+                    "error": "".join(traceback.format_exception(original)),
+                },
             )
         await reply_ephemeral(interaction, discord.utils.escape_mentions(message))
 
@@ -95,7 +107,9 @@ class GpuAdvisorBot(commands.AutoShardedBot):
             max_messages=None,
         )
         self.settings = settings
-        self.conversations = MemoryConversationStore()
+        self.conversations: MemoryConversationStore | ConversationStore = MemoryConversationStore()
+        self.store: Store | None = None
+        self._price_cache: dict[int | None, tuple[float, dict]] = {}
         self.metrics = Metrics()
         self.closing = False
         self.in_flight = 0
@@ -130,9 +144,15 @@ class GpuAdvisorBot(commands.AutoShardedBot):
             self._health = None
         charts.shutdown()
         await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
 
     async def health(self) -> dict[str, bool]:
-        return {"gateway": self.is_ready() and not self.is_closed() and not self.closing}
+        return {
+            "gateway": self.is_ready() and not self.is_closed() and not self.closing,
+            "database": self.store is not None and await self.store.ping(),
+        }
 
     def refresh_metrics(self) -> None:
         for shard_id, shard in self.shards.items():
@@ -144,12 +164,44 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         for shard_id in self.shards:
             self.metrics.guilds.labels(str(shard_id)).set(counts.get(shard_id, 0))
 
-    def context_for(self, guild_id: int | None) -> AdviceContext:
-        """The engine's context for a server: its currency and electricity price."""
-        return AdviceContext(currency=self.settings.default_currency,
-                             electricity_usd_per_kwh=self.settings.electricity_usd_per_kwh)
+    async def context_for(self, guild_id: int | None) -> AdviceContext:
+        """The engine's context for a server: its currency, electricity price and, when the server
+        turned them on, community price medians (cached for a few minutes per server)."""
+        if self.store is None:
+            return AdviceContext(
+                currency=self.settings.default_currency, electricity_usd_per_kwh=self.settings.electricity_usd_per_kwh
+            )
+        guild = await self.store.settings.get(guild_id)
+        overrides = await self._community_prices(guild_id) if guild.use_community_prices else {}
+        return advice_context(guild, price_overrides=overrides)
+
+    async def guild_lang(self, guild_id: int | None) -> Lang | None:
+        """The server's chosen answer language, if a moderator set one."""
+        if self.store is None or guild_id is None:
+            return None
+        return (await self.store.settings.get(guild_id)).locale
+
+    async def _community_prices(self, guild_id: int | None) -> dict:
+        now = time.monotonic()
+        cached = self._price_cache.get(guild_id)
+        if cached and now - cached[0] < self.settings.community_price_cache_seconds:
+            return cached[1]
+        overrides = await self.store.prices.price_overrides(guild_id)
+        self._price_cache[guild_id] = (now, overrides)
+        return overrides
+
+    def forget_prices(self, guild_id: int | None) -> None:
+        """A report or removal changed this server's medians."""
+        self._price_cache.pop(guild_id, None)
 
     async def setup_hook(self) -> None:
+        s = self.settings
+        self.store = await open_store(
+            s.database_url,
+            data_dir=s.data_dir,
+            guild_defaults=GuildSettings.bot_defaults(s.default_currency, s.electricity_usd_per_kwh),
+        )
+        self.conversations = self.store.conversations
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for cog in COGS:

@@ -209,6 +209,43 @@ def cmd_ask(args: argparse.Namespace) -> None:
     emit(advise(result.query, _context(args)), args)
 
 
+def cmd_feedback_report(args: argparse.Namespace) -> None:
+    """Which answers users disagree with: up/down votes per kind and task, the most down-voted answers."""
+    import asyncio
+    import datetime as dt
+
+    from bot.config import Settings
+    from bot.store import format_feedback_report, open_store
+
+    async def report() -> str:
+        settings = Settings()
+        store = await open_store(settings.database_url, data_dir=settings.data_dir)
+        try:
+            since = dt.datetime.now(dt.UTC) - dt.timedelta(days=args.days) if args.days else None
+            return format_feedback_report(await store.feedback.report(since=since))
+        finally:
+            await store.close()
+
+    print(asyncio.run(report()))
+
+
+def cmd_migrate(args: argparse.Namespace) -> None:
+    """Bring the database (DATABASE_URL, or the SQLite file) to the newest schema, then exit."""
+    import asyncio
+
+    from bot.config import Settings
+    from bot.store import open_store
+
+    async def migrate() -> str:
+        settings = Settings()
+        store = await open_store(settings.database_url, data_dir=settings.data_dir)
+        backend = store.backend
+        await store.close()
+        return backend
+
+    print(f"database migrated ({asyncio.run(migrate())})")
+
+
 def cmd_chat(args: argparse.Namespace) -> None:
     from bot.terminal import run_chat
 
@@ -285,6 +322,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("question", nargs="+")
     p.set_defaults(func=cmd_ask)
 
+    p = sub.add_parser("feedback-report", help="votes on answers: what users disagree with")
+    p.add_argument("--days", type=int, default=0, help="only the last N days (default: all)")
+    p.set_defaults(func=cmd_feedback_report)
+
+    p = sub.add_parser("migrate", help="upgrade the database schema (DATABASE_URL) and exit")
+    p.set_defaults(func=cmd_migrate)
+
     p = sub.add_parser("chat", parents=[common], help="a conversation in the terminal (follow-ups refine)")
     p.set_defaults(func=cmd_chat)
     return parser
@@ -293,7 +337,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.prices:
+        if getattr(args, "prices", None):
             load_catalog().snapshot(args.prices)
         args.func(args)
     except UsageError as exc:

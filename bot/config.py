@@ -6,6 +6,7 @@ The token is a ``SecretStr`` so it never appears in a repr, a log line or an err
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -21,6 +22,8 @@ class Settings(BaseSettings):
     discord_api_base: str = DISCORD_API_BASE
     discord_gateway_url: str = DISCORD_GATEWAY_URL
     database_url: str | None = Field(default=None, description="unset: SQLite under data_dir")
+    data_dir: Path = Field(default=Path("var"), description="where the SQLite file lives")
+    community_price_cache_seconds: float = Field(default=300, ge=0)
     shard_count: int | None = Field(default=None, ge=1, description="unset: Discord's recommendation")
     shard_ids: list[int] | None = Field(default=None, description="this process's shards, e.g. [0,1]")
     sync_commands: bool = Field(default=True, description="only one process should sync application commands")

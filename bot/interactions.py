@@ -23,7 +23,8 @@ MAX_CHOICES = 25  # Discord's autocomplete limit
 
 
 def lang_of(interaction: discord.Interaction) -> Lang:
-    return from_discord(interaction.locale)
+    """The server's chosen language if it set one (see AdvisorTree.interaction_check), else the member's."""
+    return interaction.extras.get("lang") or from_discord(interaction.locale)
 
 
 def bot_of(interaction: discord.Interaction) -> GpuAdvisorBot:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.embeds import answer_embed, why_embed
-from bot.i18n import Lang, t
+from bot.i18n import Lang, from_discord, t
 from engine.advisor import AdviceContext, advise
 from engine.answer import Answer
 from engine.catalog import load_catalog
@@ -43,8 +43,13 @@ class CompareButton(
 ):
     def __init__(self, a: str, b: str, workload: str, lang: Lang) -> None:
         self.a, self.b, self.workload, self.lang = a, b, workload, lang
-        super().__init__(discord.ui.Button(label=t(lang, "button.compare_top"), style=discord.ButtonStyle.primary,
-                                           custom_id=f"ga:cmp:{a}:{b}:{workload}:{lang}"))
+        super().__init__(
+            discord.ui.Button(
+                label=t(lang, "button.compare_top"),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"ga:cmp:{a}:{b}:{workload}:{lang}",
+            )
+        )
 
     @classmethod
     async def from_custom_id(
@@ -54,14 +59,17 @@ class CompareButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         query = Query(kind="compare", gpus=(self.a, self.b), gpu_counts=(1, 1), workload=self.workload)
-        await _show(interaction, advise(query, _bot(interaction).context_for(interaction.guild_id)), self.lang)
+        await _show(interaction, advise(query, await _bot(interaction).context_for(interaction.guild_id)), self.lang)
 
 
 class CloudButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:cloud:(?P<gpu>{ID}):{LANG}"):
     def __init__(self, gpu: str, lang: Lang) -> None:
         self.gpu, self.lang = gpu, lang
-        super().__init__(discord.ui.Button(label=t(lang, "button.cloud"), style=discord.ButtonStyle.secondary,
-                                           custom_id=f"ga:cloud:{gpu}:{lang}"))
+        super().__init__(
+            discord.ui.Button(
+                label=t(lang, "button.cloud"), style=discord.ButtonStyle.secondary, custom_id=f"ga:cloud:{gpu}:{lang}"
+            )
+        )
 
     @classmethod
     async def from_custom_id(
@@ -71,14 +79,19 @@ class CloudButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:clou
 
     async def callback(self, interaction: discord.Interaction) -> None:
         query = Query(kind="cloud_vs_buy", gpus=(self.gpu,))
-        await _show(interaction, advise(query, _bot(interaction).context_for(interaction.guild_id)), self.lang)
+        await _show(interaction, advise(query, await _bot(interaction).context_for(interaction.guild_id)), self.lang)
 
 
 class WhyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:why:(?P<gpu>{ID}):{WORKLOAD}:{LANG}"):
     def __init__(self, gpu: str, workload: str, lang: Lang) -> None:
         self.gpu, self.workload, self.lang = gpu, workload, lang
-        super().__init__(discord.ui.Button(label=t(lang, "button.why"), style=discord.ButtonStyle.secondary,
-                                           custom_id=f"ga:why:{gpu}:{workload}:{lang}"))
+        super().__init__(
+            discord.ui.Button(
+                label=t(lang, "button.why"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ga:why:{gpu}:{workload}:{lang}",
+            )
+        )
 
     @classmethod
     async def from_custom_id(
@@ -93,14 +106,19 @@ class WhyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:why:(?
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=SAFE)
 
 
-class FollowUpButton(discord.ui.DynamicItem[discord.ui.Button],
-                     template=rf"ga:fu:(?P<field>task|budget):(?P<value>[a-z0-9_]{{1,20}}):{LANG}"):
+class FollowUpButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"ga:fu:(?P<field>task|budget):(?P<value>[a-z0-9_]{{1,20}}):{LANG}",
+):
     """One answer to the bot's follow-up question; refines the presser's last question."""
 
     def __init__(self, field: str, value: str, label: str, lang: Lang) -> None:
         self.field, self.value, self.lang = field, value, lang
-        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.secondary,
-                                           custom_id=f"ga:fu:{field}:{value}:{lang}"))
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80], style=discord.ButtonStyle.secondary, custom_id=f"ga:fu:{field}:{value}:{lang}"
+            )
+        )
 
     @classmethod
     async def from_custom_id(
@@ -112,14 +130,14 @@ class FollowUpButton(discord.ui.DynamicItem[discord.ui.Button],
         bot = _bot(interaction)
         key = (interaction.user.id, interaction.channel_id or 0)
         previous = await bot.conversations.get(key) or Query(kind="recommend")
-        if self.field == "task":
-            update = Query(task=self.value)  # type: ignore[arg-type]
-        else:
-            currency = previous.budget.currency if previous.budget else bot.context_for(interaction.guild_id).currency
+        update = Query(task=self.value) if self.field == "task" else Query()  # type: ignore[arg-type]
+        context = await bot.context_for(interaction.guild_id)
+        if self.field == "budget":
+            currency = previous.budget.currency if previous.budget else context.currency
             update = Query(budget=Money(amount=int(self.value), currency=currency))
         query = previous.merged(update)
         await bot.conversations.put(key, query)
-        await _show(interaction, advise(query, bot.context_for(interaction.guild_id)), self.lang)
+        await _show(interaction, advise(query, context), self.lang)
 
 
 # ---- charts: the button carries what redraws the chart, so it survives restarts ---------------
@@ -136,8 +154,9 @@ def chart_token(answer: Answer) -> str | None:
     if answer.options:
         top = answer.options[0]
         budget = int(q.budget_usd() or 0)
-        return (f"rec:{q.task or 'x'}:{top.workload}:{q.min_memory_gb or 0:g}:{budget}:{q.condition or 'x'}:"
-                f"{top.gpu_count}")
+        return (
+            f"rec:{q.task or 'x'}:{top.workload}:{q.min_memory_gb or 0:g}:{budget}:{q.condition or 'x'}:{top.gpu_count}"
+        )
     if answer.break_even and q.gpus:
         return f"be:{q.gpus[0]}:{answer.break_even.inputs.utilisation * 24:.2f}"
     if answer.power:
@@ -192,15 +211,22 @@ async def send_chart(interaction: discord.Interaction, answer: Answer, lang: Lan
         await interaction.followup.send(t(lang, "chart.none"), ephemeral=True, allowed_mentions=SAFE)
         return
     png = await charts.render_spec_async(spec)
-    await interaction.followup.send(file=discord.File(io.BytesIO(png), "chart.png"), ephemeral=ephemeral,
-                                    allowed_mentions=SAFE)
+    await interaction.followup.send(
+        file=discord.File(io.BytesIO(png), "chart.png"), ephemeral=ephemeral, allowed_mentions=SAFE
+    )
 
 
 class ChartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:chart:(?P<token>{TOKEN}):{LANG}"):
     def __init__(self, token: str, lang: Lang) -> None:
         self.token, self.lang = token, lang
-        super().__init__(discord.ui.Button(label=t(lang, "button.chart"), style=discord.ButtonStyle.secondary,
-                                           emoji="📊", custom_id=f"ga:chart:{token}:{lang}"))
+        super().__init__(
+            discord.ui.Button(
+                label=t(lang, "button.chart"),
+                style=discord.ButtonStyle.secondary,
+                emoji="📊",
+                custom_id=f"ga:chart:{token}:{lang}",
+            )
+        )
 
     @classmethod
     async def from_custom_id(
@@ -209,8 +235,44 @@ class ChartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:char
         return cls(match["token"], match["lang"])  # type: ignore[arg-type]
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        answer = answer_for_token(self.token, _bot(interaction).context_for(interaction.guild_id))
+        answer = answer_for_token(self.token, await _bot(interaction).context_for(interaction.guild_id))
         await send_chart(interaction, answer, self.lang)
+
+
+class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:vote:(?P<vote>up|down):(?P<token>{TOKEN})"):
+    """👍/👎 under a recommendation, stored with the query that produced it (rebuilt from the token)."""
+
+    def __init__(self, vote: str, token: str) -> None:
+        self.vote, self.token = vote, token
+        super().__init__(
+            discord.ui.Button(
+                emoji="👍" if vote == "up" else "👎",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ga:vote:{vote}:{token}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> Any:
+        return cls(match["vote"], match["token"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = _bot(interaction)
+        answer = answer_for_token(self.token, await bot.context_for(interaction.guild_id))
+        if bot.store is not None and interaction.message is not None:
+            await bot.store.feedback.vote(
+                interaction.message.id,
+                interaction.user.id,
+                1 if self.vote == "up" else -1,
+                answer.query,
+                answer.headline,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+            )
+        lang = from_discord(interaction.locale)
+        await interaction.response.send_message(t(lang, "vote.thanks"), ephemeral=True, allowed_mentions=SAFE)
 
 
 def _chart_button(answer: Answer, lang: Lang) -> ChartButton | None:
@@ -237,7 +299,10 @@ def answer_view(answer: Answer, lang: Lang) -> discord.ui.View | None:
     chart = _chart_button(answer, lang)
     if chart is not None:
         view.add_item(chart)
+        if answer.kind == "recommend" and len(f"ga:vote:down:{chart.token}") <= 100:
+            view.add_item(VoteButton("up", chart.token))
+            view.add_item(VoteButton("down", chart.token))
     return view if view.children else None
 
 
-DYNAMIC_ITEMS = (CompareButton, CloudButton, WhyButton, FollowUpButton, ChartButton)
+DYNAMIC_ITEMS = (CompareButton, CloudButton, WhyButton, FollowUpButton, ChartButton, VoteButton)

@@ -281,6 +281,7 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         f"${top.price.usd:,.0f} ({top.price.basis}, {top.price.date:%b %Y})."
     )
     alternatives = _multi_gpu(query, workload, floor_gb, budget, ctx, best, organization) if not query.num_gpus else ()
+    community = tuple(f"{o.name}: {o.price.source}" for o in options if o.price.basis == "override")
     return Answer(
         kind="recommend",
         query=query,
@@ -292,6 +293,7 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         suggestions=tuple(suggestions),
         follow_up=_follow_up(query),
         price_date=snapshot.date,
+        notes=community,
         price_source="; ".join(snapshot.sources),
     )
 

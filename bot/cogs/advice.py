@@ -65,7 +65,7 @@ class Advice(commands.Cog):
         condition: Literal["new", "used"] | None = None,
         hours_per_day: app_commands.Range[float, 0.1, 24.0] | None = None,
     ) -> None:
-        context = bot_of(interaction).context_for(interaction.guild_id)
+        context = await bot_of(interaction).context_for(interaction.guild_id)
         fields: dict = {"kind": "recommend"}
         for name, value in (
             ("task", task),
@@ -107,7 +107,7 @@ class Advice(commands.Cog):
         }
         if workload:
             fields["workload"] = workload
-        answer = advise(Query(**fields), bot_of(interaction).context_for(interaction.guild_id))
+        answer = advise(Query(**fields), await bot_of(interaction).context_for(interaction.guild_id))
         await send_answer(interaction, answer, lang)
 
     @app_commands.command(name="breakeven", description=_("Days until a desktop beats renting a cloud GPU"))
@@ -130,7 +130,7 @@ class Advice(commands.Cog):
         electricity: app_commands.Range[float, 0.0, 100.0] | None = None,
     ) -> None:
         lang = lang_of(interaction)
-        context = bot_of(interaction).context_for(interaction.guild_id)
+        context = await bot_of(interaction).context_for(interaction.guild_id)
         if desktop_cost is None or hourly is None:
             fields: dict = {"kind": "cloud_vs_buy", "hours_per_day": hours_per_day}
             if gpu:
@@ -174,7 +174,7 @@ class Advice(commands.Cog):
             fields["num_gpus"] = count
         answer = can_run(
             Query(**fields),
-            bot_of(interaction).context_for(interaction.guild_id),
+            await bot_of(interaction).context_for(interaction.guild_id),
             mode=mode,
             precision=precision,
             context=context,
@@ -196,7 +196,7 @@ class Advice(commands.Cog):
         fields: dict = {"kind": "power", "gpus": (resolve_gpu(gpu, lang),), "num_gpus": count}
         if power_limit is not None:
             fields["power_limit_w"] = power_limit
-        answer = advise(Query(**fields), bot_of(interaction).context_for(interaction.guild_id))
+        answer = advise(Query(**fields), await bot_of(interaction).context_for(interaction.guild_id))
         await send_answer(interaction, answer, lang)
 
 

@@ -52,7 +52,7 @@ class Charts(commands.Cog):
         model: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         lang = lang_of(interaction)
-        context = bot_of(interaction).context_for(interaction.guild_id)
+        context = await bot_of(interaction).context_for(interaction.guild_id)
         if kind == "performance":
             names = [n.strip() for n in (gpus or gpu or "rtx 4090, rtx 3090, rtx 4070 ti").split(",") if n.strip()]
             ids = [resolve_gpu(n, lang) for n in names[:MAX_GPUS]]

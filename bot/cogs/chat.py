@@ -42,35 +42,44 @@ class Chat(commands.Cog):
         """Parse (refining this user's last question in this channel) and advise."""
         bot = self.bot
         key = (user_id, channel_id)
-        context = bot.context_for(guild_id)  # type: ignore[attr-defined]
+        context = await bot.context_for(guild_id)  # type: ignore[attr-defined]
         result = understand(text, await bot.conversations.get(key), context.currency)  # type: ignore[attr-defined]
         await bot.conversations.put(key, result.query)  # type: ignore[attr-defined]
         answer = advise(result.query, context)
         if result.notes:
             answer = answer.model_copy(update={"notes": (*answer.notes, *result.notes)})
-        return answer, result.language
+        return answer, await bot.guild_lang(guild_id) or result.language  # type: ignore[attr-defined]
 
     @app_commands.command(name="ask", description=_("Ask anything about buying a GPU"))
     @app_commands.describe(question="your question, in English or Chinese")
     @app_commands.checks.dynamic_cooldown(command_cooldown)
     async def ask(self, interaction: discord.Interaction, question: app_commands.Range[str, 1, 2000]) -> None:
-        answer, lang = await self.answer(question, interaction.user.id, interaction.channel_id or 0,
-                                         interaction.guild_id)
+        answer, lang = await self.answer(
+            question, interaction.user.id, interaction.channel_id or 0, interaction.guild_id
+        )
         await send_answer(interaction, answer, lang)
 
-    def _addressed(self, message: discord.Message) -> bool:
+    async def _addressed(self, message: discord.Message) -> bool:
+        """DMs, mentions, and — with the message-content intent — the server's advice channels."""
         bot = self.bot
         if message.guild is None:
             return True
         if bot.user is not None and bot.user in message.mentions:
             return True
         settings = bot.settings  # type: ignore[attr-defined]
-        return settings.message_content and message.channel.id in settings.advice_channel_ids
+        if not settings.message_content:
+            return False
+        if message.channel.id in settings.advice_channel_ids:
+            return True
+        store = bot.store  # type: ignore[attr-defined]
+        return (
+            store is not None and (await store.settings.get(message.guild.id)).advice_channel_id == message.channel.id
+        )
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         bot = self.bot
-        if message.author.bot or getattr(bot, "closing", False) or not self._addressed(message):
+        if message.author.bot or getattr(bot, "closing", False) or not await self._addressed(message):
             return
         text = MENTION.sub(" ", message.content).strip()
         bucket = self.cooldowns.get_bucket(message)
@@ -79,8 +88,9 @@ class Chat(commands.Cog):
         if retry:
             if message.author.id not in self.warned:  # say it once, don't spam the channel
                 self.warned.add(message.author.id)
-                await message.reply(t(lang, "error.cooldown", seconds=f"{retry:.0f}"), allowed_mentions=SAFE,
-                                    mention_author=False)
+                await message.reply(
+                    t(lang, "error.cooldown", seconds=f"{retry:.0f}"), allowed_mentions=SAFE, mention_author=False
+                )
             return
         self.warned.discard(message.author.id)
         if not text:

@@ -31,18 +31,28 @@ class Guide(commands.Cog):
     async def info(self, interaction: discord.Interaction, gpu: str) -> None:
         lang = lang_of(interaction)
         spec = load_catalog().get(resolve_gpu(gpu, lang))
-        answer = Answer(kind="other", query=Query(kind="other", gpus=(spec.id,)), headline=f"**{spec.name}**",
-                        spec=spec)
+        answer = Answer(
+            kind="other", query=Query(kind="other", gpus=(spec.id,)), headline=f"**{spec.name}**", spec=spec
+        )
         await send_answer(interaction, answer, lang)
 
     @app_commands.command(name="cycles", description=_("The guide's worked matrix-multiplication cycle example"))
     @app_commands.describe(edition="guide edition", tensor_cores="use Tensor Cores", tma="overlap loads (TMA)")
     @app_commands.checks.dynamic_cooldown(command_cooldown)
-    async def cycles(self, interaction: discord.Interaction, edition: Literal["2023", "2020"] = "2023",
-                     tensor_cores: bool = True, tma: bool = False) -> None:
+    async def cycles(
+        self,
+        interaction: discord.Interaction,
+        edition: Literal["2023", "2020"] = "2023",
+        tensor_cores: bool = True,
+        tma: bool = False,
+    ) -> None:
         result = worked_example(edition, tensor_cores, tma=tma)
-        answer = Answer(kind="explain", query=Query(kind="explain", topic="tensor_cores"),
-                        headline=f"{result.total} cycles", cycles=result)
+        answer = Answer(
+            kind="explain",
+            query=Query(kind="explain", topic="tensor_cores"),
+            headline=f"{result.total} cycles",
+            cycles=result,
+        )
         await send_answer(interaction, answer, lang_of(interaction))
 
     @app_commands.command(name="explain", description=_("The guide's answer on a topic"))

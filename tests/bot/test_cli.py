@@ -102,3 +102,12 @@ def test_chart_flag_writes_a_png(capsys, tmp_path):
     out = tmp_path / "chart.png"
     code, _, err = run(capsys, "compare", "4090", "2x3090", "--chart", str(out))
     assert code == 0 and out.read_bytes().startswith(b"\x89PNG") and "chart written" in err
+
+
+def test_migrate_and_feedback_report(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    code, out, _ = run(capsys, "migrate")
+    assert code == 0 and "database migrated (sqlite)" in out and (tmp_path / "gpu-advisor.sqlite3").exists()
+    code, out, _ = run(capsys, "feedback-report", "--days", "7")
+    assert code == 0 and "No votes yet." in out

@@ -56,7 +56,7 @@ def test_buttons_carry_their_state_and_match_their_templates():
     view = answer_view(answer, "en")
     templates = [re.compile(item.__discord_ui_compiled_template__) for item in DYNAMIC_ITEMS]
     ids = [child.custom_id for child in view.children]
-    assert len(ids) == 4 and ids[-1].startswith("ga:chart:")
+    assert len(ids) == 6 and ids[3].startswith("ga:chart:") and ids[4].startswith("ga:vote:up:")
     for custom_id in ids:
         assert len(custom_id) <= 100
         assert any(p.fullmatch(custom_id) for p in templates), custom_id

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import discord
 import pytest
 
@@ -9,11 +12,17 @@ from bot.app import GpuAdvisorBot
 from bot.config import Settings
 from bot.i18n import t
 
-from .discord_double import CB_AUTOCOMPLETE, CB_UPDATE, DiscordDouble, DoubleTimeout
+from .discord_double import CB_AUTOCOMPLETE, CB_UPDATE, DiscordDouble, DoubleError, DoubleTimeout
 
 
 def make_bot(**overrides) -> GpuAdvisorBot:
-    values = {"chat_cooldown_seconds": 0, "command_cooldown_seconds": 0, "guild_ready_timeout": 0.05} | overrides
+    """The real bot with test settings: no cooldowns, its own SQLite file unless a database is given."""
+    values = {
+        "chat_cooldown_seconds": 0,
+        "command_cooldown_seconds": 0,
+        "guild_ready_timeout": 0.05,
+        "data_dir": Path(tempfile.mkdtemp(prefix="gpu-advisor-e2e-")),
+    } | overrides
     settings = Settings(_env_file=None, discord_token="double-token", **values)
     return GpuAdvisorBot(settings)
 
@@ -211,8 +220,9 @@ async def test_cooldowns_answer_kindly(double: DiscordDouble) -> None:
             await double.send_message(
                 double.channel.id, mention(double, text), author="dave", mentions=[double.bot_user.id]
             )
-        assert (await double.wait_for_message(double.channel.id)).embeds
-        assert "try again in" in (await double.wait_for_message(double.channel.id)).content
+        replies = [await double.wait_for_message(double.channel.id) for _ in range(2)]
+        assert sum(bool(r.embeds) for r in replies) == 1
+        assert sum("try again in" in (r.content or "") for r in replies) == 1
 
 
 async def test_chart_button_and_command_attach_a_png(double: DiscordDouble) -> None:
@@ -225,3 +235,56 @@ async def test_chart_button_and_command_attach_a_png(double: DiscordDouble) -> N
         handle = await double.send_slash("chart", {"kind": "memory", "model": "Llama 3 8B", "gpu": "rtx-3060-12gb"})
         drawn = await handle.wait_response(predicate=lambda s: bool(s.files))
         assert drawn.files[0].data.startswith(b"\x89PNG")
+
+
+async def test_settings_need_manage_server(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        # Discord hides the command from members without Manage Server (default_member_permissions) ...
+        with pytest.raises(DoubleError, match="default_member_permissions"):
+            await double.send_slash("settings", {"currency": "EUR"}, user="member",
+                                    permissions=discord.Permissions(send_messages=True))
+        admin = discord.Permissions(manage_guild=True)
+        done = await (await double.send_slash("settings", {"currency": "EUR", "electricity": 0.35},
+                                              user="owner", permissions=admin)).wait_response()
+        assert "Currency: EUR" in done.content
+        answer = await (await double.send_slash("recommend", {"task": "kaggle", "budget": 500.0})).wait_response()
+        assert "€" in str(answer.embeds[0])  # the server's currency is used for budgets and prices
+
+
+async def test_community_prices_report_show_remove_and_feed_answers(double: DiscordDouble) -> None:
+    async with double.run(make_bot()):
+        admin = discord.Permissions(manage_guild=True, manage_messages=True)
+        await (await double.send_slash("settings", {"community_prices": True}, permissions=admin)).wait_response()
+        for i, user in enumerate(["u1", "u2", "u3", "u4"]):
+            amount = 350.0 + 10 * i if user != "u4" else 5_000.0  # u4 is an outlier
+            ok = await (await double.send_slash("price report", {"gpu": "rtx-3090", "amount": amount,
+                                                                 "condition": "used", "currency": "USD",
+                                                                 "where": "'; DROP TABLE price_reports; --"},
+                                                user=user)).wait_response()
+            assert ok.ephemeral and "recorded" in ok.content
+        shown = await (await double.send_slash("price show", {"gpu": "rtx-3090"})).wait_response()
+        text = str(shown.embeds[0])
+        assert "$360" in text and "outlier" in text
+        hostile = await (await double.send_slash("price report", {"gpu": "rtx-3090", "amount": 99_999_999.0,
+                                                                  "condition": "used"}, user="u5")).wait_response()
+        assert hostile.ephemeral and "1,000,000" in hostile.content
+        answer = await (await double.send_slash("recommend", {"task": "llm_inference", "condition": "used"})
+                        ).wait_response()
+        assert "community prices: median of 3 reports in this server" in str(answer.embeds[0])
+        # Subcommands can't carry default permissions on Discord: the bot's own check refuses.
+        refused = await (await double.send_slash("price remove", {"report_id": 1}, user="u2",
+                                                 permissions=discord.Permissions(send_messages=True))).wait_response()
+        assert refused.ephemeral and "Manage Messages" in refused.content
+        removed = await (await double.send_slash("price remove", {"report_id": 1}, permissions=admin)).wait_response()
+        assert "Removed report #1" in removed.content
+
+
+async def test_votes_are_stored_with_their_query(double: DiscordDouble) -> None:
+    bot = make_bot()
+    async with double.run(bot):
+        first = await (await double.send_slash("recommend", {"task": "kaggle", "budget": 500.0})).wait_response()
+        down = next(cid for cid in first.custom_ids if cid.startswith("ga:vote:down:"))
+        thanks = await (await double.press_button(first.message_id, down, user="critic")).wait_response()
+        assert thanks.ephemeral
+        votes = await bot.store.feedback.votes(first.message_id)
+        assert [v.vote for v in votes] == [-1] and '"task":"kaggle"' in votes[0].query_json.replace(" ", "")

@@ -1,0 +1,457 @@
+"""Community price reports: validated on the way in, summarised robustly on the way out.
+
+A report is one user's "I saw an RTX 3090 for €700, used, at <where>". The summary of a GPU's
+recent reports is a median that no single user can move alone and that ignores absurd values:
+
+1. Window: reports with ``reported_at`` in (now − window_days, now], not removed by a moderator,
+   for this GPU (and condition, when asked); "this server" = reports made in it, "everywhere" = all.
+2. Every amount is converted to one currency with the caller's ``convert`` (exact Decimals).
+3. One user, one voice: only each user's latest report counts; their older ones are "superseded".
+4. Outliers (at least 3 users): with m the median and MAD the median absolute deviation of the
+   per-user values, a value is left out when |x − m| > 3.5 × max(1.4826 × MAD, 0.05 × m). The
+   floor (5 % of the median) keeps a tight cluster from making any small difference an outlier:
+   values within ±17.5 % of the median are always kept.
+5. The price is the median of what is left, rounded to hundredths.
+
+Steps 3 and 4 mean one user moves the median by at most one position among the reporters, and
+an absurd report by one user is left out altogether.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import statistics
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import and_, func, select, update
+
+from bot.store.db import Database, as_utc, utcnow
+from bot.store.errors import InvalidValue, LimitReached, NotFound
+from bot.store.models import price_reports
+from bot.store.rates import Convert, Rates, known_currencies
+from engine.cost import PriceQuote
+from engine.money import Money
+
+Condition = Literal["new", "used"]
+Scope = Literal["guild", "global"]
+HUNDRED = Decimal(100)
+CENT = Decimal("0.01")
+MIN_USD = Decimal(1)
+MAX_USD = Decimal(1_000_000)
+WHERE_MAX = 200
+REASON_MAX = 200
+DAILY_LIMIT = 3
+LIMIT_PERIOD = dt.timedelta(hours=24)
+MAX_AGE = dt.timedelta(days=365)
+FUTURE_SLACK = dt.timedelta(minutes=5)
+WINDOW_DAYS = 60
+MIN_REPORTERS = 3
+MAD_SCALE = Decimal("1.4826")
+MAD_CUTOFF = Decimal("3.5")
+MAD_FLOOR = Decimal("0.05")
+GPU_ID = re.compile(r"^[a-z0-9][a-z0-9._+-]{0,63}$")
+RULE = ("median of each reporter's latest report in the window; reports with |x − median| > "
+        "3.5 × max(1.4826 × MAD, 5% of median) left out as outliers")
+
+
+class PriceReport(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    guild_id: int | None
+    user_id: int
+    gpu_id: str
+    price: Money
+    condition: Condition
+    where: str
+    reported_at: dt.datetime
+    created_at: dt.datetime
+    removed_at: dt.datetime | None = None
+    removed_by: int | None = None
+    removal_reason: str | None = None
+
+
+class ExcludedReport(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    user_id: int
+    price: Money = Field(description="as reported")
+    converted: Decimal = Field(description="in the summary's currency")
+    reason: Literal["outlier", "superseded"]
+
+
+class ScopeSummary(BaseModel):
+    """The median of one scope (this server, or everywhere) and how it was reached."""
+
+    model_config = ConfigDict(frozen=True)
+
+    scope: Scope
+    median: Money | None = Field(description="None when no report counts")
+    count: int = Field(description="reports in the median: one per reporter")
+    reports: int = Field(description="reports in the window before exclusions")
+    first: dt.date | None = None
+    last: dt.date | None = None
+    excluded: tuple[ExcludedReport, ...] = ()
+
+    @property
+    def outliers(self) -> tuple[ExcludedReport, ...]:
+        return tuple(e for e in self.excluded if e.reason == "outlier")
+
+    def date_range(self) -> str:
+        return date_range(self.first, self.last)
+
+    def describe(self) -> str:
+        """E.g. "median of 7 reports in this server, 12–30 Nov (1 outlier left out)"."""
+        if self.median is None:
+            return "no reports in this server" if self.scope == "guild" else "no reports"
+        where = "in this server" if self.scope == "guild" else "from all servers"
+        noun = "report" if self.count == 1 else "reports"
+        text = f"median of {self.count} {noun} {where}, {self.date_range()}"
+        if self.outliers:
+            n = len(self.outliers)
+            text += f" ({n} outlier{'s' if n > 1 else ''} left out)"
+        return text
+
+
+class PriceSummary(BaseModel):
+    """Everything the bot says about a GPU's community price, for one server and for everywhere."""
+
+    model_config = ConfigDict(frozen=True)
+
+    gpu_id: str
+    currency: str
+    condition: Condition | None
+    window_days: int
+    since: dt.datetime
+    until: dt.datetime
+    guild: ScopeSummary | None
+    everywhere: ScopeSummary
+    rule: str = RULE
+
+    def best(self, min_reports: int = MIN_REPORTERS) -> ScopeSummary | None:
+        """This server's median when it has ``min_reports`` reporters, else everywhere's, else None."""
+        for scope in (self.guild, self.everywhere):
+            if scope is not None and scope.median is not None and scope.count >= min_reports:
+                return scope
+        return None
+
+    def quote(self, min_reports: int = MIN_REPORTERS) -> PriceQuote | None:
+        """A ``PriceQuote`` for ``AdviceContext.price_overrides`` (summaries in USD only)."""
+        scope = self.best(min_reports)
+        if scope is None or scope.median is None or scope.last is None:
+            return None
+        if self.currency != "USD":
+            raise ValueError("price overrides are in USD: summarise with currency='USD'")
+        kind = f"{self.condition} " if self.condition else ""
+        return PriceQuote(gpu_id=self.gpu_id, usd=scope.median.amount, basis="override", date=scope.last,
+                          source=f"community {kind}prices: {scope.describe()}")
+
+
+def date_range(first: dt.date | None, last: dt.date | None) -> str:
+    """"12–30 Nov", "28 Oct – 3 Nov", "30 Dec 2025 – 2 Jan 2026", "12 Nov"."""
+    if first is None or last is None:
+        return ""
+    if first == last:
+        return f"{first.day} {first:%b}"
+    if first.year != last.year:
+        return f"{first.day} {first:%b %Y} – {last.day} {last:%b %Y}"
+    if first.month != last.month:
+        return f"{first.day} {first:%b} – {last.day} {last:%b}"
+    return f"{first.day}–{last.day} {last:%b}"
+
+
+# ---- validation -------------------------------------------------------------------------------
+
+
+def clean_text(value: object, what: str, limit: int, *, required: bool = True) -> str:
+    """Trimmed text with control characters as spaces and runs of spaces collapsed; else InvalidValue."""
+    if not isinstance(value, str):
+        raise InvalidValue(f"{what} must be text")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidValue(f"{what} contains characters that are not valid text") from None
+    text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in value)
+    text = " ".join(text.split())
+    if required and not text:
+        raise InvalidValue(f"{what} is empty")
+    if len(text) > limit:
+        raise InvalidValue(f"{what} is limited to {limit} characters (yours has {len(text):,})")
+    return text
+
+
+def parse_amount(value: object) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, Decimal | int | float | str):
+        raise InvalidValue("the price must be a number")
+    try:
+        amount = Decimal(str(value).strip().replace(",", "").replace("_", ""))
+    except InvalidOperation:
+        raise InvalidValue(f"the price must be a number, not {str(value)[:40]!r}") from None
+    if not amount.is_finite():
+        raise InvalidValue("the price must be a finite number")
+    if amount <= 0:
+        raise InvalidValue(f"the price must be more than zero, not {amount}")
+    return amount
+
+
+def parse_currency(value: object, rates: Rates) -> str:
+    code = value.strip().upper() if isinstance(value, str) else ""
+    if not re.fullmatch(r"[A-Z]{3}", code) or not rates.supports(code):
+        shown = str(value)[:20]
+        raise InvalidValue(f"unknown currency {shown!r}; known: {known_currencies(rates)}")
+    return code
+
+
+def parse_condition(value: object) -> Condition:
+    text = value.strip().lower() if isinstance(value, str) else ""
+    if text == "new":
+        return "new"
+    if text == "used":
+        return "used"
+    raise InvalidValue(f"condition must be 'new' or 'used', not {str(value)[:20]!r}")
+
+
+# ---- aggregation (pure) -----------------------------------------------------------------------
+
+
+def _median(values: list[Decimal]) -> Decimal:
+    return Decimal(statistics.median(values))
+
+
+def summarize(reports: Iterable[PriceReport], scope: Scope, currency: str, convert: Convert) -> ScopeSummary:
+    """Apply the rules in the module docstring to ``reports`` (already filtered to window and scope)."""
+    rows = sorted(reports, key=lambda r: (r.reported_at, r.id), reverse=True)
+    converted = {r.id: convert(r.price, currency).amount for r in rows}
+    latest: dict[int, PriceReport] = {}
+    excluded: list[ExcludedReport] = []
+    for r in rows:
+        if r.user_id in latest:
+            excluded.append(ExcludedReport(id=r.id, user_id=r.user_id, price=r.price, converted=converted[r.id],
+                                           reason="superseded"))
+        else:
+            latest[r.user_id] = r
+    kept = list(latest.values())
+    if len(kept) >= 3:
+        m = _median([converted[r.id] for r in kept])
+        mad = _median([abs(converted[r.id] - m) for r in kept])
+        limit = MAD_CUTOFF * max(MAD_SCALE * mad, MAD_FLOOR * abs(m))
+        outliers = [r for r in kept if abs(converted[r.id] - m) > limit]
+        for r in outliers:
+            excluded.append(ExcludedReport(id=r.id, user_id=r.user_id, price=r.price, converted=converted[r.id],
+                                           reason="outlier"))
+        out = {r.id for r in outliers}
+        kept = [r for r in kept if r.id not in out]
+    excluded.sort(key=lambda e: e.id)
+    if not kept:
+        return ScopeSummary(scope=scope, median=None, count=0, reports=len(rows), excluded=tuple(excluded))
+    median = _median([converted[r.id] for r in kept]).quantize(CENT, rounding=ROUND_HALF_UP)
+    dates = [r.reported_at.date() for r in kept]
+    return ScopeSummary(scope=scope, median=Money(amount=median, currency=currency), count=len(kept),
+                        reports=len(rows), first=min(dates), last=max(dates), excluded=tuple(excluded))
+
+
+# ---- repository -------------------------------------------------------------------------------
+
+
+def _report(row: Mapping[str, Any]) -> PriceReport:
+    return PriceReport(
+        id=row["id"], guild_id=row["guild_id"], user_id=row["user_id"], gpu_id=row["gpu_id"],
+        price=Money(amount=Decimal(row["amount_hundredths"]) / HUNDRED, currency=row["currency"]),
+        condition=row["condition"], where=row["place"], reported_at=row["reported_at"],
+        created_at=row["created_at"], removed_at=row["removed_at"], removed_by=row["removed_by"],
+        removal_reason=row["removal_reason"],
+    )
+
+
+class PriceReports:
+    def __init__(
+        self,
+        db: Database,
+        rates: Rates,
+        *,
+        daily_limit: int = DAILY_LIMIT,
+        known_gpu: Callable[[str], bool] | None = None,
+        clock: Callable[[], dt.datetime] = utcnow,
+    ) -> None:
+        self.db = db
+        self.rates = rates
+        self.daily_limit = daily_limit
+        self.known_gpu = known_gpu
+        self.clock = clock
+
+    async def report(
+        self,
+        guild_id: int | None,
+        user_id: int,
+        gpu_id: str,
+        amount: Decimal | int | str,
+        currency: str,
+        condition: str,
+        where: str,
+        reported_at: dt.datetime | None = None,
+    ) -> PriceReport:
+        """Store one report; :class:`InvalidValue` or :class:`LimitReached` (user-facing) otherwise."""
+        now = as_utc(self.clock())
+        values = self._validate(guild_id, user_id, gpu_id, amount, currency, condition, where, reported_at, now)
+        async with self.db.write() as conn:
+            await self.db.lock(conn, "price_report", user_id, values["gpu_id"])
+            recent = select(func.count(), func.min(price_reports.c.created_at)).where(
+                price_reports.c.user_id == user_id,
+                price_reports.c.gpu_id == values["gpu_id"],
+                price_reports.c.created_at > now - LIMIT_PERIOD,
+            )
+            count, oldest = (await conn.execute(recent)).one()
+            if count >= self.daily_limit:
+                again = as_utc(oldest) + LIMIT_PERIOD
+                raise LimitReached(f"you can report at most {self.daily_limit} prices for {values['gpu_id']} a day; "
+                                   f"try again after {again:%Y-%m-%d %H:%M} UTC")
+            result = await conn.execute(price_reports.insert().values(**values).returning(*price_reports.c))
+            return _report(result.one()._mapping)
+
+    def _validate(self, guild_id: int | None, user_id: int, gpu_id: str, amount: object, currency: object,
+                  condition: object, where: object, reported_at: dt.datetime | None, now: dt.datetime
+                  ) -> dict[str, Any]:
+        gpu = gpu_id.strip().lower() if isinstance(gpu_id, str) else ""
+        if not GPU_ID.fullmatch(gpu) or (self.known_gpu is not None and not self.known_gpu(gpu)):
+            raise InvalidValue(f"unknown GPU {str(gpu_id)[:40]!r}")
+        price = parse_amount(amount)
+        code = parse_currency(currency, self.rates)
+        usd = self.rates.convert(Money(amount=price, currency=code), "USD").amount
+        if usd < MIN_USD:
+            raise InvalidValue(f"{price} {code} is less than 1 USD; is that the whole price?")
+        if usd > MAX_USD:
+            shown = f"{price:,.0f} {code}" if price < MAX_USD * 10_000 else "that"
+            raise InvalidValue(f"{shown} is over 1,000,000 USD; that is not a GPU price")
+        price = price.quantize(CENT, rounding=ROUND_HALF_UP)
+        when = now if reported_at is None else as_utc(reported_at)
+        if when > now + FUTURE_SLACK:
+            raise InvalidValue("a price cannot be reported for a time in the future")
+        if when < now - MAX_AGE:
+            raise InvalidValue("that price is more than a year old")
+        return {
+            "guild_id": guild_id,
+            "user_id": user_id,
+            "gpu_id": gpu,
+            "amount_hundredths": int(price * HUNDRED),
+            "currency": code,
+            "condition": parse_condition(condition),
+            "place": clean_text(where, "'where'", WHERE_MAX),
+            "reported_at": when,
+            "created_at": now,
+        }
+
+    async def remove(self, report_id: int, *, moderator_id: int, reason: str | None = None,
+                     guild_id: int | None = None) -> PriceReport:
+        """Take a report out of every summary, recording who did it and why.
+
+        The caller checks the moderator's permission; ``guild_id`` limits removal to that server's
+        reports (a moderator of one server cannot remove another server's). Raises :class:`NotFound`.
+        """
+        why = None if reason is None else clean_text(reason, "the reason", REASON_MAX, required=False) or None
+        conditions = [price_reports.c.id == report_id, price_reports.c.removed_at.is_(None)]
+        if guild_id is not None:
+            conditions.append(price_reports.c.guild_id == guild_id)
+        async with self.db.write() as conn:
+            result = await conn.execute(
+                update(price_reports).where(and_(*conditions))
+                .values(removed_at=as_utc(self.clock()), removed_by=moderator_id, removal_reason=why)
+                .returning(*price_reports.c)
+            )
+            row = result.first()
+        if row is None:
+            raise NotFound(f"no price report #{report_id}" + (" in this server" if guild_id is not None else "")
+                           + " (or it was already removed)")
+        return _report(row._mapping)
+
+    async def get(self, report_id: int) -> PriceReport | None:
+        async with self.db.read() as conn:
+            row = (await conn.execute(select(price_reports).where(price_reports.c.id == report_id))).first()
+        return _report(row._mapping) if row else None
+
+    async def recent(self, *, gpu_id: str | None = None, guild_id: int | None = None, user_id: int | None = None,
+                     limit: int = 20, include_removed: bool = False) -> list[PriceReport]:
+        """Newest first, e.g. for a moderator looking for the id to remove."""
+        query = select(price_reports).order_by(price_reports.c.id.desc()).limit(max(1, min(limit, 500)))
+        if gpu_id is not None:
+            query = query.where(price_reports.c.gpu_id == gpu_id)
+        if guild_id is not None:
+            query = query.where(price_reports.c.guild_id == guild_id)
+        if user_id is not None:
+            query = query.where(price_reports.c.user_id == user_id)
+        if not include_removed:
+            query = query.where(price_reports.c.removed_at.is_(None))
+        async with self.db.read() as conn:
+            return [_report(row._mapping) for row in await conn.execute(query)]
+
+    async def _window(self, since: dt.datetime, until: dt.datetime, gpu_id: str | None,
+                      condition: Condition | None) -> list[PriceReport]:
+        query = select(price_reports).where(
+            price_reports.c.removed_at.is_(None),
+            price_reports.c.reported_at > since,
+            price_reports.c.reported_at <= until,
+        )
+        if gpu_id is not None:
+            query = query.where(price_reports.c.gpu_id == gpu_id)
+        if condition is not None:
+            query = query.where(price_reports.c.condition == condition)
+        async with self.db.read() as conn:
+            return [_report(row._mapping) for row in await conn.execute(query)]
+
+    async def price_summary(
+        self,
+        gpu_id: str,
+        guild_id: int | None,
+        now: dt.datetime | None = None,
+        window_days: int = WINDOW_DAYS,
+        convert: Convert | None = None,
+        *,
+        currency: str = "USD",
+        condition: Condition | None = None,
+    ) -> PriceSummary:
+        """This server's and everyone's median for ``gpu_id`` over the last ``window_days``, in ``currency``.
+
+        ``convert`` is e.g. ``engine.money.exchange_rates().convert`` (the default: the store's rates).
+        """
+        until = as_utc(now or self.clock())
+        since = until - dt.timedelta(days=window_days)
+        rows = await self._window(since, until, gpu_id, condition)
+        return self._summary(gpu_id, guild_id, rows, since, until, window_days, convert, currency, condition)
+
+    def _summary(self, gpu_id: str, guild_id: int | None, rows: list[PriceReport], since: dt.datetime,
+                 until: dt.datetime, window_days: int, convert: Convert | None, currency: str,
+                 condition: Condition | None) -> PriceSummary:
+        conv = convert or self.rates.convert
+        return PriceSummary(
+            gpu_id=gpu_id, currency=currency, condition=condition, window_days=window_days, since=since, until=until,
+            guild=None if guild_id is None else summarize([r for r in rows if r.guild_id == guild_id], "guild",
+                                                          currency, conv),
+            everywhere=summarize(rows, "global", currency, conv),
+        )
+
+    async def summaries(self, guild_id: int | None, now: dt.datetime | None = None, window_days: int = WINDOW_DAYS,
+                        convert: Convert | None = None, *, currency: str = "USD",
+                        condition: Condition | None = None) -> dict[str, PriceSummary]:
+        """:meth:`price_summary` for every GPU with reports in the window, from one query."""
+        until = as_utc(now or self.clock())
+        since = until - dt.timedelta(days=window_days)
+        by_gpu: dict[str, list[PriceReport]] = {}
+        for r in await self._window(since, until, None, condition):
+            by_gpu.setdefault(r.gpu_id, []).append(r)
+        return {gpu: self._summary(gpu, guild_id, rows, since, until, window_days, convert, currency, condition)
+                for gpu, rows in sorted(by_gpu.items())}
+
+    async def price_overrides(self, guild_id: int | None, now: dt.datetime | None = None, *,
+                              window_days: int = WINDOW_DAYS, min_reports: int = MIN_REPORTERS,
+                              condition: Condition | None = None,
+                              convert: Convert | None = None) -> dict[str, PriceQuote]:
+        """``AdviceContext.price_overrides`` from community prices: per GPU, this server's median when
+        it has ``min_reports`` reporters, else everyone's, else no override (the snapshot price stays)."""
+        summaries = await self.summaries(guild_id, now, window_days, convert, currency="USD", condition=condition)
+        quotes = {gpu: s.quote(min_reports) for gpu, s in summaries.items()}
+        return {gpu: q for gpu, q in quotes.items() if q is not None}
