@@ -143,10 +143,10 @@ class GpuAdvisorBot(commands.AutoShardedBot):
             await self._health.cleanup()
             self._health = None
         charts.shutdown()
+        if self.store is not None:  # before the gateway closes: nothing may cancel it mid-way
+            store, self.store = self.store, None
+            await store.close()
         await super().close()
-        if self.store is not None:
-            await self.store.close()
-            self.store = None
 
     async def health(self) -> dict[str, bool]:
         return {
@@ -212,6 +212,9 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         if self.settings.sync_commands:
             synced = await self.tree.sync()
             log.info("synced %d application commands", len(synced))
+
+    async def on_message(self, message: discord.Message) -> None:
+        """No prefix commands: a mention is a question for the chat cog, never a command name."""
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds (shards %s)", self.user, len(self.guilds), self.shard_ids)

@@ -341,7 +341,7 @@ class PriceReports:
             "amount_hundredths": int(price * HUNDRED),
             "currency": code,
             "condition": parse_condition(condition),
-            "place": clean_text(where, "'where'", WHERE_MAX),
+            "place": clean_text(where, "'where'", WHERE_MAX, required=False),
             "reported_at": when,
             "created_at": now,
         }

@@ -44,13 +44,16 @@ async def test_where_is_trimmed_and_control_characters_flattened(store):
 @pytest.mark.parametrize(("where", "fragment"), [
     ("x" * 10_000, "limited to 200 characters (yours has 10,000)"),
     ("y" * 201, "limited to 200"),
-    ("   \n\t ", "is empty"),
     ("\ud800 lone surrogate", "not valid text"),
 ])
 async def test_bad_where_is_refused(store, where, fragment):
     with pytest.raises(InvalidValue, match=fragment.replace("(", r"\(").replace(")", r"\)")):
         await report(store, where=where)
     assert await store.prices.recent() == []
+
+
+async def test_where_is_optional(store):
+    assert (await report(store, where="   \n\t ")).where == ""
 
 
 async def test_where_of_exactly_200_characters_after_trimming_is_fine(store):
