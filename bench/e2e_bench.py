@@ -70,6 +70,18 @@ async def start_bot(double: DiscordDouble, argv: list[str]) -> subprocess.Popen:
     return proc
 
 
+async def settle(pid: int, quiet: float = 0.02, window: float = 0.5, limit: float = 30.0) -> None:
+    """Wait until the process uses less than ``quiet`` CPU seconds per ``window``."""
+    deadline = time.monotonic() + limit
+    before = cpu_seconds(pid)
+    while time.monotonic() < deadline:
+        await asyncio.sleep(window)
+        now = cpu_seconds(pid)
+        if now - before < quiet:
+            return
+        before = now
+
+
 async def run_phase(double: DiscordDouble, slash_name: str | None, n: int, rate: float | None) -> dict:
     """Send n chat mentions and n slash commands (interleaved); latency from send to the reply."""
     sent_at: dict[str, float] = {}
@@ -111,6 +123,7 @@ async def measure(name: str, argv: list[str], slash: str | None, n: int, rate: f
         proc = await start_bot(double, argv)
         try:
             await run_phase(double, slash, 5, None)  # warm-up
+            await settle(proc.pid)  # one-time work after READY (data, caches, fonts) is not per-answer cost
             out = {"rss_mb_after_ready": rss_mb(proc.pid)}
             for phase, phase_rate in (("fixed_rate", rate), ("max_rate", None)):
                 double.sent.clear()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import time
 import traceback
@@ -20,13 +21,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import charts
-from bot.chat import MemoryConversationStore
+from bot.chat import MemoryConversationStore, WriteThroughConversations
 from bot.config import Settings
 from bot.i18n import Lang, Translator, from_discord, t
 from bot.observability import Metrics, health_app, start_health_server
-from bot.store import ConversationStore, GuildSettings, Store, advice_context, open_store
+from bot.store import GuildSettings, Store, advice_context, open_store
 from bot.views import DYNAMIC_ITEMS
 from engine.advisor import AdviceContext
+from engine.advisor import warm_up as warm_up_engine
 from engine.datafiles import DataError
 
 log = logging.getLogger("gpu_advisor")
@@ -107,16 +109,18 @@ class GpuAdvisorBot(commands.AutoShardedBot):
             max_messages=None,
         )
         self.settings = settings
-        self.conversations: MemoryConversationStore | ConversationStore = MemoryConversationStore()
+        self.conversations: MemoryConversationStore | WriteThroughConversations = MemoryConversationStore()
         self.store: Store | None = None
         self._price_cache: dict[int | None, tuple[float, dict]] = {}
+        self._settings_cache: dict[int | None, tuple[float, GuildSettings]] = {}
         self.metrics = Metrics()
         self.closing = False
         self.in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
         self._health: web.AppRunner | None = None
-        self._charts_warm = False
+        self._warm = False
+        self._warm_task: asyncio.Task[None] | None = None
 
     @contextlib.asynccontextmanager
     async def answering(self) -> AsyncIterator[None]:
@@ -145,6 +149,8 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         charts.shutdown()
         if self.store is not None:  # before the gateway closes: nothing may cancel it mid-way
             store, self.store = self.store, None
+            if isinstance(self.conversations, WriteThroughConversations):
+                await self.conversations.flush()
             await store.close()
         await super().close()
 
@@ -171,15 +177,30 @@ class GpuAdvisorBot(commands.AutoShardedBot):
             return AdviceContext(
                 currency=self.settings.default_currency, electricity_usd_per_kwh=self.settings.electricity_usd_per_kwh
             )
-        guild = await self.store.settings.get(guild_id)
+        guild = await self.guild_settings(guild_id)
         overrides = await self._community_prices(guild_id) if guild.use_community_prices else {}
         return advice_context(guild, price_overrides=overrides)
+
+    async def guild_settings(self, guild_id: int | None) -> GuildSettings:
+        """A server's settings, cached for ``settings_cache_seconds`` (other shards see a change
+        within that time; this process at once, see :meth:`forget_settings`)."""
+        now = time.monotonic()
+        cached = self._settings_cache.get(guild_id)
+        if cached and now - cached[0] < self.settings.settings_cache_seconds:
+            return cached[1]
+        guild = await self.store.settings.get(guild_id)
+        self._settings_cache[guild_id] = (now, guild)
+        return guild
+
+    def forget_settings(self, guild_id: int | None) -> None:
+        self._settings_cache.pop(guild_id, None)
+        self._price_cache.pop(guild_id, None)
 
     async def guild_lang(self, guild_id: int | None) -> Lang | None:
         """The server's chosen answer language, if a moderator set one."""
         if self.store is None or guild_id is None:
             return None
-        return (await self.store.settings.get(guild_id)).locale
+        return (await self.guild_settings(guild_id)).locale
 
     async def _community_prices(self, guild_id: int | None) -> dict:
         now = time.monotonic()
@@ -201,7 +222,7 @@ class GpuAdvisorBot(commands.AutoShardedBot):
             data_dir=s.data_dir,
             guild_defaults=GuildSettings.bot_defaults(s.default_currency, s.electricity_usd_per_kwh),
         )
-        self.conversations = self.store.conversations
+        self.conversations = WriteThroughConversations(self.store.conversations)
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for cog in COGS:
@@ -218,6 +239,15 @@ class GpuAdvisorBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds (shards %s)", self.user, len(self.guilds), self.shard_ids)
-        if not self._charts_warm:  # load matplotlib and fonts off the event loop, after READY
-            self._charts_warm = True
-            asyncio.get_running_loop().run_in_executor(None, charts.warm_up)
+        if not self._warm:
+            self._warm = True
+            self._warm_task = asyncio.create_task(self._warm_up())
+
+    async def _warm_up(self) -> None:
+        """After READY, off the event loop: load data, fill caches, load matplotlib and fonts. Then
+        freeze what is left: the long-lived heap moves out of the garbage collector's way, so a
+        full collection no longer stalls answers for a tenth of a second."""
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(loop.run_in_executor(None, warm_up_engine), loop.run_in_executor(None, charts.warm_up))
+        gc.collect()
+        gc.freeze()

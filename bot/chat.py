@@ -7,6 +7,7 @@ Query, with a time-to-live; the bot can back it with the database so a restart k
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
 
@@ -67,3 +68,44 @@ class MemoryConversationStore:
 
     async def put(self, key: tuple[int, int], query: Query) -> None:
         self._conversations.put(key, query)
+
+
+class WriteThroughConversations:
+    """Conversation state kept in memory and persisted to the database in batches.
+
+    A channel's messages all reach the one shard process that owns its guild (DMs: shard 0), so
+    this process's memory is authoritative for the threads it serves; the database only matters
+    after a restart. Reads hit memory first, so an answer costs no database round trip; writes
+    are collected for ``batch_seconds`` and stored in one transaction. ``flush()`` (called at
+    shutdown) writes what is left.
+    """
+
+    def __init__(self, backing: object, ttl: float = TTL_SECONDS, batch_seconds: float = 0.5) -> None:
+        self._backing = backing
+        self._memory = Conversations(ttl=ttl)
+        self._dirty: dict[tuple[int, int], Query] = {}
+        self._batch_seconds = batch_seconds
+        self._writer: asyncio.Task[None] | None = None
+
+    async def get(self, key: tuple[int, int]) -> Query | None:
+        found = self._memory.get(key)
+        if found is None:
+            found = await self._backing.get(key)  # type: ignore[attr-defined]
+            if found is not None:
+                self._memory.put(key, found)
+        return found
+
+    async def put(self, key: tuple[int, int], query: Query) -> None:
+        self._memory.put(key, query)
+        self._dirty[key] = query
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_soon())
+
+    async def _write_soon(self) -> None:
+        await asyncio.sleep(self._batch_seconds)
+        await self.flush()
+
+    async def flush(self) -> None:
+        batch, self._dirty = list(self._dirty.items()), {}
+        if batch:
+            await self._backing.put_many(batch)  # type: ignore[attr-defined]

@@ -24,6 +24,7 @@ class Settings(BaseSettings):
     database_url: str | None = Field(default=None, description="unset: SQLite under data_dir")
     data_dir: Path = Field(default=Path("var"), description="where the SQLite file lives")
     community_price_cache_seconds: float = Field(default=300, ge=0)
+    settings_cache_seconds: float = Field(default=30, ge=0)
     shard_count: int | None = Field(default=None, ge=1, description="unset: Discord's recommendation")
     shard_ids: list[int] | None = Field(default=None, description="this process's shards, e.g. [0,1]")
     sync_commands: bool = Field(default=True, description="only one process should sync application commands")

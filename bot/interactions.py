@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from bot.app import GpuAdvisorBot
 
 SAFE = discord.AllowedMentions.none()
+log = logging.getLogger("gpu_advisor.answers")
 MAX_CHOICES = 25  # Discord's autocomplete limit
 
 
@@ -74,8 +76,16 @@ async def send_answer(interaction: discord.Interaction, answer: Answer, lang: La
         await _send(interaction, answer, lang)
     bot.metrics.answers.labels("command", answer.kind).inc()
     started = interaction.extras.get("started")
-    if started is not None:
-        bot.metrics.latency.labels("command").observe(time.perf_counter() - started)
+    latency = time.perf_counter() - started if started is not None else None
+    if latency is not None:
+        bot.metrics.latency.labels("command").observe(latency)
+    log.info("answered", extra={"source": "command", "guild": interaction.guild_id, "shard": _shard(interaction),
+                                "command": interaction.command.qualified_name if interaction.command else None,
+                                "kind": answer.kind, "latency_ms": round(latency * 1000, 1) if latency else None})
+
+
+def _shard(interaction: discord.Interaction) -> int | None:
+    return interaction.guild.shard_id if interaction.guild else None
 
 
 async def _send(interaction: discord.Interaction, answer: Answer, lang: Lang) -> None:

@@ -616,3 +616,16 @@ def other(query: Query, ctx: AdviceContext) -> Answer:
             "'PSU for 4x 3090?'",
         ),
     )
+
+
+def warm_up() -> None:
+    """Load every data file and fill the ranking caches, so the first real question is as fast as
+    the rest (the bot runs this in a thread right after connecting)."""
+    from engine.model_specs import load_model_catalog
+    from engine.parse import parse
+
+    load_model_catalog()
+    for text in ("which GPU for Kaggle under $500?", "4090 vs 2x 3090", "can a 3060 12GB run llama 3 8b?",
+                 "PSU for 4x 3090?", "rent or buy a 3090, 3 hours a day?", "what are tensor cores?",
+                 "预算 5000 块，想本地跑大模型"):
+        advise(parse(text).query)

@@ -8,6 +8,7 @@ edition that names a task and says which one it used.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -597,10 +598,19 @@ def gpus_needed(
     card = gpu if isinstance(gpu, Gpu) else load_catalog().get(gpu)
     spec = resolve_model(model)
     counts = TENSOR_PARALLEL_COUNTS if split == "tensor" else range(1, max_gpus + 1)
+    name = precision.name if isinstance(precision, Precision) else precision
+    options = tuple(sorted(kwargs.items()))
     for n in counts:
         if n > max_gpus:
             break
-        est = estimate(spec, mode, precision, gpus=n, split=split, **kwargs)  # type: ignore[arg-type]
-        if fits(est, card):
+        if _per_gpu_gb(spec, mode, name, n, split, options) <= capacity_gb(card):
             return n
     return None
+
+
+@lru_cache(maxsize=4096)
+def _per_gpu_gb(spec: ModelSpec, mode: Mode, precision: str, gpus: int, split: Split,
+                options: tuple[tuple[str, object], ...]) -> float:
+    """The per-GPU need, which depends on the model and the split but not on the card: searching the
+    catalog for setups that fit asks the same question for every card, so it is answered once."""
+    return estimate(spec, mode, precision, gpus=gpus, split=split, **dict(options)).per_gpu_gb  # type: ignore[arg-type]

@@ -111,8 +111,11 @@ class Chat(commands.Cog):
                 log.exception("chat answer failed", extra={"guild": guild_id, "excerpt": excerpt(text)})
                 await message.reply(t(lang, "error.generic"), allowed_mentions=SAFE, mention_author=False)
                 return
+        latency = time.perf_counter() - started
         bot.metrics.answers.labels("chat", answer.kind).inc()  # type: ignore[attr-defined]
-        bot.metrics.latency.labels("chat").observe(time.perf_counter() - started)  # type: ignore[attr-defined]
+        bot.metrics.latency.labels("chat").observe(latency)  # type: ignore[attr-defined]
+        log.info("answered", extra={"source": "chat", "guild": guild_id, "kind": answer.kind, "lang": lang,
+                                    "latency_ms": round(latency * 1000, 1), "excerpt": excerpt(text)})
 
 
 async def setup(bot: commands.Bot) -> None:

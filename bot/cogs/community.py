@@ -63,7 +63,7 @@ class Community(commands.Cog):
             changes["use_community_prices"] = community_prices
         if changes:
             current = await store.settings.set(interaction.guild_id, by=interaction.user.id, **changes)
-            bot_of(interaction).forget_prices(interaction.guild_id)
+            bot_of(interaction).forget_settings(interaction.guild_id)
         else:
             current = await store.settings.get(interaction.guild_id)
         lines = [

@@ -53,23 +53,31 @@ class ConversationStore:
             return None
 
     async def put(self, key: tuple[int, int], query: Query) -> None:
-        user_id, channel_id = key
+        await self.put_many([(key, query)])
+
+    async def put_many(self, items: list[tuple[tuple[int, int], Query]]) -> None:
+        """Upsert several conversations in one transaction (the bot batches its writes)."""
+        if not items:
+            return
         now = as_utc(self.clock())
-        values = {
-            "user_id": user_id,
-            "channel_id": channel_id,
-            # exclude_unset keeps which fields the user stated, exactly as the in-memory store does.
-            "query_json": query.model_dump_json(exclude_unset=True),
-            "expires_at": now + self.ttl,
-            "updated_at": now,
-        }
-        insert = self.db.insert(conversations).values(**values)
+        rows = [
+            {
+                "user_id": user_id,
+                "channel_id": channel_id,
+                # exclude_unset keeps which fields the user stated, exactly as the in-memory store does.
+                "query_json": query.model_dump_json(exclude_unset=True),
+                "expires_at": now + self.ttl,
+                "updated_at": now,
+            }
+            for (user_id, channel_id), query in items
+        ]
+        insert = self.db.insert(conversations)
         upsert = insert.on_conflict_do_update(
             index_elements=["user_id", "channel_id"],
             set_={k: insert.excluded[k] for k in ("query_json", "expires_at", "updated_at")},
         )
         async with self.db.write() as conn:
-            await conn.execute(upsert)
+            await conn.execute(upsert, rows)
         if self._last_cleanup is None or now - self._last_cleanup >= self.cleanup_every:
             self._last_cleanup = now
             await self.purge_expired()

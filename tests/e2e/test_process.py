@@ -72,3 +72,6 @@ async def test_sigterm_finishes_in_flight_answers_and_exits_0_within_10s(tmp_pat
         lines = [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
         assert lines and not [entry for entry in lines if entry["level"] in ("ERROR", "CRITICAL")], stderr
         assert "ops-token" not in stderr  # the token never reaches the logs
+        answered = [entry for entry in lines if entry["message"] == "answered"]
+        assert answered and answered[0]["guild"] == guild.id and answered[0]["latency_ms"] > 0
+        assert len(answered[0]["excerpt"]) <= 41 and str(double.bot_user.id) not in answered[0]["excerpt"]
