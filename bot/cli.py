@@ -175,15 +175,15 @@ def cmd_power(args: argparse.Namespace) -> None:
 
 
 def cmd_info(args: argparse.Namespace) -> None:
-    gpu = load_catalog().get(gpu_arg(args.gpu))
+    gpu = load_catalog().get(gpu_arg(" ".join(args.gpu)))
     print(gpu.model_dump_json(indent=2, by_alias=True) if args.json else spec_text(gpu))
 
 
 def cmd_canrun(args: argparse.Namespace) -> None:
-    fields: dict = {"kind": "can_run", "model": args.model}
+    fields: dict = {"kind": "can_run", "model": " ".join(args.model)}
     count = positive_int(str(args.count), "count")
     if args.gpu:
-        fields["gpus"], fields["gpu_counts"] = (gpu_arg(args.gpu),), (count,)
+        fields["gpus"], fields["gpu_counts"] = (gpu_arg(" ".join(args.gpu)),), (count,)
     elif count > 1:
         fields["num_gpus"] = count
     if args.context is not None and args.context < 1:
@@ -302,8 +302,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_power)
 
     p = sub.add_parser("canrun", parents=[common, charted], help="can a model run on a GPU, how fast, what fits")
-    p.add_argument("model", help="e.g. 'llama 3 8b', 'qwen2.5 14b', '70b'")
-    p.add_argument("--gpu")
+    p.add_argument("model", nargs="+", help="e.g. llama 3 8b, qwen2.5 14b, 70b (quotes optional)")
+    p.add_argument("--gpu", nargs="+", help="e.g. 3060 12G")
     p.add_argument("--count", type=int, default=1)
     p.add_argument("--mode", choices=("inference", "lora", "qlora", "full_finetune", "pretrain"))
     p.add_argument("--precision", help="bf16, fp8, int8, q4_k_m, nf4, ... (default: best that fits)")
@@ -311,7 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_canrun)
 
     p = sub.add_parser("info", parents=[common], help="a GPU's spec card with sources")
-    p.add_argument("gpu")
+    p.add_argument("gpu", nargs="+")
     p.set_defaults(func=cmd_info)
 
     p = sub.add_parser("explain", parents=[common], help="the guide's answer on a topic")
