@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
+from functools import lru_cache
 
 from engine.answer import Rule
 from engine.catalog import load_catalog
@@ -48,7 +49,7 @@ def _chain(query: Query):
     return _TRAIN_OTHER
 
 
-def pick(
+def _pick(
     query: Query,
     budget_usd: Decimal | None,
     *,
@@ -90,3 +91,23 @@ def pick(
         "otherwise it's complicated — pick memory, metric, then best performance per dollar."
     )
     return Rule(id=f"flowchart.2023.{chain_id}.fallback", text=small, source=SOURCE)
+
+
+def pick(query: Query, budget_usd: Decimal | None, *, snapshot: str | None = None,
+         condition: PriceCondition | None = None, overrides: Mapping[str, PriceQuote] | None = None) -> Rule | None:
+    """The flowchart's answer for this query as a Rule, or None when the task is unknown.
+
+    Without price overrides the answer depends only on the task, organisation, budget and market,
+    so it is remembered."""
+    if overrides:
+        return _pick(query, budget_usd, snapshot=snapshot, condition=condition, overrides=overrides)
+    return _pick_cached(query.task, bool(query.organization), budget_usd, snapshot, condition)
+
+
+@lru_cache(maxsize=1024)
+def _pick_cached(task: str | None, organization: bool, budget_usd: Decimal | None, snapshot: str | None,
+                 condition: PriceCondition | None) -> Rule | None:
+    fields: dict = {"organization": organization}
+    if task:
+        fields["task"] = task
+    return _pick(Query(**fields), budget_usd, snapshot=snapshot, condition=condition)

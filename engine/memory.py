@@ -53,6 +53,7 @@ _FLOORS: dict[Edition, dict[Task, tuple[float, str]]] = {
 }
 
 
+@lru_cache(maxsize=64)
 def memory_floor(task: Task, edition: Edition | None = None) -> MemoryFloor | None:
     """The guide's minimum memory for ``task``: the 2023 figure if it has one, else 2020's.
 
