@@ -501,8 +501,21 @@ def estimate(
     ``context`` is the sequence length (default: the model's default context capped at 8,192 for
     inference, 2,048 for training); ``batch`` sequences at once (per GPU when training). Multi-GPU
     figures are per GPU and never pooled: ``per_gpu_gb`` must fit every card.
+
+    Estimates are pure, so each distinct question is computed once and remembered: searching the
+    catalog for setups that fit asks the same few many times.
     """
-    spec = resolve_model(model)
+    name = precision.name if isinstance(precision, Precision) else precision
+    return _estimate(resolve_model(model), mode, name, context, batch, kv_precision, lora_rank, lora_targets,
+                     optimizer, gradient_checkpointing, gpus, split)
+
+
+@lru_cache(maxsize=8192)
+def _estimate(
+    spec: ModelSpec, mode: Mode, precision: str, context: int | None, batch: int, kv_precision: str | None,
+    lora_rank: int, lora_targets: LoraTargets, optimizer: Optimizer, gradient_checkpointing: bool, gpus: int,
+    split: Split,
+) -> MemoryEstimate:
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     if batch < 1 or gpus < 1:
