@@ -18,7 +18,7 @@ from engine import flowchart
 from engine.answer import Answer, CompareRow, Comparison, FollowUp, Option, Rule
 from engine.canrun import assess
 from engine.catalog import load_catalog
-from engine.cloud import break_even
+from engine.cloud import BreakEven, break_even
 from engine.cost import PriceQuote, ValueOption, base_system, best_per_count, price_quote, rank_by_value, value
 from engine.explain import explain
 from engine.memory import memory_floor
@@ -457,19 +457,12 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         gpu_power_w=gpu.tdp_w,
         electricity_usd_per_kwh=ctx.electricity_usd_per_kwh,
     )
-    when = f"after {result.days:.0f} days ({result.months:.1f} months)" if result.days is not None else "never"
+    when = _when(result)
     headline = (
         f"A ${desktop:,.0f} {gpu.short_name} desktop beats renting {instance.name} at "
         f"${per_gpu:.2f}/GPU-hour {when}, at {hours:g} h a day."
     )
-    rules = (
-        Rule(
-            id="cloud.breakeven",
-            text="days = capex / (utilisation × 24 × (cloud $/h − kW × $/kWh)); "
-            "deep learning for more than a year → buy, less → cloud.",
-            source=result.source,
-        ),
-    )
+    rules = (_break_even_rule(result),)
     return Answer(
         kind="cloud_vs_buy",
         query=query,
@@ -483,6 +476,15 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     )
 
 
+def _when(result: BreakEven) -> str:
+    return f"after {result.days:.0f} days ({result.months:.1f} months)" if result.days is not None else "never"
+
+
+def _break_even_rule(result: BreakEven) -> Rule:
+    return Rule(id="cloud.breakeven", text="days = capex / (utilisation × 24 × (cloud $/h − kW × $/kWh)); "
+                "deep learning for more than a year → buy, less → cloud.", source=result.source)
+
+
 def break_even_answer(
     desktop_usd: float, cloud_usd_per_hour: float, hours_per_day: float, ctx: AdviceContext
 ) -> Answer:
@@ -493,19 +495,12 @@ def break_even_answer(
         hours_per_day=hours_per_day,
         electricity_usd_per_kwh=ctx.electricity_usd_per_kwh,
     )
-    when = f"after {result.days:.0f} days ({result.months:.1f} months)" if result.days is not None else "never"
+    when = _when(result)
     headline = (
         f"A ${desktop_usd:,.0f} desktop beats renting at ${cloud_usd_per_hour:.2f}/GPU-hour {when}, "
         f"at {hours_per_day:g} h a day."
     )
-    rules = (
-        Rule(
-            id="cloud.breakeven",
-            text="days = capex / (utilisation × 24 × (cloud $/h − kW × $/kWh)); "
-            "deep learning for more than a year → buy, less → cloud.",
-            source=result.source,
-        ),
-    )
+    rules = (_break_even_rule(result),)
     return Answer(
         kind="cloud_vs_buy",
         query=Query(kind="cloud_vs_buy", hours_per_day=hours_per_day),
