@@ -11,6 +11,9 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 
+from engine.advisor import AdviceContext, advise
+from engine.answer import Answer, FollowUp
+from engine.catalog import load_catalog
 from engine.parse import parse
 from engine.query import ParseResult, Query
 
@@ -47,6 +50,23 @@ def is_follow_up(text: str, result: ParseResult) -> bool:
     stated = result.query.model_fields_set
     short = len(text.split()) <= FOLLOW_UP_MAX_WORDS or len(text) <= 24
     return short and "kind" not in stated and bool(stated - {"kind"})
+
+
+def respond(result: ParseResult, context: AdviceContext) -> Answer:
+    """The engine's answer to a parsed question, with what the parser has to say back: ignored
+    values, and GPU names it did not know ("did you mean …?") — a comparison with an unknown card
+    asks again rather than comparing against something else."""
+    catalog = load_catalog()
+    hints = []
+    for name in result.unknown_gpus:
+        close = [catalog.get(g).short_name for g in catalog.suggest(name)]
+        hints.append(f"I don't know the GPU “{name}”." + (f" Did you mean {', '.join(close)}?" if close else ""))
+    if hints and result.query.kind == "compare" and len(result.query.gpus) < 2:
+        return Answer(kind="compare", query=result.query, headline=" ".join(hints),
+                      follow_up=FollowUp(field="gpu", question="Name two GPUs, e.g. '4090 vs 2x 3090'.", choices=()))
+    answer = advise(result.query, context)
+    notes = (*hints, *result.notes)
+    return answer.model_copy(update={"notes": (*answer.notes, *notes)}) if notes else answer
 
 
 def understand(text: str, previous: Query | None, default_currency: str = "USD") -> ParseResult:

@@ -201,12 +201,10 @@ def cmd_explain(args: argparse.Namespace) -> None:
 
 
 def cmd_ask(args: argparse.Namespace) -> None:
-    from bot.chat import understand
+    from bot.chat import respond, understand
 
     result = understand(" ".join(args.question), None, args.currency.upper())
-    for note in result.notes:
-        print(f"(note: {note})", file=sys.stderr)
-    emit(advise(result.query, _context(args)), args)
+    emit(respond(result, _context(args)), args)
 
 
 def cmd_feedback_report(args: argparse.Namespace) -> None:

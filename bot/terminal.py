@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from bot.chat import Conversations, understand
+from bot.chat import Conversations, respond, understand
 from bot.render import answer_text
-from engine.advisor import AdviceContext, advise
+from engine.advisor import AdviceContext
 
 SAMPLE_QUESTION = "which GPU for Kaggle under $500?"
 _KEY = (0, 0)  # one user, one channel
@@ -15,8 +15,7 @@ _KEY = (0, 0)  # one user, one channel
 def answer_once(text: str, conversations: Conversations, context: AdviceContext) -> str:
     result = understand(text, conversations.get(_KEY), context.currency)
     conversations.put(_KEY, result.query)
-    notes = "".join(f"\n(note: {n})" for n in result.notes)
-    return answer_text(advise(result.query, context)) + notes
+    return answer_text(respond(result, context))
 
 
 def run_chat(currency: str = "USD", snapshot: str | None = None) -> None:

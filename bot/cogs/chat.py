@@ -16,13 +16,12 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.chat import understand
+from bot.chat import respond, understand
 from bot.embeds import answer_embed
 from bot.i18n import Lang, t
 from bot.interactions import command_cooldown, send_answer
 from bot.observability import excerpt
 from bot.views import answer_view
-from engine.advisor import advise
 from engine.answer import Answer
 from engine.parse import LIMIT as PARSE_LIMIT
 
@@ -45,9 +44,7 @@ class Chat(commands.Cog):
         context = await bot.context_for(guild_id)  # type: ignore[attr-defined]
         result = understand(text, await bot.conversations.get(key), context.currency)  # type: ignore[attr-defined]
         await bot.conversations.put(key, result.query)  # type: ignore[attr-defined]
-        answer = advise(result.query, context)
-        if result.notes:
-            answer = answer.model_copy(update={"notes": (*answer.notes, *result.notes)})
+        answer = respond(result, context)
         return answer, await bot.guild_lang(guild_id) or result.language  # type: ignore[attr-defined]
 
     @app_commands.command(name="ask", description=_("Ask anything about buying a GPU"))

@@ -46,3 +46,20 @@ def test_terminal_answer_keeps_the_thread_and_reports_notes():
     assert "RTX 3070" in answer_once("which GPU for Kaggle under $500?", conversations, ctx)
     assert "within your budget" in answer_once("what about $2000?", conversations, ctx)
     assert "negative" in answer_once("budget: -500 dollars lol which gpu", conversations, ctx)
+
+
+def test_unknown_gpu_in_a_comparison_asks_again():
+    from bot.chat import respond
+    from engine.advisor import AdviceContext
+
+    answer = respond(understand("rtx 9090 vs 4090", None), AdviceContext())
+    assert answer.comparison is None and "rtx 9090" in answer.headline and "RTX 4090" in answer.headline
+    assert answer.follow_up is not None
+
+
+def test_parser_notes_reach_the_answer():
+    from bot.chat import respond
+    from engine.advisor import AdviceContext
+
+    answer = respond(understand("budget: -500 dollars lol which gpu", None), AdviceContext())
+    assert any("negative" in note for note in answer.notes)

@@ -78,8 +78,8 @@ def test_ask_answers_free_text_in_chinese(capsys):
 
 
 def test_ask_says_back_what_it_ignored(capsys):
-    code, _, err = run(capsys, "ask", "budget: -500 dollars lol which gpu")
-    assert code == 0 and "negative" in err
+    code, out, _ = run(capsys, "ask", "budget: -500 dollars lol which gpu")
+    assert code == 0 and "negative" in out
 
 
 def test_main_module_without_token_answers_a_sample(capsys, monkeypatch):
