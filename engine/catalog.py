@@ -110,12 +110,6 @@ class Catalog(BaseModel):
     def price_entry(self, gpu_id: str, snapshot_id: str | None = None) -> PriceEntry | None:
         return self.snapshot(snapshot_id).prices.get(gpu_id)
 
-    def base_cost(self, gpu_count: int) -> BuildCost:
-        """The cheapest dated base system (everything but the GPUs) that holds ``gpu_count`` GPUs."""
-        fitting = [b for b in self.builds if b.gpus >= gpu_count]
-        if not fitting:
-            raise ValueError(f"no base system in builds.yaml holds {gpu_count} GPUs")
-        return min(fitting, key=lambda b: (b.gpus, b.usd))
 
 
 def _auto_aliases(gpu: Gpu) -> Iterable[str]:
