@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.i18n import Lang, t
+from bot.i18n import Lang, phrase, t
 from bot.render import can_run_blocks, cycles_text, spec_text, table
 from engine.answer import Answer, Option
 from engine.catalog import load_catalog
@@ -80,7 +80,7 @@ def headline(answer: Answer, lang: Lang) -> str:
             text += " " + t(lang, "headline.power_limit", limit=pl.limit_w, slowdown=f"{pl.slowdown_percent:.0f}",
                             saved=pl.watts_saved_per_gpu * p.gpu_count)
         return text
-    return answer.headline
+    return phrase(lang, answer.headline)
 
 
 def answer_embed(answer: Answer, lang: Lang = "en") -> discord.Embed:
@@ -114,7 +114,7 @@ def answer_embed(answer: Answer, lang: Lang = "en") -> discord.Embed:
             fields.append((t(lang, "field.details"), _code(block)))
     caveats = list(answer.caveats) + [c for o in answer.options[:1] for c in o.caveats]
     if caveats:
-        fields.append((t(lang, "field.caveats"), "\n".join(f"• {c}" for c in caveats[:MAX_CAVEATS])))
+        fields.append((t(lang, "field.caveats"), "\n".join(f"• {phrase(lang, c)}" for c in caveats[:MAX_CAVEATS])))
     why = _why_lines(answer, lang)
     if why:
         fields.append((t(lang, "field.why"), "\n".join(f"• {w}" for w in why)))
@@ -122,7 +122,7 @@ def answer_embed(answer: Answer, lang: Lang = "en") -> discord.Embed:
         fields.insert(0, ("❓", t(lang, f"followup.{answer.follow_up.field}")))
     tips = [*answer.notes, *answer.suggestions[:2]]
     if tips:
-        fields.append((t(lang, "field.tips"), "\n".join(f"• {s}" for s in tips)))
+        fields.append((t(lang, "field.tips"), "\n".join(f"• {phrase(lang, s)}" for s in tips)))
     for name, value in fields[:MAX_FIELDS]:
         embed.add_field(name=clip(name, FIELD_NAME_MAX), value=clip(value, FIELD_VALUE_MAX), inline=False)
     footer = t(lang, "footer.guide")
@@ -143,7 +143,7 @@ def _why_lines(answer: Answer, lang: Lang) -> list[str]:
         elif kind == "metric" and lang != "en":
             lines.append(t(lang, "rule.metric", workload=t(lang, f"workload.{rule.id.split('.')[1]}")))
         else:
-            lines.append(rule.text)
+            lines.append(phrase(lang, rule.text))
     return lines[:4]
 
 

@@ -34,6 +34,19 @@ def t(lang: Lang, key: str, **values: object) -> str:
     return template.format(**values)
 
 
+@cache
+def _phrases() -> dict[str, dict[str, str]]:
+    return read_yaml(data_dir() / "locales" / "phrases.yaml") or {}
+
+
+def phrase(lang: Lang, english: str) -> str:
+    """An engine sentence in ``lang`` when ``data/locales/phrases.yaml`` has it (the English text is
+    the key, as in gettext), else the English itself."""
+    if lang == "en":
+        return english
+    return _phrases().get(english, {}).get(lang, english)
+
+
 def from_discord(locale: discord.Locale | str | None) -> Lang:
     value = str(getattr(locale, "value", locale) or "")
     if value in ("zh-TW", "zh-HK"):

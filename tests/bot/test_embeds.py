@@ -30,7 +30,11 @@ def test_every_language_has_every_key():
 
 def test_discord_locales_map_to_scripts():
     assert (from_discord("zh-TW"), from_discord("zh-CN"), from_discord("en-GB"), from_discord(None)) == (
-        "zh-Hant", "zh-Hans", "en", "en")
+        "zh-Hant",
+        "zh-Hans",
+        "en",
+        "en",
+    )
 
 
 @pytest.mark.parametrize(("question", "lang"), QUESTIONS)
@@ -77,8 +81,16 @@ def test_user_text_is_never_echoed_with_live_mentions():
     assert "@everyone" not in text and "<@&123>" not in text and "<@456>" not in text
 
 
-@pytest.mark.parametrize("question", ["which GPU for Kaggle under $500?", "4090 vs 2x 3090", "PSU for 4x 3090 at 300W",
-                                      "rent or buy a 3090? 3 hours a day", "can a 3060 12GB run llama 3 8b"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which GPU for Kaggle under $500?",
+        "4090 vs 2x 3090",
+        "PSU for 4x 3090 at 300W",
+        "rent or buy a 3090? 3 hours a day",
+        "can a 3060 12GB run llama 3 8b",
+    ],
+)
 def test_chart_tokens_rebuild_the_same_answer(question):
     from bot.views import answer_for_token, chart_token
     from engine.advisor import AdviceContext
@@ -87,3 +99,28 @@ def test_chart_tokens_rebuild_the_same_answer(question):
     token = chart_token(answer)
     again = answer_for_token(token, AdviceContext())
     assert again.kind == answer.kind and again.headline == answer.headline
+
+
+def test_every_translated_phrase_is_a_sentence_the_engine_says():
+    """A phrase whose English no longer appears in the engine would silently stop translating."""
+    import ast
+    from pathlib import Path
+
+    from bot.i18n import _phrases
+
+    said = {
+        node.value
+        for path in (Path(__file__).resolve().parents[2] / "engine").glob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    for english, translations in _phrases().items():
+        assert english in said, english
+        assert set(translations) == {"zh-Hant", "zh-Hans"}
+
+
+def test_chinese_answers_translate_known_caveats_and_tips():
+    result = parse("4090 和 2x 3090 哪个更适合训练模型？")
+    embed = answer_embed(advise(result.query), result.language)
+    text = str(embed.to_dict())
+    assert "显存不会合并" in text and "Memory does not pool" not in text
