@@ -100,7 +100,7 @@ def answer_embed(answer: Answer, lang: Lang = "en") -> discord.Embed:
                        f"{b.kwh_per_year:,.0f} kWh/yr ≈ ${b.electricity_cost_per_year:,.0f}/yr · "
                        f"cloud ${b.cloud_cost_per_year:,.0f}/yr\n{b.verdict}"))
     if answer.explanation:
-        e = answer.explanation
+        e = answer.explanation.wording(lang)
         embed.description = clip(f"**{e.title}**\n{e.text}", DESCRIPTION_MAX)
         if e.figures:
             fields.append((t(lang, "field.figures"), "\n".join(f"• {f}" for f in e.figures)))

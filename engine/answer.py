@@ -82,12 +82,25 @@ class Comparison(Frozen):
     workload: Workload
 
 
+class Wording(Frozen):
+    """An explanation's words in one language (figures already filled in by the engine)."""
+
+    title: str
+    text: str
+    figures: tuple[str, ...]
+
+
 class Explanation(Frozen):
     topic: str
     title: str
     text: str
     figures: tuple[str, ...]
     source: str
+    translations: dict[str, Wording] = {}
+
+    def wording(self, lang: str) -> Wording:
+        """The words in ``lang`` when the guide's answer has them, else English."""
+        return self.translations.get(lang) or Wording(title=self.title, text=self.text, figures=self.figures)
 
 
 class Answer(Frozen):

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
-from engine.answer import Explanation
+from engine.answer import Explanation, Wording
 from engine.cloud import guide_example
 from engine.cycles import worked_example
 from engine.datafiles import data_dir, read_yaml, validate_entries
@@ -34,14 +34,24 @@ TOPICS = (
 )
 
 
-class _Entry(BaseModel):
+class _Words(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    title: str
+    text: str
+    figures: tuple[str, ...]
+
+
+class _Entry(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
     topic: str
     title: str
     text: str
     figures: tuple[str, ...]
     source: str
+    zh_hant: _Words | None = Field(default=None, alias="zh-Hant")
+    zh_hans: _Words | None = Field(default=None, alias="zh-Hans")
 
 
 @cache
@@ -82,10 +92,13 @@ def explain(topic: str | None) -> Explanation:
         raise KeyError(f"unknown topic {topic!r}; known: {', '.join(entries)}")
     entry = entries[key]
     values = _figures()
-    return Explanation(
-        topic=entry.topic,
-        title=entry.title,
-        text=entry.text.format(**values),
-        figures=tuple(f.format(**values) for f in entry.figures),
-        source=entry.source,
-    )
+
+    def filled(words: _Words | _Entry) -> Wording:
+        return Wording(title=words.title, text=words.text.format(**values),
+                       figures=tuple(f.format(**values) for f in words.figures))
+
+    english = filled(entry)
+    translations = {lang: filled(words) for lang, words in (("zh-Hant", entry.zh_hant), ("zh-Hans", entry.zh_hans))
+                    if words is not None}
+    return Explanation(topic=entry.topic, title=english.title, text=english.text, figures=english.figures,
+                       source=entry.source, translations=translations)

@@ -124,3 +124,16 @@ def test_chinese_answers_translate_known_caveats_and_tips():
     embed = answer_embed(advise(result.query), result.language)
     text = str(embed.to_dict())
     assert "显存不会合并" in text and "Memory does not pool" not in text
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_explanations_come_in_chinese_with_the_engines_figures(lang):
+    from engine.explain import TOPICS, explain
+
+    for topic in TOPICS:
+        words = explain(topic).wording(lang)
+        assert words.title and "{" not in words.text
+    cycles = explain("tensor_cores").wording(lang)
+    assert "504" in cycles.text and "235" in cycles.text
+    embed = answer_embed(advise(parse("张量核心是什么？为什么对深度学习这么重要？").query), lang)
+    assert embed.description.startswith(f"**{explain('tensor_cores').wording(lang).title}**")
