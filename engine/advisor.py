@@ -226,6 +226,9 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         caveats.append(f"At {query.hours_per_day:g} h a day a cloud GPU may be cheaper: see /breakeven.")
     if query.cloud_interest:
         caveats.append("Renting instead? /breakeven compares this card with a cloud instance.")
+    if organization:
+        caveats.append("GeForce cards are barred from data centres by NVIDIA's CUDA licence terms; universities can "
+                       "often get an exemption — ask NVIDIA (guide 2020, GPU clusters).")
 
     if not found and not any(b.gpus >= max(counts) for b in catalog.builds):
         return Answer(
