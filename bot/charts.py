@@ -40,7 +40,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.datafiles import data_dir, read_yaml
+from bot.locales import LANGS, Lang, lookup
+from bot.locales import table as locale_table
+from bot.render import counted
 from engine.specs import WORKLOADS, Workload
 
 if TYPE_CHECKING:
@@ -52,8 +54,6 @@ if TYPE_CHECKING:
 # Agg for any pyplot imported later in this process; this module itself never imports pyplot.
 os.environ.setdefault("MPLBACKEND", "Agg")
 
-Lang = Literal["en", "zh-Hant", "zh-Hans"]  # the same languages as bot.i18n.LANGS
-LANGS: tuple[Lang, ...] = ("en", "zh-Hant", "zh-Hans")
 Kind = Literal["performance", "value", "breakeven", "memory", "power"]
 KINDS: tuple[Kind, ...] = ("performance", "value", "breakeven", "memory", "power")
 
@@ -119,26 +119,15 @@ class Frozen(BaseModel):
 # ---- localized text ---------------------------------------------------------------------------
 
 
-@cache
-def _strings() -> dict[str, dict[str, str]]:
-    raw = read_yaml(data_dir() / "locales" / "charts.yaml")
-    missing = {lang: sorted(set(raw["en"]) - set(raw.get(lang) or {})) for lang in LANGS}
-    if any(missing.values()):
-        raise ValueError(f"charts.yaml: keys missing per language: {missing}")
-    return raw
-
-
 def text(lang: Lang, key: str, **values: object) -> str:
-    """The chart text for ``key`` in ``lang`` (English if unknown there), with values filled in."""
-    table = _strings()
-    template = table.get(lang, table["en"]).get(key) or table["en"].get(key, key)
-    return template.format(**values)
+    """The chart text for ``key`` in ``lang`` (``data/locales/charts.yaml``)."""
+    return lookup("charts.yaml", lang, key, **values)
 
 
 def term_label(lang: Lang, name: str) -> str:
     """A memory term's name in ``lang``; names the table lacks are shown as given."""
     key = f"term.{name}"
-    return text(lang, key) if key in _strings()["en"] else name
+    return text(lang, key) if key in locale_table("charts.yaml")["en"] else name
 
 
 def short_source(source: str | None, limit: int = 44) -> str | None:
@@ -252,10 +241,6 @@ def _gpu_id(text_or_id: str) -> str:
     if resolved is None:
         raise KeyError(f"unknown GPU {text_or_id!r}")
     return resolved
-
-
-def _counted(name: str, count: int) -> str:
-    return f"{count}× {name}" if count > 1 else name
 
 
 def performance_spec(
@@ -825,7 +810,7 @@ def _draw_performance(spec: PerformanceSpec, fig: Any, ax: Any, mpl: SimpleNames
             rotation=90 if many else 0,
         )
     ax.axhline(1.0, color=MUTED, linewidth=1.5, linestyle=(0, (4, 4)), zorder=0)
-    names = [_counted(b.name, b.count) for b in spec.bars]
+    names = [counted(b.name, b.count) for b in spec.bars]
     if len(names) > 4:  # about 10 characters fit under a group of bars
         names = [_two_lines(n) if len(n) > 10 else n for n in names]
     ax.set_xticks(range(len(spec.bars)), names, fontsize=TICK_PT)
@@ -849,7 +834,7 @@ def _draw_value(spec: ValueSpec, fig: Any, ax: Any, mpl: SimpleNamespace) -> str
     texts = ax.bar_label(rects, labels=labels, padding=8, fontsize=VALUE_PT)
     for t, u in zip(texts, under, strict=True):
         t.set_color(MUTED if u else FG)
-    ax.set_yticks(ys, [_counted(b.name, b.gpu_count) for b in bars], fontsize=TICK_PT)
+    ax.set_yticks(ys, [counted(b.name, b.gpu_count) for b in bars], fontsize=TICK_PT)
     for tick, u in zip(ax.get_yticklabels(), under, strict=True):
         tick.set_color(MUTED if u else FG)
     ax.invert_yaxis()
@@ -1014,7 +999,7 @@ def _draw_power(spec: PowerSpec, fig: Any, ax: Any, mpl: SimpleNamespace) -> str
     ax.set_xlabel(text(lang, "axis.watts"))
     ax.xaxis.grid(True)
     ax.xaxis.set_major_formatter(mpl.FuncFormatter(lambda v, _: f"{v:,.0f}"))
-    gpus = _counted(spec.gpu_name, spec.gpu_count)
+    gpus = counted(spec.gpu_name, spec.gpu_count)
     return text(lang, "title.power", gpus=gpus, count=spec.gpu_count, gpu=spec.gpu_name, psu=psu)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import Lang, phrase, t
-from bot.render import can_run_blocks, cycles_text, spec_text, table
+from bot.render import can_run_blocks, counted, cycles_text, money, spec_text, table
 from engine.answer import Answer, Option
 from engine.catalog import load_catalog
 from engine.performance import SpeedEstimate
@@ -35,14 +35,9 @@ def _code(text: str, limit: int = FIELD_VALUE_MAX) -> str:
     return "```\n" + "\n".join(lines) + "\n```"
 
 
-def _price(option: Option, lang: Lang) -> str:
-    usd = f"${option.gpus_usd:,.0f}"
-    return f"{usd} ({option.gpus_local.format()})" if option.gpus_local else usd
-
-
 def options_block(options: tuple[Option, ...], lang: Lang) -> str:
-    rows = [[(f"{o.gpu_count}× " if o.gpu_count > 1 else "") + o.name, f"{o.memory_gb:g}GB",
-             f"{o.speed_vs_reference:.2f}×", f"{o.value_vs_best:.0%}", _price(o, lang)] for o in options]
+    rows = [[counted(o.name, o.gpu_count), f"{o.memory_gb:g}GB", f"{o.speed_vs_reference:.2f}×",
+             f"{o.value_vs_best:.0%}", money(o)] for o in options]
     headers = [t(lang, k) for k in ("col.gpu", "col.memory", "col.speed", "col.value", "col.price")]
     return _code(table(headers, rows))
 
@@ -52,12 +47,12 @@ def headline(answer: Answer, lang: Lang) -> str:
     catalog = load_catalog()
     if answer.kind == "recommend" and answer.options:
         top = answer.options[0]
-        name = (f"{top.gpu_count}× " if top.gpu_count > 1 else "") + top.name
+        name = counted(top.name, top.gpu_count)
         return t(lang, "headline.recommend", name=name, memory=f"{top.memory_gb:g}",
                  workload=t(lang, f"workload.{top.workload}"),
                  within=t(lang, "headline.within_budget") if answer.query.budget else "",
                  speed=f"{top.speed_vs_reference:.2f}", reference=catalog.get(top.reference_id).short_name,
-                 price=_price(top, lang), basis=t(lang, f"basis.{top.price.basis}"),
+                 price=money(top), basis=t(lang, f"basis.{top.price.basis}"),
                  date=f"{top.price.date:%Y-%m}")
     if answer.kind == "compare" and answer.comparison:
         c = answer.comparison
@@ -163,7 +158,7 @@ def _comparison_table(answer: Answer, lang: Lang) -> str:
 
 def _names(gpu_ids: tuple[str, ...], counts: tuple[int, ...]) -> list[str]:
     catalog = load_catalog()
-    return [(f"{n}× " if n > 1 else "") + catalog.get(g).short_name for g, n in zip(gpu_ids, counts, strict=True)]
+    return [counted(catalog.get(g).short_name, n) for g, n in zip(gpu_ids, counts, strict=True)]
 
 
 def why_embed(estimate: SpeedEstimate, relative: float, lang: Lang) -> discord.Embed:

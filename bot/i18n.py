@@ -7,31 +7,17 @@ Slash commands use ``interaction.locale``; chat uses the script of the question 
 from __future__ import annotations
 
 from functools import cache
-from typing import Literal
 
 import discord
 from discord import app_commands
 
+from bot.locales import Lang, lookup
 from engine.datafiles import data_dir, read_yaml
-
-Lang = Literal["en", "zh-Hant", "zh-Hans"]
-LANGS: tuple[Lang, ...] = ("en", "zh-Hant", "zh-Hans")
-
-
-@cache
-def _strings() -> dict[str, dict[str, str]]:
-    raw = read_yaml(data_dir() / "locales" / "ui.yaml")
-    missing = {lang: sorted(set(raw["en"]) - set(raw[lang])) for lang in LANGS}
-    if any(missing.values()):
-        raise ValueError(f"ui.yaml: keys missing per language: {missing}")
-    return raw
 
 
 def t(lang: Lang, key: str, **values: object) -> str:
-    """The text for ``key`` in ``lang`` (English if the key is unknown there), with values filled in."""
-    table = _strings()
-    template = table.get(lang, table["en"]).get(key) or table["en"].get(key, key)
-    return template.format(**values)
+    """The bot's text for ``key`` in ``lang`` (``data/locales/ui.yaml``)."""
+    return lookup("ui.yaml", lang, key, **values)
 
 
 @cache

@@ -13,7 +13,12 @@ from engine.performance import WORKLOAD_NAMES
 from engine.specs import Gpu
 
 
-def _money(option: Option) -> str:
+def counted(name: str, count: int) -> str:
+    """"2× RTX 3090", or just the name for one card."""
+    return f"{count}× {name}" if count > 1 else name
+
+
+def money(option: Option) -> str:
     usd = f"${option.gpus_usd:,.0f}"
     return f"{usd} ({option.gpus_local.format()})" if option.gpus_local else usd
 
@@ -30,11 +35,11 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
 def options_table(options: tuple[Option, ...]) -> str:
     rows = [
         [
-            f"{o.gpu_count}× {o.name}" if o.gpu_count > 1 else o.name,
+            counted(o.name, o.gpu_count),
             f"{o.memory_gb:g} GB",
             f"{o.speed_vs_reference:.2f}×",
             f"{o.value_vs_best:.0%}",
-            _money(o),
+            money(o),
             o.price.basis,
         ]
         for o in options
@@ -52,10 +57,7 @@ def answer_text(answer: Answer) -> str:
     if answer.comparison:
         c = answer.comparison
         cat = load_catalog()
-        names = [
-            f"{n}× {cat.get(g).short_name}" if n > 1 else cat.get(g).short_name
-            for g, n in zip(c.gpu_ids, c.counts, strict=True)
-        ]
+        names = [counted(cat.get(g).short_name, n) for g, n in zip(c.gpu_ids, c.counts, strict=True)]
         rows = [[WORKLOAD_NAMES[r.workload], f"{r.ratio:.2f}×"] for r in c.rows]
         rows += [
             ["Memory", f"{c.memory_gb[0]:g} GB vs {c.memory_gb[1]:g} GB"],
@@ -149,7 +151,7 @@ def can_run_blocks(report: CanRunReport) -> list[str]:
         rows.append(["total per GPU", f"{estimate.per_gpu_gib:.1f}", ""])
         blocks.append(table(["memory term", "GiB", "assumption"], rows))
     if report.alternatives:
-        rows = [[(f"{a.count}× " if a.count > 1 else "") + a.name, a.precision, f"{a.need_gib:.1f}",
+        rows = [[counted(a.name, a.count), a.precision, f"{a.need_gib:.1f}",
                  f"${a.gpus_usd:,.0f}", f"{a.decode.low:.0f}-{a.decode.high:.0f} tok/s" if a.decode else "—"]
                 for a in report.alternatives]
         blocks.append(table(["setup", "precision", "GiB/GPU", "GPUs", "decode"], rows))

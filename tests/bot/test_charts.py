@@ -300,10 +300,10 @@ def test_short_source_names():
 
 
 def test_chart_text_exists_in_every_language():
-    from bot.i18n import LANGS
+    from bot.locales import LANGS
 
     assert charts.LANGS == LANGS
-    table = charts._strings()
+    table = charts.locale_table("charts.yaml")
     for lang in charts.LANGS:
         assert set(table[lang]) == set(table["en"]), lang
     assert charts.text("zh-Hant", "workload.infer8") == "8 位元推論"

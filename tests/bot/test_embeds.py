@@ -7,7 +7,8 @@ import re
 import pytest
 
 from bot.embeds import TOTAL_MAX, answer_embed
-from bot.i18n import LANGS, _strings, from_discord, t
+from bot.i18n import from_discord, t
+from bot.locales import LANGS, table
 from bot.views import DYNAMIC_ITEMS, answer_view
 from engine.advisor import advise
 from engine.parse import parse
@@ -23,7 +24,7 @@ QUESTIONS = [
 
 
 def test_every_language_has_every_key():
-    strings = _strings()
+    strings = table("ui.yaml")
     for lang in LANGS:
         assert set(strings[lang]) == set(strings["en"]), lang
 
