@@ -1,12 +1,15 @@
 """The real bot under the local Discord double, against a minimal echo bot in the same run.
 
+GPU Advisor remembers answers, and the question mix repeats some questions, as real servers do;
+``--forgetful`` adds a run with remembering turned off, where every question is worked out anew.
+
 Each bot runs in its own process; the double and the load generator run here. For each bot: N chat
 questions (mentions) and N slash commands, first at a fixed rate, then as fast as they can be
 sent. Printed per bot and phase: answers per second, p50/p99 from event sent to reply received,
 and CPU seconds of the bot process per answer — and GPU Advisor's ratios to the echo bot.
 Targets (issue #10): p99 < 25 ms at 100 events/s; CPU per answer ≤ 1.5× the echo bot's.
 
-Run: .venv/bin/python bench/e2e_bench.py [--n 200] [--rate 100]
+Run: .venv/bin/python bench/e2e_bench.py [--n 500] [--rate 100] [--forgetful]
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ CHAT_TEMPLATES = ["which GPU for Kaggle under ${b}?", "{c}x 3090 or 4090 for lla
 
 
 def chat_question(i: int) -> str:
+    """The i-th chat question: three in seven carry a budget of their own, the rest repeat now and then,
+    as questions in a server do (GPU Advisor remembers answers; --forgetful shows the cost without)."""
     return CHAT_TEMPLATES[i % len(CHAT_TEMPLATES)].format(b=300 + 7 * i, c=2 + i % 3, m=(8, 70)[i % 2], h=1 + i % 12)
 
 
@@ -56,14 +61,15 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-async def start_bot(double: DiscordDouble, argv: list[str]) -> subprocess.Popen:
+async def start_bot(double: DiscordDouble, argv: list[str], extra_env: dict | None = None) -> subprocess.Popen:
     env = dict(os.environ, **double.env, DISCORD_TOKEN="double-token", SYNC_COMMANDS="true", LOG_LEVEL="WARNING",
-               CHAT_COOLDOWN_SECONDS="0", COMMAND_COOLDOWN_SECONDS="0", GUILD_READY_TIMEOUT="0.05", LOG_JSON="false")
+               CHAT_COOLDOWN_SECONDS="0", COMMAND_COOLDOWN_SECONDS="0", GUILD_READY_TIMEOUT="0.05", LOG_JSON="false",
+               **(extra_env or {}))
     proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
     await double.wait_ready(0, timeout=30)
     for _ in range(300):  # the client settles (on_ready) a moment after the double sent READY
-        if double.find_command("ping" if "echo_bot" in argv[-1] else "recommend") is not None:
+        if double.find_command("ping" if "echo" in " ".join(argv) else "recommend") is not None:
             break
         await asyncio.sleep(0.05)
     await asyncio.sleep(0.3)
@@ -117,10 +123,10 @@ async def run_phase(double: DiscordDouble, slash_name: str | None, n: int, rate:
             "p99_ms": 1000 * latencies[max(0, int(len(latencies) * 0.99) - 1)] if latencies else None}
 
 
-async def measure(name: str, argv: list[str], slash: str | None, n: int, rate: float) -> dict:
+async def measure(argv: list[str], slash: str | None, n: int, rate: float, env: dict[str, str] | None = None) -> dict:
     async with DiscordDouble(guilds=[FakeGuild(name="Bench", channels=["general"])],
                              interaction_timeout=None) as double:
-        proc = await start_bot(double, argv)
+        proc = await start_bot(double, argv, env)
         try:
             await run_phase(double, slash, 5, None)  # warm-up
             await settle(proc.pid)  # one-time work after READY (data, caches, fonts) is not per-answer cost
@@ -146,23 +152,31 @@ def show(name: str, result: dict) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--n", type=int, default=200, help="chat questions and slash commands per phase")
+    parser.add_argument("--n", type=int, default=500, help="chat questions and slash commands per phase")
     parser.add_argument("--rate", type=float, default=100.0, help="events per second in the fixed-rate phase")
+    parser.add_argument("--forgetful", action="store_true",
+                        help="also run GPU Advisor remembering no answers, so every question is worked out")
     args = parser.parse_args()
     python = sys.executable
-    echo = asyncio.run(measure("echo", [python, str(ROOT / "bench" / "echo_bot.py")], "ping", args.n, args.rate))
-    advisor = asyncio.run(measure("gpu-advisor", [python, "-m", "bot"], None, args.n, args.rate))
+    echo = asyncio.run(measure([python, str(ROOT / "bench" / "echo_bot.py")], "ping", args.n, args.rate))
+    bots = {"gpu-advisor": asyncio.run(measure([python, "-m", "bot"], None, args.n, args.rate))}
+    if args.forgetful:
+        bots["forgetful"] = asyncio.run(measure([python, "-m", "bot"], None, args.n, args.rate,
+                                                {"GPU_ADVISOR_ANSWERS_REMEMBERED": "0"}))
     show("echo bot", echo)
-    show("gpu-advisor", advisor)
-    for phase in ("fixed_rate", "max_rate"):
-        a, e = advisor[phase], echo[phase]
-        print(f"ratio {phase:10s} CPU/answer {a['cpu_ms_per_answer'] / e['cpu_ms_per_answer']:.2f}×  "
-              f"p99 {a['p99_ms'] / e['p99_ms']:.2f}×")
+    for name, result in bots.items():
+        show(name, result)
+    for name, result in bots.items():
+        for phase in ("fixed_rate", "max_rate"):
+            a, e = result[phase], echo[phase]
+            print(f"ratio {name:11s} {phase:10s} CPU/answer {a['cpu_ms_per_answer'] / e['cpu_ms_per_answer']:.2f}×  "
+                  f"p99 {a['p99_ms'] / e['p99_ms']:.2f}×")
+    advisor = bots["gpu-advisor"]
     out = ROOT / "bench" / "results"
     out.mkdir(exist_ok=True)
     with (out / "e2e.jsonl").open("a", encoding="utf-8") as fh:
         fh.write(json.dumps({"time": time.time(), "machine": platform.platform(), "n": args.n, "rate": args.rate,
-                             "echo": echo, "advisor": advisor}) + "\n")
+                             "echo": echo, "advisor": advisor, "forgetful": bots.get("forgetful")}) + "\n")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ import yarl
 from aiohttp import web
 from discord import app_commands
 from discord.ext import commands
+from discord.shard import AutoShardedConnectionState
 
 from bot import charts
 from bot.chat import MemoryConversationStore, WriteThroughConversations
@@ -88,6 +89,17 @@ async def reply_ephemeral(interaction: discord.Interaction, message: str) -> Non
         await interaction.response.send_message(message, ephemeral=True, allowed_mentions=SAFE)
 
 
+class AdvisorState(AutoShardedConnectionState):
+    """discord.py's connection state, less one event this bot never uses: Discord sends each message
+    the bot posts back to it (MESSAGE_CREATE). Answers are embeds with buttons, and turning every such
+    echo into a ``Message`` was about 5 % of the bot's CPU per answer (a profile of bench/e2e_bench.py); nothing here
+    reacts to the bot's own messages."""
+
+    def parse_message_create(self, data: dict) -> None:  # type: ignore[override]
+        if self.self_id is None or int(data.get("author", {}).get("id", 0)) != self.self_id:
+            super().parse_message_create(data)  # type: ignore[arg-type]
+
+
 class GpuAdvisorBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
@@ -113,6 +125,10 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         self.store: Store | None = None
         self._price_cache: dict[int | None, tuple[float, dict]] = {}
         self._settings_cache: dict[int | None, tuple[float, GuildSettings]] = {}
+        self._context_cache: dict[int | None, tuple[float, AdviceContext]] = {}
+        self._default_context = AdviceContext(
+            currency=settings.default_currency, electricity_usd_per_kwh=settings.electricity_usd_per_kwh
+        )
         self.metrics = Metrics()
         self.closing = False
         self.in_flight = 0
@@ -121,6 +137,10 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         self._health: web.AppRunner | None = None
         self._warm = False
         self._warm_task: asyncio.Task[None] | None = None
+
+    def _get_state(self, **options: object) -> AdvisorState:
+        return AdvisorState(dispatch=self.dispatch, handlers=self._handlers, hooks=self._hooks, http=self.http,
+                            **options)
 
     @contextlib.asynccontextmanager
     async def answering(self) -> AsyncIterator[None]:
@@ -172,14 +192,19 @@ class GpuAdvisorBot(commands.AutoShardedBot):
 
     async def context_for(self, guild_id: int | None) -> AdviceContext:
         """The engine's context for a server: its currency, electricity price and, when the server
-        turned them on, community price medians (cached for a few minutes per server)."""
+        turned them on, community price medians. Cached as long as its settings are, so a repeated
+        question meets the same context and the advisor's remembered answer."""
         if self.store is None:
-            return AdviceContext(
-                currency=self.settings.default_currency, electricity_usd_per_kwh=self.settings.electricity_usd_per_kwh
-            )
+            return self._default_context
+        now = time.monotonic()
+        cached = self._context_cache.get(guild_id)
+        if cached and now - cached[0] < self.settings.settings_cache_seconds:
+            return cached[1]
         guild = await self.guild_settings(guild_id)
         overrides = await self._community_prices(guild_id) if guild.use_community_prices else {}
-        return advice_context(guild, price_overrides=overrides)
+        context = advice_context(guild, price_overrides=overrides)
+        self._context_cache[guild_id] = (now, context)
+        return context
 
     async def guild_settings(self, guild_id: int | None) -> GuildSettings:
         """A server's settings, cached for ``settings_cache_seconds`` (other shards see a change
@@ -195,6 +220,7 @@ class GpuAdvisorBot(commands.AutoShardedBot):
     def forget_settings(self, guild_id: int | None) -> None:
         self._settings_cache.pop(guild_id, None)
         self._price_cache.pop(guild_id, None)
+        self._context_cache.pop(guild_id, None)
 
     async def guild_lang(self, guild_id: int | None) -> Lang | None:
         """The server's chosen answer language, if a moderator set one."""
@@ -214,6 +240,7 @@ class GpuAdvisorBot(commands.AutoShardedBot):
     def forget_prices(self, guild_id: int | None) -> None:
         """A report or removal changed this server's medians."""
         self._price_cache.pop(guild_id, None)
+        self._context_cache.pop(guild_id, None)
 
     async def setup_hook(self) -> None:
         s = self.settings

@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.advisor import AdviceContext, advise
-from engine.answer import Answer, FollowUp
+from engine.answer import ANSWERS_REMEMBERED, Answer, FollowUp
 from engine.catalog import load_catalog
 from engine.parse import parse
 from engine.query import ParseResult, Query
@@ -52,10 +53,12 @@ def is_follow_up(text: str, result: ParseResult) -> bool:
     return short and "kind" not in stated and bool(stated - {"kind"})
 
 
+@lru_cache(maxsize=ANSWERS_REMEMBERED)
 def respond(result: ParseResult, context: AdviceContext) -> Answer:
     """The engine's answer to a parsed question, with what the parser has to say back: ignored
     values, and GPU names it did not know ("did you mean …?") — a comparison with an unknown card
-    asks again rather than comparing against something else."""
+    asks again rather than comparing against something else. Remembered like the engine's answers,
+    so a repeated question gets the same Answer object (and bot.views.rendered its reply)."""
     catalog = load_catalog()
     hints = []
     for name in result.unknown_gpus:

@@ -9,9 +9,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.embeds import answer_embed
 from bot.i18n import Lang, from_discord, t
-from bot.views import answer_view
+from bot.views import answer_message
 from engine.answer import Answer
 from engine.catalog import load_catalog, normalize_name
 from engine.model_specs import load_model_catalog
@@ -74,11 +73,9 @@ async def send_answer(interaction: discord.Interaction, answer: Answer, lang: La
     bot = bot_of(interaction)
     async with bot.answering():
         await _send(interaction, answer, lang)
-    bot.metrics.answers.labels("command", answer.kind).inc()
     started = interaction.extras.get("started")
     latency = time.perf_counter() - started if started is not None else None
-    if latency is not None:
-        bot.metrics.latency.labels("command").observe(latency)
+    bot.metrics.answered("command", answer.kind, latency)
     log.info("answered", extra={"source": "command", "guild": interaction.guild_id, "shard": _shard(interaction),
                                 "command": interaction.command.qualified_name if interaction.command else None,
                                 "kind": answer.kind, "latency_ms": round(latency * 1000, 1) if latency else None})
@@ -89,12 +86,8 @@ def _shard(interaction: discord.Interaction) -> int | None:
 
 
 async def _send(interaction: discord.Interaction, answer: Answer, lang: Lang) -> None:
-    embed = answer_embed(answer, lang)
-    view = answer_view(answer, lang)
-    kwargs = {"embed": embed, "allowed_mentions": SAFE}
-    if view is not None:
-        kwargs["view"] = view
+    message = answer_message(answer, lang)
     if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
+        await interaction.followup.send(**message)
     else:
-        await interaction.response.send_message(**kwargs)
+        await interaction.response.send_message(**message)

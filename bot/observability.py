@@ -85,6 +85,18 @@ class Metrics:
         self.gateway_latency = Gauge("gpu_advisor_gateway_latency_seconds", "Heartbeat latency per shard",
                                      ["shard"], registry=self.registry)
         self.guilds = Gauge("gpu_advisor_guilds", "Guilds per shard", ["shard"], registry=self.registry)
+        self._answered: dict[tuple[str, str], tuple[Any, Any]] = {}
+
+    def answered(self, source: str, kind: str, seconds: float | None) -> None:
+        """Count one answer and its latency. The labelled children are looked up once per
+        (source, kind): prometheus_client's ``labels()`` was a visible share of an answer's CPU."""
+        children = self._answered.get((source, kind))
+        if children is None:
+            children = self._answered[(source, kind)] = (self.answers.labels(source, kind),
+                                                         self.latency.labels(source))
+        children[0].inc()
+        if seconds is not None:
+            children[1].observe(seconds)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

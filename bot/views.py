@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -14,7 +15,7 @@ import discord
 from bot.embeds import answer_embed, why_embed
 from bot.i18n import Lang, from_discord, t
 from engine.advisor import AdviceContext, advise
-from engine.answer import Answer
+from engine.answer import ANSWERS_REMEMBERED, Answer
 from engine.catalog import load_catalog
 from engine.money import Money
 from engine.performance import estimate, relative_speed
@@ -34,8 +35,10 @@ def _bot(interaction: discord.Interaction) -> GpuAdvisorBot:
 
 
 async def _show(interaction: discord.Interaction, answer: Answer, lang: Lang) -> None:
-    """Answer in place: the message the button sits under is replaced by the new answer."""
-    await interaction.response.edit_message(embed=answer_embed(answer, lang), view=answer_view(answer, lang))
+    """Answer in place: the message the button sits under is replaced by the new answer (an answer
+    without buttons clears the old ones)."""
+    embed, view = rendered(answer, lang)
+    await interaction.response.edit_message(embed=embed, view=view)
 
 
 class CompareButton(
@@ -278,6 +281,39 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:vote:
 def _chart_button(answer: Answer, lang: Lang) -> ChartButton | None:
     token = chart_token(answer)
     return ChartButton(token, lang) if token and len(f"ga:chart:{token}:{lang}") <= 100 else None
+
+
+def answer_message(answer: Answer, lang: Lang) -> dict[str, Any]:
+    """A reply's keyword arguments: the answer's embed, its buttons if it has any, and no pings."""
+    embed, view = rendered(answer, lang)
+    message: dict[str, Any] = {"embed": embed, "allowed_mentions": SAFE}
+    if view is not None:
+        message["view"] = view
+    return message
+
+
+_RENDERED: OrderedDict[tuple[int, str], tuple[Answer, discord.Embed, discord.ui.View | None]] = OrderedDict()
+
+
+def rendered(answer: Answer, lang: Lang) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The embed and buttons for an answer, built once per answer object and language.
+
+    A repeated question gets the very same frozen Answer back from the engine (see
+    ``engine.advisor.advise``), so its reply is looked up by identity; each entry holds the answer,
+    so its id cannot be reused while remembered. Neither is changed after this: discord.py only
+    reads an embed to send it, and a view of dynamic buttons only to list its components (pressing
+    a button rebuilds the item from its ``custom_id``, never from this object).
+    """
+    key = (id(answer), lang)
+    hit = _RENDERED.get(key)
+    if hit is not None and hit[0] is answer:
+        _RENDERED.move_to_end(key)
+        return hit[1], hit[2]
+    embed, view = answer_embed(answer, lang), answer_view(answer, lang)
+    _RENDERED[key] = (answer, embed, view)
+    while len(_RENDERED) > ANSWERS_REMEMBERED:
+        _RENDERED.popitem(last=False)
+    return embed, view
 
 
 def answer_view(answer: Answer, lang: Lang) -> discord.ui.View | None:

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import flowchart
-from engine.answer import Answer, CompareRow, Comparison, FollowUp, Option, Rule
+from engine.answer import ANSWERS_REMEMBERED, Answer, CompareRow, Comparison, FollowUp, Option, Rule
 from engine.canrun import assess
 from engine.catalog import load_catalog
 from engine.cloud import BreakEven, break_even
@@ -60,6 +60,11 @@ class AdviceContext(BaseModel):
     reference_gpu: str = "rtx-3090"
     max_options: int = Field(default=MAX_OPTIONS, ge=1, le=20)
 
+    def __hash__(self) -> int:
+        """Hashable despite the overrides mapping, so answers can be remembered per context."""
+        return hash((self.snapshot, self.currency, self.electricity_usd_per_kwh,
+                     frozenset(self.price_overrides.items()), self.reference_gpu, self.max_options))
+
 
 def workload_for(query: Query) -> Workload:
     if query.workload:
@@ -68,8 +73,17 @@ def workload_for(query: Query) -> Workload:
 
 
 def advise(query: Query, context: AdviceContext | None = None) -> Answer:
-    """Answer any Query; the kind picks the model."""
-    ctx = context or AdviceContext()
+    """Answer any Query; the kind picks the model.
+
+    Answers are remembered per (query, context): the engine is a pure function of both and of data
+    loaded once per process, answers are frozen, and people ask the same things again
+    ("/recommend kaggle 500"), so a repeated question costs a lookup instead of a ranking.
+    """
+    return _advise(query, context or AdviceContext())
+
+
+@lru_cache(maxsize=ANSWERS_REMEMBERED)
+def _advise(query: Query, ctx: AdviceContext) -> Answer:
     handlers = {
         "recommend": recommend,
         "compare": compare_gpus,
@@ -79,6 +93,12 @@ def advise(query: Query, context: AdviceContext | None = None) -> Answer:
         "can_run": can_run,
     }
     return handlers.get(query.kind, other)(query, ctx)
+
+
+def forget_answers() -> None:
+    """Drop the remembered answers, so a benchmark times the computation rather than the lookup."""
+    _advise.cache_clear()
+    can_run.cache_clear()
 
 
 # ---- recommend -------------------------------------------------------------------------------
@@ -581,13 +601,14 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
     )
 
 
+@lru_cache(maxsize=ANSWERS_REMEMBERED)
 def can_run(
     query: Query, ctx: AdviceContext, *, mode: str | None = None, precision: str | None = None,
     context: int | None = None,
 ) -> Answer:
     """Will a named model fit and how fast; otherwise the cheapest GPUs that fit (engine.canrun).
     ``mode``, ``precision`` and ``context`` come from /canrun's options; chat questions leave them to
-    the engine's defaults."""
+    the engine's defaults. Remembered like :func:`advise`."""
     report = assess(query, snapshot=ctx.snapshot, condition=query.condition, mode=mode, precision=precision,
                     context=context)
     follow_up = None

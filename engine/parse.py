@@ -15,8 +15,10 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
+from engine.answer import ANSWERS_REMEMBERED
 from engine.catalog import Catalog, load_catalog
 from engine.money import Money
 from engine.parse_numbers import (
@@ -568,6 +570,14 @@ def parse(text: str, *, default_currency: str = "USD", catalog: Catalog | None =
     """Read a question into a ``ParseResult``; never raises on any text.
 
     ``default_currency`` (the guild's) settles amounts whose currency the text leaves open;
-    ``catalog`` defaults to the installed one and exists for tests.
+    ``catalog`` defaults to the installed one and exists for tests. Results for the installed
+    catalog are remembered: the same questions come back, and a ParseResult is frozen.
     """
-    return _parser_for(catalog or load_catalog()).parse(text, default_currency)
+    if catalog is None:
+        return _parse_installed(text, default_currency)
+    return _parser_for(catalog).parse(text, default_currency)
+
+
+@lru_cache(maxsize=ANSWERS_REMEMBERED)
+def _parse_installed(text: str, default_currency: str) -> ParseResult:
+    return _parser_for(load_catalog()).parse(text, default_currency)

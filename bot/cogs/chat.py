@@ -17,11 +17,10 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.chat import respond, understand
-from bot.embeds import answer_embed
 from bot.i18n import Lang, t
 from bot.interactions import command_cooldown, send_answer
 from bot.observability import excerpt
-from bot.views import answer_view
+from bot.views import answer_message
 from engine.answer import Answer
 from engine.parse import LIMIT as PARSE_LIMIT
 
@@ -98,19 +97,14 @@ class Chat(commands.Cog):
         async with bot.answering():  # type: ignore[attr-defined]
             try:
                 answer, lang = await self.answer(text[:PARSE_LIMIT], message.author.id, message.channel.id, guild_id)
-                view = answer_view(answer, lang)
-                kwargs = {"embed": answer_embed(answer, lang), "allowed_mentions": SAFE, "mention_author": False}
-                if view is not None:
-                    kwargs["view"] = view
-                await message.reply(**kwargs)
+                await message.reply(**answer_message(answer, lang), mention_author=False)
             except Exception:
                 bot.metrics.errors.labels("chat").inc()  # type: ignore[attr-defined]
                 log.exception("chat answer failed", extra={"guild": guild_id, "excerpt": excerpt(text)})
                 await message.reply(t(lang, "error.generic"), allowed_mentions=SAFE, mention_author=False)
                 return
         latency = time.perf_counter() - started
-        bot.metrics.answers.labels("chat", answer.kind).inc()  # type: ignore[attr-defined]
-        bot.metrics.latency.labels("chat").observe(latency)  # type: ignore[attr-defined]
+        bot.metrics.answered("chat", answer.kind, latency)  # type: ignore[attr-defined]
         log.info("answered", extra={"source": "chat", "guild": guild_id, "kind": answer.kind, "lang": lang,
                                     "latency_ms": round(latency * 1000, 1), "excerpt": excerpt(text)})
 

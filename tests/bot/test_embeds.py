@@ -138,3 +138,23 @@ def test_explanations_come_in_chinese_with_the_engines_figures(lang):
     assert "504" in cycles.text and "235" in cycles.text
     embed = answer_embed(advise(parse("张量核心是什么？为什么对深度学习这么重要？").query), lang)
     assert embed.description.startswith(f"**{explain('tensor_cores').wording(lang).title}**")
+
+
+def test_a_reply_is_rendered_once_per_answer_object_and_language(monkeypatch):
+    from bot import views
+
+    answer = advise(parse("which GPU for Kaggle under $500?").query)
+    embed, view = views.rendered(answer, "en")
+    assert views.rendered(answer, "en") == (embed, view)  # the same objects, not a second rendering
+    assert views.rendered(answer, "zh-Hant")[0] is not embed
+    twin = answer.model_copy()  # equal but another object: rendered anew, to the same content
+    twin_embed, twin_view = views.rendered(twin, "en")
+    assert twin_embed is not embed and twin_embed.to_dict() == embed.to_dict()
+    assert twin_view.to_components() == view.to_components()
+    message = views.answer_message(answer, "en")
+    assert message["embed"] is embed and message["view"] is view and message["allowed_mentions"].users is False
+
+    monkeypatch.setattr(views, "ANSWERS_REMEMBERED", 2)
+    for budget in (510, 520, 530):
+        views.rendered(advise(parse(f"which GPU for Kaggle under ${budget}?").query), "en")
+    assert len(views._RENDERED) == 2  # the oldest are forgotten

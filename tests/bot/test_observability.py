@@ -25,6 +25,19 @@ def test_excerpt_is_short_and_deidentified():
     assert len(out) <= 41 and "123456789012" not in out and "@everyone" not in out and "98765432" not in out
 
 
+def test_answers_are_counted_by_source_and_kind():
+    metrics = Metrics()
+    for _ in range(3):
+        metrics.answered("chat", "recommend", 0.004)
+    metrics.answered("command", "compare", None)
+    sample = metrics.registry.get_sample_value
+    assert sample("gpu_advisor_answers_total", {"source": "chat", "kind": "recommend"}) == 3
+    assert sample("gpu_advisor_answers_total", {"source": "command", "kind": "compare"}) == 1
+    assert sample("gpu_advisor_answer_seconds_count", {"source": "chat"}) == 3
+    assert sample("gpu_advisor_answer_seconds_bucket", {"source": "chat", "le": "0.005"}) == 3
+    assert sample("gpu_advisor_answer_seconds_count", {"source": "command"}) == 0
+
+
 async def test_health_and_metrics_endpoints():
     metrics = Metrics()
     metrics.answers.labels("chat", "recommend").inc()

@@ -53,6 +53,31 @@ async def test_a_mention_gets_an_answer_with_buttons(double: DiscordDouble) -> N
         no_pings(reply)
 
 
+async def test_a_repeated_question_gets_the_same_reply_with_working_buttons(double: DiscordDouble) -> None:
+    """The second asking is served from what the bot remembers (engine answers, rendered embed and
+    buttons); it must look the same, its buttons must work, and the bot's own replies, which Discord
+    sends back to it, must never reach a listener."""
+    bot = make_bot()
+    authors: list[int] = []
+
+    async def on_message(message: discord.Message) -> None:
+        authors.append(message.author.id)
+
+    bot.add_listener(on_message)
+    async with double.run(bot):
+        replies = []
+        for _ in range(2):
+            await double.send_message(double.channel.id, mention(double, "which GPU for Kaggle under $500?"),
+                                      mentions=[double.bot_user.id])
+            replies.append(await double.wait_for_message(double.channel.id))
+        assert replies[0].embeds == replies[1].embeds
+        assert replies[0].custom_ids == replies[1].custom_ids
+        compare_id = next(cid for cid in replies[1].custom_ids if cid.startswith("ga:cmp:"))
+        update = await (await double.press_button(replies[1].message_id, compare_id)).wait_response()
+        assert update.callback_type == CB_UPDATE and update.embeds[0]["title"] == "Comparison"
+    assert len(authors) == 2 and double.bot_user.id not in authors
+
+
 async def test_messages_not_addressed_to_the_bot_are_ignored(double: DiscordDouble) -> None:
     async with double.run(make_bot()):
         await double.send_message(double.channel.id, "which GPU for Kaggle under $500?")

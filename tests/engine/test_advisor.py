@@ -154,3 +154,46 @@ def test_base_system_prefers_the_smallest_build_that_fits():
     four = base_system(4, dt.date(2026, 9, 30))
     assert one.gpus < four.gpus and one.usd < four.usd
     assert base_system(2, dt.date(2020, 9, 7)).usd == 701
+
+
+# ---- remembered answers ---------------------------------------------------------------------
+
+
+def test_a_repeated_question_gets_the_same_frozen_answer_back():
+    from engine.advisor import forget_answers
+
+    def ask() -> Query:  # a new, equal Query each time, as the parser or a slash command builds it
+        return Query(kind="recommend", task="kaggle", budget=Money(amount=500, currency="USD"))
+
+    ctx = AdviceContext()
+    first = advise(ask(), AdviceContext())
+    assert advise(ask(), ctx) is first
+    forget_answers()
+    again = advise(ask(), ctx)
+    assert again is not first and again == first
+
+
+def test_remembered_answers_are_per_context():
+    """Community prices, currency and electricity change answers, so they are part of what is
+    remembered: a server with its own 3090 price must not get another server's answer."""
+    query = Query(kind="recommend", task="kaggle", budget=Money(amount=1500, currency="USD"))
+    plain = advise(query, AdviceContext(snapshot="2023-01"))
+    cheap = price_quote("rtx-3090", snapshot="2023-01").model_copy(update={"usd": Decimal(300), "basis": "override"})
+    local = AdviceContext(snapshot="2023-01", price_overrides={"rtx-3090": cheap})
+    assert hash(local) == hash(AdviceContext(snapshot="2023-01", price_overrides={"rtx-3090": cheap}))
+    overridden = advise(query, local)
+    assert overridden is not plain
+    assert overridden.options[0].gpu_id == "rtx-3090" and overridden.options[0].price.usd == 300
+    in_euros = advise(query.model_copy(update={"budget": None}), AdviceContext(snapshot="2023-01", currency="EUR"))
+    assert in_euros.options[0].gpus_local.currency == "EUR"
+
+
+def test_parse_remembers_questions_for_the_installed_catalog_only():
+    from engine.catalog import load_catalog
+    from engine.parse import parse
+
+    text = "which GPU for Kaggle under $500?"
+    assert parse(text) is parse(text)
+    assert parse(text, default_currency="EUR") is not parse(text)
+    fresh = parse(text, catalog=load_catalog())  # an explicit catalog (tests, benchmarks) is parsed anew
+    assert fresh is not parse(text) and fresh == parse(text)
