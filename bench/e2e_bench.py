@@ -137,6 +137,7 @@ async def measure(argv: list[str], slash: str | None, n: int, rate: float, env: 
                 result = await run_phase(double, slash, n, phase_rate)
                 result["cpu_ms_per_answer"] = 1000 * (cpu_seconds(proc.pid) - cpu0) / max(result["answered"], 1)
                 out[phase] = result
+            out["rss_mb_after_answers"] = rss_mb(proc.pid)
             return out
         finally:
             proc.terminate()
@@ -144,6 +145,8 @@ async def measure(argv: list[str], slash: str | None, n: int, rate: float, env: 
 
 
 def show(name: str, result: dict) -> None:
+    print(f"{name:12s} RSS {result['rss_mb_after_ready']:.0f} MB after READY, "
+          f"{result['rss_mb_after_answers']:.0f} MB after answering")
     for phase in ("fixed_rate", "max_rate"):
         r = result[phase]
         print(f"{name:12s} {phase:10s} {r['answered']:4d}/{r['expected']:<4d} {r['per_second']:7.1f}/s  "

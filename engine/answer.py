@@ -26,7 +26,7 @@ from engine.specs import Gpu, Workload
 
 # How many answers (and parsed questions) a process remembers, so a repeated question is a lookup;
 # GPU_ADVISOR_ANSWERS_REMEMBERED=0 turns remembering off (bench/e2e_bench.py --forgetful).
-ANSWERS_REMEMBERED = int(os.environ.get("GPU_ADVISOR_ANSWERS_REMEMBERED", "1024"))
+ANSWERS_REMEMBERED = int(os.environ.get("GPU_ADVISOR_ANSWERS_REMEMBERED", "512"))
 
 
 class Frozen(BaseModel):

@@ -78,6 +78,21 @@ async def test_a_repeated_question_gets_the_same_reply_with_working_buttons(doub
     assert len(authors) == 2 and double.bot_user.id not in authors
 
 
+@pytest.mark.parametrize("warm", [True, False])
+async def test_charts_load_after_ready_only_when_asked_to(double: DiscordDouble, monkeypatch, warm: bool) -> None:
+    """CHARTS_WARM_UP=false keeps matplotlib and the fonts (≈50 MB) out until a chart is asked for."""
+    from bot import charts
+
+    calls: list[bool] = []
+    monkeypatch.setattr(charts, "warm_up", lambda: calls.append(True))
+    bot = make_bot(charts_warm_up=warm)
+    async with double.run(bot):
+        await double.send_message(double.channel.id, mention(double, "PSU for 2x 3090?"), mentions=[double.bot_user.id])
+        await double.wait_for_message(double.channel.id)
+        await bot._warm_task
+    assert calls == ([True] if warm else [])
+
+
 async def test_messages_not_addressed_to_the_bot_are_ignored(double: DiscordDouble) -> None:
     async with double.run(make_bot()):
         await double.send_message(double.channel.id, "which GPU for Kaggle under $500?")
