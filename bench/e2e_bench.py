@@ -6,10 +6,11 @@ GPU Advisor remembers answers, and the question mix repeats some questions, as r
 Each bot runs in its own process; the double and the load generator run here. For each bot: N chat
 questions (mentions) and N slash commands, first at a fixed rate, then as fast as they can be
 sent. Printed per bot and phase: answers per second, p50/p99 from event sent to reply received,
-and CPU seconds of the bot process per answer — and GPU Advisor's ratios to the echo bot.
+and CPU seconds of the bot process per answer — and GPU Advisor's ratios to the echo bot, taken
+within each round and reported as the median over rounds (the machine's drift cancels).
 Targets (issue #10): p99 < 25 ms at 100 events/s; CPU per answer ≤ 1.5× the echo bot's.
 
-Run: .venv/bin/python bench/e2e_bench.py [--n 500] [--rate 100] [--forgetful]
+Run: .venv/bin/python bench/e2e_bench.py [--n 500] [--rate 100] [--rounds 3] [--forgetful]
 """
 
 from __future__ import annotations
@@ -157,29 +158,40 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=500, help="chat questions and slash commands per phase")
     parser.add_argument("--rate", type=float, default=100.0, help="events per second in the fixed-rate phase")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="echo and GPU Advisor measured this many times, alternating which goes first")
     parser.add_argument("--forgetful", action="store_true",
                         help="also run GPU Advisor remembering no answers, so every question is worked out")
     args = parser.parse_args()
     python = sys.executable
-    echo = asyncio.run(measure([python, str(ROOT / "bench" / "echo_bot.py")], "ping", args.n, args.rate))
-    bots = {"gpu-advisor": asyncio.run(measure([python, "-m", "bot"], None, args.n, args.rate))}
+    bots = {"echo bot": ([python, str(ROOT / "bench" / "echo_bot.py")], "ping", None),
+            "gpu-advisor": ([python, "-m", "bot"], None, None)}
     if args.forgetful:
-        bots["forgetful"] = asyncio.run(measure([python, "-m", "bot"], None, args.n, args.rate,
-                                                {"GPU_ADVISOR_ANSWERS_REMEMBERED": "0"}))
-    show("echo bot", echo)
-    for name, result in bots.items():
-        show(name, result)
-    for name, result in bots.items():
+        bots["forgetful"] = ([python, "-m", "bot"], None, {"GPU_ADVISOR_ANSWERS_REMEMBERED": "0"})
+    rounds: list[dict[str, dict]] = []
+    for number in range(args.rounds):
+        # A shared machine drifts by several per cent over a minute: alternate the order, then take medians.
+        order = list(bots) if number % 2 == 0 else list(reversed(bots))
+        results = {name: asyncio.run(measure(bots[name][0], bots[name][1], args.n, args.rate, bots[name][2]))
+                   for name in order}
+        print(f"-- round {number + 1} of {args.rounds}")
+        for name in bots:
+            show(name, results[name])
+        rounds.append(results)
+    print(f"-- median of {args.rounds} rounds (each ratio is taken within its round)")
+    summary: dict[str, dict[str, float]] = {}
+    for name in list(bots)[1:]:
         for phase in ("fixed_rate", "max_rate"):
-            a, e = result[phase], echo[phase]
-            print(f"ratio {name:11s} {phase:10s} CPU/answer {a['cpu_ms_per_answer'] / e['cpu_ms_per_answer']:.2f}×  "
-                  f"p99 {a['p99_ms'] / e['p99_ms']:.2f}×")
-    advisor = bots["gpu-advisor"]
+            cpu = [r[name][phase]["cpu_ms_per_answer"] / r["echo bot"][phase]["cpu_ms_per_answer"] for r in rounds]
+            p99 = [r[name][phase]["p99_ms"] / r["echo bot"][phase]["p99_ms"] for r in rounds]
+            summary[f"{name} {phase}"] = {"cpu_ratio": statistics.median(cpu), "p99_ratio": statistics.median(p99)}
+            print(f"ratio {name:11s} {phase:10s} CPU/answer {statistics.median(cpu):.2f}× "
+                  f"(rounds {', '.join(f'{x:.2f}' for x in cpu)})  p99 {statistics.median(p99):.2f}×")
     out = ROOT / "bench" / "results"
     out.mkdir(exist_ok=True)
     with (out / "e2e.jsonl").open("a", encoding="utf-8") as fh:
         fh.write(json.dumps({"time": time.time(), "machine": platform.platform(), "n": args.n, "rate": args.rate,
-                             "echo": echo, "advisor": advisor, "forgetful": bots.get("forgetful")}) + "\n")
+                             "rounds": rounds, "summary": summary}) + "\n")
 
 
 if __name__ == "__main__":

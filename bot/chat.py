@@ -100,10 +100,12 @@ class WriteThroughConversations:
     this process's memory is authoritative for the threads it serves; the database only matters
     after a restart. Reads hit memory first, so an answer costs no database round trip; writes
     are collected for ``batch_seconds`` and stored in one transaction. ``flush()`` (called at
-    shutdown) writes what is left.
+    shutdown) writes what is left, so only a crash can lose the last two seconds of threads. Each
+    batch costs a transaction whatever its size: at 0.5 s, writing was ≈4 % of the bot's CPU per
+    answer under load (bench/e2e_bench.py), at 2 s a quarter of that.
     """
 
-    def __init__(self, backing: object, ttl: float = TTL_SECONDS, batch_seconds: float = 0.5) -> None:
+    def __init__(self, backing: object, ttl: float = TTL_SECONDS, batch_seconds: float = 2.0) -> None:
         self._backing = backing
         self._memory = Conversations(ttl=ttl)
         self._dirty: dict[tuple[int, int], Query] = {}

@@ -99,6 +99,7 @@ def forget_answers() -> None:
     """Drop the remembered answers, so a benchmark times the computation rather than the lookup."""
     _advise.cache_clear()
     can_run.cache_clear()
+    _option.cache_clear()
 
 
 # ---- recommend -------------------------------------------------------------------------------
@@ -127,7 +128,10 @@ def _local(usd: Decimal, currency: str) -> Money | None:
     return rates.convert(Money(amount=usd, currency="USD"), currency).rounded() if rates.supports(currency) else None
 
 
+@lru_cache(maxsize=ANSWERS_REMEMBERED * 8)
 def _option(v: ValueOption, best: float, ctx: AdviceContext, reasons: tuple[str, ...] = ()) -> Option:
+    """One row of a recommendation. Remembered: budgets differ from question to question, but the
+    cards that fit and their figures mostly do not."""
     gpu = load_catalog().get(v.gpu_id)
     gpus_usd = v.price.usd * v.gpu_count
     caveats = list(_card_caveats(gpu, v.gpu_count))
