@@ -148,9 +148,11 @@ def value(
     return _value_from(gpu_id, workload, gpu_count, quote, electricity) if quote else None
 
 
+@lru_cache(maxsize=4096)
 def _value_from(
     gpu_id: str, workload: Workload, gpu_count: int, quote: PriceQuote, electricity: Electricity | None
 ) -> ValueOption | None:
+    """Remembered: rankings for different budgets keep meeting the same systems."""
     try:
         base = base_system(gpu_count, quote.date)
     except ValueError:  # no dated base holds this many GPUs (a data gap builds.yaml names)
