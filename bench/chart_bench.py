@@ -10,9 +10,7 @@ Targets: first render < 300 ms, cached < 5 ms. Run: .venv/bin/python bench/chart
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import statistics
 import sys
 import time
@@ -22,6 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench import save  # noqa: E402
 
 FIRST_RENDER_TARGET_MS = 300
 CACHED_TARGET_MS = 5
@@ -108,20 +108,14 @@ def main() -> None:
           f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     if args.no_save:
         return
-    out = ROOT / "bench" / "results"
-    out.mkdir(exist_ok=True)
-    with (out / "charts.jsonl").open("a", encoding="utf-8") as fh:
-        fh.write(json.dumps({
-            "time": time.time(),
-            "machine": platform.platform(),
-            "python": platform.python_version(),
-            "cpus": os.cpu_count(),
-            "load_average": round(os.getloadavg()[0], 2),
-            "import_ms": round(import_ms, 1),
-            "warm_up_ms": round(warm_ms, 1),
-            "fonts": charts.font_families("zh-Hant"),
-            **results,
-        }) + "\n")
+    save("charts", {
+        "cpus": os.cpu_count(),
+        "load_average": round(os.getloadavg()[0], 2),
+        "import_ms": round(import_ms, 1),
+        "warm_up_ms": round(warm_ms, 1),
+        "fonts": charts.font_families("zh-Hant"),
+        **results,
+    })
 
 
 if __name__ == "__main__":

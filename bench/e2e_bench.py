@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import math
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import save  # noqa: E402
 from tests.e2e.discord_double import DiscordDouble, FakeGuild  # noqa: E402
 
 # Varied questions (budgets, counts, cards, languages), so no answer is simply repeated.
@@ -145,6 +145,17 @@ async def measure(argv: list[str], slash: str | None, n: int, rate: float, env: 
             proc.wait(timeout=15)
 
 
+def ratio(value: float | None, baseline: float | None) -> float:
+    """value / baseline, NaN when the baseline is zero or missing (a run too short for the CPU clock's
+    10 ms ticks to register)."""
+    return value / baseline if value is not None and baseline else math.nan
+
+
+def median(values: list[float]) -> float:
+    finite = [v for v in values if not math.isnan(v)]
+    return statistics.median(finite) if finite else math.nan
+
+
 def show(name: str, result: dict) -> None:
     print(f"{name:12s} RSS {result['rss_mb_after_ready']:.0f} MB after READY, "
           f"{result['rss_mb_after_answers']:.0f} MB after answering")
@@ -182,16 +193,13 @@ def main() -> None:
     summary: dict[str, dict[str, float]] = {}
     for name in list(bots)[1:]:
         for phase in ("fixed_rate", "max_rate"):
-            cpu = [r[name][phase]["cpu_ms_per_answer"] / r["echo bot"][phase]["cpu_ms_per_answer"] for r in rounds]
-            p99 = [r[name][phase]["p99_ms"] / r["echo bot"][phase]["p99_ms"] for r in rounds]
-            summary[f"{name} {phase}"] = {"cpu_ratio": statistics.median(cpu), "p99_ratio": statistics.median(p99)}
-            print(f"ratio {name:11s} {phase:10s} CPU/answer {statistics.median(cpu):.2f}× "
-                  f"(rounds {', '.join(f'{x:.2f}' for x in cpu)})  p99 {statistics.median(p99):.2f}×")
-    out = ROOT / "bench" / "results"
-    out.mkdir(exist_ok=True)
-    with (out / "e2e.jsonl").open("a", encoding="utf-8") as fh:
-        fh.write(json.dumps({"time": time.time(), "machine": platform.platform(), "n": args.n, "rate": args.rate,
-                             "rounds": rounds, "summary": summary}) + "\n")
+            cpu = [ratio(r[name][phase]["cpu_ms_per_answer"], r["echo bot"][phase]["cpu_ms_per_answer"])
+                   for r in rounds]
+            p99 = [ratio(r[name][phase]["p99_ms"], r["echo bot"][phase]["p99_ms"]) for r in rounds]
+            summary[f"{name} {phase}"] = {"cpu_ratio": median(cpu), "p99_ratio": median(p99)}
+            print(f"ratio {name:11s} {phase:10s} CPU/answer {median(cpu):.2f}× "
+                  f"(rounds {', '.join(f'{x:.2f}' for x in cpu)})  p99 {median(p99):.2f}×")
+    save("e2e", {"n": args.n, "rate": args.rate, "rounds": rounds, "summary": summary})
 
 
 if __name__ == "__main__":

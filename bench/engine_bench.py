@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -28,6 +27,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import save  # noqa: E402
 from engine.advisor import AdviceContext, advise, forget_answers  # noqa: E402
 from engine.catalog import load_catalog  # noqa: E402
 from engine.money import Money  # noqa: E402
@@ -121,11 +121,7 @@ def main() -> None:
             print(f"catalog {size:5s} {r['gpus']:6d} GPUs  recommend median {r['median_us']:8.0f} µs "
                   f"({r['median_us'] / base:5.1f}× the 1× cost)")
         results["scaling"] = grow
-    out = ROOT / "bench" / "results"
-    out.mkdir(exist_ok=True)
-    with (out / "engine.jsonl").open("a", encoding="utf-8") as fh:
-        fh.write(json.dumps({"time": time.time(), "machine": platform.platform(), "python": platform.python_version(),
-                             "gpus": gpus, **results}) + "\n")
+    save("engine", {"gpus": gpus, **results})
 
 
 if __name__ == "__main__":

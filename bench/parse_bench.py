@@ -17,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import save
 from engine.catalog import load_catalog
 from engine.parse import parse
 
@@ -48,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         done += len(texts)
     elapsed = time.perf_counter() - start
     print(f"{done / elapsed:,.0f} questions/s on one core ({done} parses of {len(texts)} questions, {elapsed:.1f} s)")
+    save("parse", {"questions_per_second": done / elapsed, "parses": done, "questions": len(texts)})
     return 0
 
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -21,6 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import save  # noqa: E402
 from bench.e2e_bench import rss_mb, settle  # noqa: E402
 from tests.e2e.discord_double import DiscordDouble, FakeGuild  # noqa: E402
 
@@ -67,11 +66,7 @@ def main() -> None:
         print(f"{name:16s} {args.guilds} guilds: READY in {ready:5.2f} s (median of {args.runs}), "
               f"RSS {rss:6.1f} MB at READY, {settled:6.1f} MB once settled")
     print("targets: READY < 2 s, RSS < 150 MB per shard process")
-    out = ROOT / "bench" / "results"
-    out.mkdir(exist_ok=True)
-    with (out / "startup.jsonl").open("a", encoding="utf-8") as fh:
-        fh.write(json.dumps({"time": time.time(), "machine": platform.platform(), "guilds": args.guilds,
-                             **results}) + "\n")
+    save("startup", {"guilds": args.guilds, **results})
 
 
 if __name__ == "__main__":

@@ -1,0 +1,39 @@
+"""Every benchmark runs and reports: with tiny inputs, each script prints its figures and appends one
+JSON line. Timings are never asserted here; they belong in docs/performance.md."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CASES = [
+    ("engine_bench.py", ["--runs", "5", "--no-scaling"], "engine", "recommend, asked again",
+     {"parse", "recommend", "compare", "can_run", "gpus"}),
+    ("parse_bench.py", ["--seconds", "0.2"], "parse", "questions/s on one core", {"questions_per_second"}),
+    ("chart_bench.py", ["--runs", "1", "--langs", "en"], "charts", "targets: first render",
+     {"import_ms", "warm_up_ms", "value/en"}),
+    ("startup_bench.py", ["--guilds", "20", "--runs", "1"], "startup", "once settled",
+     {"echo bot", "gpu-advisor", "charts warmed"}),
+    ("e2e_bench.py", ["--n", "4", "--rate", "50", "--rounds", "1", "--forgetful"], "e2e",
+     "ratio forgetful", {"rounds", "summary"}),
+]
+
+
+@pytest.mark.parametrize(("script", "args", "name", "printed", "keys"), CASES, ids=[c[0] for c in CASES])
+def test_benchmark_prints_figures_and_records_them(tmp_path, script, args, name, printed, keys):
+    env = dict(os.environ, BENCH_RESULTS_DIR=str(tmp_path))
+    run = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=240, check=False)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert printed in run.stdout
+    lines = (tmp_path / f"{name}.jsonl").read_text().splitlines()
+    assert len(lines) == 1
+    record = json.loads(lines[0])
+    assert keys <= set(record) and {"time", "machine", "python"} <= set(record)
