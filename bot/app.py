@@ -91,9 +91,9 @@ async def reply_ephemeral(interaction: discord.Interaction, message: str) -> Non
 
 class AdvisorState(AutoShardedConnectionState):
     """discord.py's connection state, less one event this bot never uses: Discord sends each message
-    the bot posts back to it (MESSAGE_CREATE). Answers are embeds with buttons, and turning every such
-    echo into a ``Message`` was about 5 % of the bot's CPU per answer (a profile of bench/e2e_bench.py); nothing here
-    reacts to the bot's own messages."""
+    the bot posts back to it (MESSAGE_CREATE). Answers are embeds with buttons, and turning every
+    such echo into a ``Message`` was about 5 % of the bot's CPU per answer (a profile of
+    bench/e2e_bench.py); nothing here reacts to the bot's own messages."""
 
     def parse_message_create(self, data: dict) -> None:  # type: ignore[override]
         if self.self_id is None or int(data.get("author", {}).get("id", 0)) != self.self_id:
