@@ -12,9 +12,9 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from bot.render import unknown_gpu
 from engine.advisor import AdviceContext, advise
 from engine.answer import ANSWERS_REMEMBERED, Answer, FollowUp
-from engine.catalog import load_catalog
 from engine.parse import parse
 from engine.query import ParseResult, Query
 
@@ -59,11 +59,7 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
     values, and GPU names it did not know ("did you mean …?") — a comparison with an unknown card
     asks again rather than comparing against something else. Remembered like the engine's answers,
     so a repeated question gets the same Answer object (and bot.views.rendered its reply)."""
-    catalog = load_catalog()
-    hints = []
-    for name in result.unknown_gpus:
-        close = [catalog.get(g).short_name for g in catalog.suggest(name)]
-        hints.append(f"I don't know the GPU “{name}”." + (f" Did you mean {', '.join(close)}?" if close else ""))
+    hints = [unknown_gpu(name) for name in result.unknown_gpus]
     if hints and result.query.kind == "compare" and len(result.query.gpus) < 2:
         return Answer(kind="compare", query=result.query, headline=" ".join(hints),
                       follow_up=FollowUp(field="gpu", question="Name two GPUs, e.g. '4090 vs 2x 3090'.", choices=()))

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.i18n import Lang, from_discord, t
+from bot.i18n import Lang, from_discord
+from bot.render import unknown_gpu
 from bot.views import answer_message
 from engine.answer import Answer
 from engine.catalog import load_catalog, normalize_name
@@ -62,10 +63,8 @@ def resolve_gpu(text: str, lang: Lang) -> str:
     catalog = load_catalog()
     gpu_id = text if text in catalog.gpus else catalog.resolve(text)
     if gpu_id is None:
-        hints = [catalog.get(g).short_name for g in catalog.suggest(text)]
-        hint = t(lang, "error.did_you_mean", names=", ".join(hints)) if hints else ""
-        name = discord.utils.escape_markdown(discord.utils.escape_mentions(text[:60]))
-        raise ValueError(t(lang, "error.unknown_gpu", name=name, hint=hint))
+        shown = discord.utils.escape_markdown(discord.utils.escape_mentions(text[:60]))
+        raise ValueError(unknown_gpu(text, lang, shown))
     return gpu_id
 
 

@@ -5,6 +5,7 @@ Only formatting happens here; every figure was computed by the engine and travel
 
 from __future__ import annotations
 
+from bot.locales import Lang, lookup
 from engine.answer import Answer, Option
 from engine.canrun import CanRunReport
 from engine.catalog import load_catalog
@@ -16,6 +17,15 @@ from engine.specs import Gpu
 def counted(name: str, count: int) -> str:
     """"2× RTX 3090", or just the name for one card."""
     return f"{count}× {name}" if count > 1 else name
+
+
+def unknown_gpu(typed: str, lang: Lang = "en", shown: str | None = None) -> str:
+    """'I don't know the GPU “…”. Did you mean …?' with the catalog's closest cards: one wording for
+    slash commands and chat (``shown`` is the name as it may safely be displayed, default ``typed``)."""
+    catalog = load_catalog()
+    close = [catalog.get(g).short_name for g in catalog.suggest(typed)]
+    hint = lookup("ui.yaml", lang, "error.did_you_mean", names=", ".join(close)) if close else ""
+    return lookup("ui.yaml", lang, "error.unknown_gpu", name=typed if shown is None else shown, hint=hint)
 
 
 def money(option: Option) -> str:
