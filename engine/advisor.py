@@ -19,7 +19,16 @@ from engine.answer import ANSWERS_REMEMBERED, Answer, CompareRow, Comparison, Fo
 from engine.canrun import assess
 from engine.catalog import load_catalog
 from engine.cloud import BreakEven, break_even
-from engine.cost import PriceQuote, ValueOption, base_system, best_per_count, price_quote, rank_by_value, value
+from engine.cost import (
+    PriceQuote,
+    ValueOption,
+    base_system,
+    best_per_count,
+    forget_rows,
+    price_quote,
+    rank_by_value,
+    value,
+)
 from engine.explain import explain
 from engine.memory import memory_floor
 from engine.money import Money, exchange_rates
@@ -96,10 +105,12 @@ def _advise(query: Query, ctx: AdviceContext) -> Answer:
 
 
 def forget_answers() -> None:
-    """Drop the remembered answers, so a benchmark times the computation rather than the lookup."""
+    """Drop the remembered answers and the rows they are built from, so a benchmark times the
+    computation rather than the lookup."""
     _advise.cache_clear()
     can_run.cache_clear()
     _option.cache_clear()
+    forget_rows()
 
 
 # ---- recommend -------------------------------------------------------------------------------

@@ -148,6 +148,11 @@ def value(
     return _value_from(gpu_id, workload, gpu_count, quote, electricity) if quote else None
 
 
+def forget_rows() -> None:
+    """Drop the remembered ValueOption rows (see engine.advisor.forget_answers)."""
+    _value_from.cache_clear()
+
+
 @lru_cache(maxsize=4096)
 def _value_from(
     gpu_id: str, workload: Workload, gpu_count: int, quote: PriceQuote, electricity: Electricity | None
