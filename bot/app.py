@@ -12,7 +12,8 @@ import gc
 import logging
 import time
 import traceback
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TypeVar
 
 import discord
 import yarl
@@ -34,6 +35,7 @@ from engine.datafiles import DataError
 
 log = logging.getLogger("gpu_advisor")
 SAFE = discord.AllowedMentions.none()
+T = TypeVar("T")
 COGS = ("bot.cogs.advice", "bot.cogs.guide", "bot.cogs.chat", "bot.cogs.charts", "bot.cogs.community")
 
 
@@ -87,6 +89,18 @@ async def reply_ephemeral(interaction: discord.Interaction, message: str) -> Non
         await interaction.followup.send(message, ephemeral=True, allowed_mentions=SAFE)
     else:
         await interaction.response.send_message(message, ephemeral=True, allowed_mentions=SAFE)
+
+
+async def _fresh(cache: dict, key: object, seconds: float, load: Callable[[], Awaitable[T]]) -> T:
+    """``cache[key]`` when stored less than ``seconds`` ago, else ``await load()``, stored with the time
+    it was asked for (the per-server caches of settings, community prices and contexts)."""
+    now = time.monotonic()
+    hit = cache.get(key)
+    if hit and now - hit[0] < seconds:
+        return hit[1]
+    value = await load()
+    cache[key] = (now, value)
+    return value
 
 
 class AdvisorState(AutoShardedConnectionState):
@@ -196,26 +210,19 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         question meets the same context and the advisor's remembered answer."""
         if self.store is None:
             return self._default_context
-        now = time.monotonic()
-        cached = self._context_cache.get(guild_id)
-        if cached and now - cached[0] < self.settings.settings_cache_seconds:
-            return cached[1]
-        guild = await self.guild_settings(guild_id)
-        overrides = await self._community_prices(guild_id) if guild.use_community_prices else {}
-        context = advice_context(guild, price_overrides=overrides)
-        self._context_cache[guild_id] = (now, context)
-        return context
+
+        async def build() -> AdviceContext:
+            guild = await self.guild_settings(guild_id)
+            overrides = await self._community_prices(guild_id) if guild.use_community_prices else {}
+            return advice_context(guild, price_overrides=overrides)
+
+        return await _fresh(self._context_cache, guild_id, self.settings.settings_cache_seconds, build)
 
     async def guild_settings(self, guild_id: int | None) -> GuildSettings:
         """A server's settings, cached for ``settings_cache_seconds`` (other shards see a change
         within that time; this process at once, see :meth:`forget_settings`)."""
-        now = time.monotonic()
-        cached = self._settings_cache.get(guild_id)
-        if cached and now - cached[0] < self.settings.settings_cache_seconds:
-            return cached[1]
-        guild = await self.store.settings.get(guild_id)
-        self._settings_cache[guild_id] = (now, guild)
-        return guild
+        return await _fresh(self._settings_cache, guild_id, self.settings.settings_cache_seconds,
+                            lambda: self.store.settings.get(guild_id))
 
     def forget_settings(self, guild_id: int | None) -> None:
         self._settings_cache.pop(guild_id, None)
@@ -229,13 +236,8 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         return (await self.guild_settings(guild_id)).locale
 
     async def _community_prices(self, guild_id: int | None) -> dict:
-        now = time.monotonic()
-        cached = self._price_cache.get(guild_id)
-        if cached and now - cached[0] < self.settings.community_price_cache_seconds:
-            return cached[1]
-        overrides = await self.store.prices.price_overrides(guild_id)
-        self._price_cache[guild_id] = (now, overrides)
-        return overrides
+        return await _fresh(self._price_cache, guild_id, self.settings.community_price_cache_seconds,
+                            lambda: self.store.prices.price_overrides(guild_id))
 
     def forget_prices(self, guild_id: int | None) -> None:
         """A report or removal changed this server's medians."""
