@@ -12,8 +12,7 @@ import gc
 import logging
 import time
 import traceback
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TypeVar
+from collections.abc import AsyncIterator
 
 import discord
 import yarl
@@ -25,6 +24,7 @@ from discord.shard import AutoShardedConnectionState
 from bot import charts
 from bot.chat import MemoryConversationStore, WriteThroughConversations
 from bot.config import Settings
+from bot.expiring import Expiring
 from bot.i18n import Lang, Translator, from_discord, t
 from bot.observability import Metrics, health_app, start_health_server
 from bot.store import GuildSettings, Store, advice_context, open_store
@@ -35,7 +35,6 @@ from engine.datafiles import DataError
 
 log = logging.getLogger("gpu_advisor")
 SAFE = discord.AllowedMentions.none()
-T = TypeVar("T")
 COGS = ("bot.cogs.advice", "bot.cogs.guide", "bot.cogs.chat", "bot.cogs.charts", "bot.cogs.community")
 
 
@@ -91,18 +90,6 @@ async def reply_ephemeral(interaction: discord.Interaction, message: str) -> Non
         await interaction.response.send_message(message, ephemeral=True, allowed_mentions=SAFE)
 
 
-async def _fresh(cache: dict, key: object, seconds: float, load: Callable[[], Awaitable[T]]) -> T:
-    """``cache[key]`` when stored less than ``seconds`` ago, else ``await load()``, stored with the time
-    it was asked for (the per-server caches of settings, community prices and contexts)."""
-    now = time.monotonic()
-    hit = cache.get(key)
-    if hit and now - hit[0] < seconds:
-        return hit[1]
-    value = await load()
-    cache[key] = (now, value)
-    return value
-
-
 class AdvisorState(AutoShardedConnectionState):
     """discord.py's connection state, less one event this bot never uses: Discord sends each message
     the bot posts back to it (MESSAGE_CREATE). Answers are embeds with buttons, and turning every
@@ -137,9 +124,9 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         self.settings = settings
         self.conversations: MemoryConversationStore | WriteThroughConversations = MemoryConversationStore()
         self.store: Store | None = None
-        self._price_cache: dict[int | None, tuple[float, dict]] = {}
-        self._settings_cache: dict[int | None, tuple[float, GuildSettings]] = {}
-        self._context_cache: dict[int | None, tuple[float, AdviceContext]] = {}
+        self._prices: Expiring[dict] = Expiring(settings.community_price_cache_seconds)
+        self._settings: Expiring[GuildSettings] = Expiring(settings.settings_cache_seconds)
+        self._contexts: Expiring[AdviceContext] = Expiring(settings.settings_cache_seconds)
         self._default_context = AdviceContext(
             currency=settings.default_currency, electricity_usd_per_kwh=settings.electricity_usd_per_kwh
         )
@@ -216,18 +203,17 @@ class GpuAdvisorBot(commands.AutoShardedBot):
             overrides = await self._community_prices(guild_id) if guild.use_community_prices else {}
             return advice_context(guild, price_overrides=overrides)
 
-        return await _fresh(self._context_cache, guild_id, self.settings.settings_cache_seconds, build)
+        return await self._contexts.get(guild_id, build)
 
     async def guild_settings(self, guild_id: int | None) -> GuildSettings:
         """A server's settings, cached for ``settings_cache_seconds`` (other shards see a change
         within that time; this process at once, see :meth:`forget_settings`)."""
-        return await _fresh(self._settings_cache, guild_id, self.settings.settings_cache_seconds,
-                            lambda: self.store.settings.get(guild_id))
+        return await self._settings.get(guild_id, lambda: self.store.settings.get(guild_id))
 
     def forget_settings(self, guild_id: int | None) -> None:
-        self._settings_cache.pop(guild_id, None)
-        self._price_cache.pop(guild_id, None)
-        self._context_cache.pop(guild_id, None)
+        self._settings.forget(guild_id)
+        self._prices.forget(guild_id)
+        self._contexts.forget(guild_id)
 
     async def guild_lang(self, guild_id: int | None) -> Lang | None:
         """The server's chosen answer language, if a moderator set one."""
@@ -236,13 +222,12 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         return (await self.guild_settings(guild_id)).locale
 
     async def _community_prices(self, guild_id: int | None) -> dict:
-        return await _fresh(self._price_cache, guild_id, self.settings.community_price_cache_seconds,
-                            lambda: self.store.prices.price_overrides(guild_id))
+        return await self._prices.get(guild_id, lambda: self.store.prices.price_overrides(guild_id))
 
     def forget_prices(self, guild_id: int | None) -> None:
         """A report or removal changed this server's medians."""
-        self._price_cache.pop(guild_id, None)
-        self._context_cache.pop(guild_id, None)
+        self._prices.forget(guild_id)
+        self._contexts.forget(guild_id)
 
     async def setup_hook(self) -> None:
         s = self.settings

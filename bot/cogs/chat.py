@@ -67,10 +67,10 @@ class Chat(commands.Cog):
             return False
         if message.channel.id in settings.advice_channel_ids:
             return True
-        store = bot.store  # type: ignore[attr-defined]
-        return (
-            store is not None and (await store.settings.get(message.guild.id)).advice_channel_id == message.channel.id
-        )
+        if bot.store is None:  # type: ignore[attr-defined]
+            return False
+        # Every message of the server passes here: the cached settings, not a database query each.
+        return (await bot.guild_settings(message.guild.id)).advice_channel_id == message.channel.id  # type: ignore[attr-defined]
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
 from pathlib import Path
 
@@ -241,6 +242,24 @@ async def test_advice_channel_needs_the_message_content_intent(double: DiscordDo
         reply = await double.wait_for_message(channel)
         assert reply.embeds[0]["title"] == "GPU recommendation"
     assert discord.Intents.message_content.flag
+
+
+async def test_advice_channel_set_by_settings_is_answered_and_others_are_not(double: DiscordDouble) -> None:
+    general, advice = (c.id for c in double.guild.text_channels[:2])
+    async with double.run(make_bot(message_content=True)):
+        admin = discord.Permissions(manage_guild=True)
+        await double.send_message(advice, "PSU for 2x 3090?")  # not an advice channel yet: ignored
+        done = await (await double.send_slash("settings", {"advice_channel": advice},
+                                              permissions=admin)).wait_response()
+        assert f"Advice channel: <#{advice}>" in done.content
+        await double.send_message(general, "PSU for 3x 3090?")  # an ordinary channel: ignored
+        await double.send_message(advice, "PSU for 4x 3090?")
+        reply = await double.wait_for_message(advice)
+        assert reply.embeds and "4×" in str(reply.embeds[0])
+        await asyncio.sleep(0.3)
+        assert not [s for s in double.sent if s.kind == "create" and s.payload.get("message_reference")
+                    and s.channel_id != advice]
+        assert sum(1 for s in double.sent if s.kind == "create" and s.channel_id == advice) == 1
 
 
 async def test_command_descriptions_are_localized(double: DiscordDouble) -> None:

@@ -1,0 +1,58 @@
+"""Per-server values read from the database and kept for a while: settings, community prices and the
+engine context built from them.
+
+Two things matter under load. When a value expires while a server is busy, every question in
+flight would miss at once and each would ask the database (at 800 questions/s that was ~700
+queries through the SQLite thread and a 2.5× CPU spike in bench/e2e_bench.py): so one load runs
+per key and the others wait for it. And when the bot itself changes a value (/settings, a price
+report), :meth:`Expiring.forget` must win over a load that was already running with the old
+data: such a load's result is handed to its waiters but not kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class Expiring(Generic[T]):
+    """Values per key, loaded on first use and again once ``seconds`` old; one load per key at a time."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._values: dict[Hashable, tuple[float, T]] = {}
+        self._loading: dict[Hashable, asyncio.Future[T]] = {}
+        self._forgotten: dict[Hashable, int] = {}  # how often each key was forgotten: a load started before is stale
+
+    async def get(self, key: Hashable, load: Callable[[], Awaitable[T]]) -> T:
+        """The value for ``key``, from ``load()`` when missing or expired (shared with concurrent callers)."""
+        hit = self._values.get(key)
+        if hit is not None and time.monotonic() - hit[0] < self.seconds:
+            return hit[1]
+        pending = self._loading.get(key)
+        if pending is None:
+            pending = asyncio.ensure_future(self._load(key, load))
+            self._loading[key] = pending
+        # One caller cancelled (its interaction timed out, shutdown) must not cancel the others' load.
+        return await asyncio.shield(pending)
+
+    async def _load(self, key: Hashable, load: Callable[[], Awaitable[T]]) -> T:
+        started, generation = time.monotonic(), self._forgotten.get(key, 0)
+        try:
+            value = await load()
+        finally:
+            if self._loading.get(key) is asyncio.current_task():
+                del self._loading[key]
+        if self._forgotten.get(key, 0) == generation:
+            self._values[key] = (started, value)
+        return value
+
+    def forget(self, key: Hashable) -> None:
+        """Drop ``key`` now (this process changed it); the next caller loads it afresh."""
+        self._values.pop(key, None)
+        self._loading.pop(key, None)
+        self._forgotten[key] = self._forgotten.get(key, 0) + 1
