@@ -1,34 +1,43 @@
 """The real bot under the local Discord double, against a minimal echo bot in the same run.
 
 GPU Advisor remembers answers, and the question mix repeats some questions, as real servers do;
-``--forgetful`` adds a run with remembering turned off, where every question is worked out anew.
+``--forgetful`` adds a bot with remembering turned off, where every question is worked out anew.
 
-Each bot runs in its own process; the double and the load generator run here. For each bot: N chat
-questions (mentions) and N slash commands, first at a fixed rate, then as fast as they can be
-sent. Printed per bot and phase: answers per second, p50/p99 from event sent to reply received,
-and CPU seconds of the bot process per answer — and GPU Advisor's ratios to the echo bot, taken
-within each round and reported as the median over rounds (the machine's drift cancels).
+Each bot runs in its own process with its own double; the doubles and the load generator run
+here. All bots stay up for the whole run and are measured in turns: a segment is N chat questions
+(mentions) and N slash commands sent to one bot while the others idle, first at a fixed rate, then
+as fast as they can be sent; segments alternate between the bots, so the drift of a shared machine
+over the run falls on all of them alike. Chat questions never repeat across segments (each
+segment goes on where the bot's last one stopped). Printed per bot and phase: answers per second,
+p50/p99 from event sent to reply received, CPU seconds of the bot process per answer (counting
+what it does until it is idle again) — and GPU Advisor's ratios to the echo bot, the median over
+the pairs of segments run back to back.
 Targets (issue #10): p99 < 25 ms at 100 events/s; CPU per answer ≤ 1.5× the echo bot's.
 
-Run: .venv/bin/python bench/e2e_bench.py [--n 500] [--rate 100] [--rounds 3] [--forgetful]
+Run: .venv/bin/python bench/e2e_bench.py [--n 250] [--rate 100] [--rounds 8] [--forgetful]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import gc
 import math
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import save  # noqa: E402
+from bot.chat import BATCH_SECONDS  # noqa: E402
 from tests.e2e.discord_double import DiscordDouble, FakeGuild  # noqa: E402
 
 # Varied questions (budgets, counts, cards, languages), so no answer is simply repeated.
@@ -41,7 +50,6 @@ def chat_question(i: int) -> str:
     """The i-th chat question: three in seven carry a budget of their own, the rest repeat now and then,
     as questions in a server do (GPU Advisor remembers answers; --forgetful shows the cost without)."""
     return CHAT_TEMPLATES[i % len(CHAT_TEMPLATES)].format(b=300 + 7 * i, c=2 + i % 3, m=(8, 70)[i % 2], h=1 + i % 12)
-
 
 
 SLASH = [("recommend", {"task": "kaggle", "budget": 500.0}), ("compare", {"gpu_a": "rtx-4090", "gpu_b": "rtx-3090"}),
@@ -66,9 +74,16 @@ async def start_bot(double: DiscordDouble, argv: list[str], extra_env: dict | No
     env = dict(os.environ, **double.env, DISCORD_TOKEN="double-token", SYNC_COMMANDS="true", LOG_LEVEL="WARNING",
                CHAT_COOLDOWN_SECONDS="0", COMMAND_COOLDOWN_SECONDS="0", GUILD_READY_TIMEOUT="0.05", LOG_JSON="false",
                **(extra_env or {}))
-    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
-    await double.wait_ready(0, timeout=30)
+    # The bot's stderr goes to a file, not a pipe: nobody reads it during the run, and a full pipe would block it.
+    with tempfile.TemporaryFile("w+") as log:
+        proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=log, text=True)
+        try:
+            await double.wait_ready(0, timeout=30)
+        except Exception:
+            proc.kill()
+            log.seek(0)
+            raise RuntimeError(f"{' '.join(argv)} did not connect:\n{log.read()[-3000:]}") from None
     for _ in range(300):  # the client settles (on_ready) a moment after the double sent READY
         if double.find_command("ping" if "echo" in " ".join(argv) else "recommend") is not None:
             break
@@ -89,8 +104,9 @@ async def settle(pid: int, quiet: float = 0.02, window: float = 0.5, limit: floa
         before = now
 
 
-async def run_phase(double: DiscordDouble, slash_name: str | None, n: int, rate: float | None) -> dict:
-    """Send n chat mentions and n slash commands (interleaved); latency from send to the reply."""
+async def run_phase(double: DiscordDouble, slash_name: str | None, n: int, rate: float | None, first: int = 0) -> dict:
+    """Send n chat mentions (questions first … first + n - 1) and n slash commands, interleaved;
+    latency from send to the reply."""
     sent_at: dict[str, float] = {}
     handles = []
     mention = f"<@{double.bot_user.id}> "
@@ -99,14 +115,13 @@ async def run_phase(double: DiscordDouble, slash_name: str | None, n: int, rate:
         if rate:
             await asyncio.sleep(max(0.0, start + i / rate - time.monotonic()))
         if i % 2 == 0:
-            msg = await double.send_message(double.channel.id, mention + chat_question(i // 2),
+            msg = await double.send_message(double.channel.id, mention + chat_question(first + i // 2),
                                             mentions=[double.bot_user.id])
             sent_at[str(msg["id"])] = time.monotonic()
         else:
             name, options = SLASH[i // 2 % len(SLASH)] if slash_name is None else (slash_name, {"text": "x"})
             handle = await double.send_slash(name, options)
             handles.append((handle, time.monotonic()))
-    latencies: list[float] = []
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         replies = {str(s.payload.get("message_reference", {}).get("message_id")): s.at
@@ -118,31 +133,84 @@ async def run_phase(double: DiscordDouble, slash_name: str | None, n: int, rate:
         await asyncio.sleep(0.01)
     latencies = done_chat + done_slash
     elapsed = max(time.monotonic() - start, 1e-9)
-    latencies.sort()
     return {"answered": len(latencies), "expected": 2 * n, "per_second": len(latencies) / elapsed,
+            "latencies": latencies}
+
+
+@dataclass
+class Running:
+    """One bot process and its own double, kept up for the whole run."""
+
+    double: DiscordDouble
+    proc: subprocess.Popen
+    slash: str | None
+    asked: int = 0  # chat questions asked so far: each segment goes on where the last one stopped
+
+
+async def start(stack: contextlib.AsyncExitStack, argv: list[str], slash: str | None, env: dict | None) -> Running:
+    double = await stack.enter_async_context(
+        DiscordDouble(guilds=[FakeGuild(name="Bench", channels=["general"])], interaction_timeout=None))
+    proc = await start_bot(double, argv, env)
+    stack.callback(stop, proc)
+    run = Running(double, proc, slash)
+    await segment(run, 5, None)  # warm-up
+    await settle(proc.pid)  # one-time work after READY (data, caches, fonts) is not per-answer cost
+    return run
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    proc.wait(timeout=15)
+
+
+async def segment(run: Running, n: int, rate: float | None) -> dict:
+    """n chat questions and n slash commands, then the CPU the bot used for them, including what it
+    did after the last reply (the conversation store writes in batches a moment later)."""
+    run.double.sent.clear()
+    gc.collect()
+    gc.disable()  # a collection here would stall the sender and hand the bot a burst of events
+    try:
+        cpu0 = cpu_seconds(run.proc.pid)
+        result = await run_phase(run.double, run.slash, n, rate, first=run.asked)
+    finally:
+        gc.enable()
+    run.asked += n
+    await asyncio.sleep(BATCH_SECONDS + 0.2)
+    await settle(run.proc.pid)
+    result["cpu_ms_per_answer"] = 1000 * (cpu_seconds(run.proc.pid) - cpu0) / max(result["answered"], 1)
+    return result
+
+
+def pooled(segments: list[dict]) -> dict:
+    """One phase's segments as one figure each: rates and CPU per answer as medians, latency
+    percentiles over every answer."""
+    latencies = sorted(x for s in segments for x in s["latencies"])
+    return {"answered": sum(s["answered"] for s in segments), "expected": sum(s["expected"] for s in segments),
+            "per_second": statistics.median(s["per_second"] for s in segments),
             "p50_ms": 1000 * statistics.median(latencies) if latencies else None,
-            "p99_ms": 1000 * latencies[max(0, int(len(latencies) * 0.99) - 1)] if latencies else None}
+            "p99_ms": 1000 * latencies[max(0, int(len(latencies) * 0.99) - 1)] if latencies else None,
+            "cpu_ms_per_answer": statistics.median(s["cpu_ms_per_answer"] for s in segments),
+            "cpu_ms_per_answer_segments": [round(s["cpu_ms_per_answer"], 3) for s in segments]}
 
 
-async def measure(argv: list[str], slash: str | None, n: int, rate: float, env: dict[str, str] | None = None) -> dict:
-    async with DiscordDouble(guilds=[FakeGuild(name="Bench", channels=["general"])],
-                             interaction_timeout=None) as double:
-        proc = await start_bot(double, argv, env)
-        try:
-            await run_phase(double, slash, 5, None)  # warm-up
-            await settle(proc.pid)  # one-time work after READY (data, caches, fonts) is not per-answer cost
-            out = {"rss_mb_after_ready": rss_mb(proc.pid)}
-            for phase, phase_rate in (("fixed_rate", rate), ("max_rate", None)):
-                double.sent.clear()
-                cpu0 = cpu_seconds(proc.pid)
-                result = await run_phase(double, slash, n, phase_rate)
-                result["cpu_ms_per_answer"] = 1000 * (cpu_seconds(proc.pid) - cpu0) / max(result["answered"], 1)
-                out[phase] = result
-            out["rss_mb_after_answers"] = rss_mb(proc.pid)
-            return out
-        finally:
-            proc.terminate()
-            proc.wait(timeout=15)
+async def measure(bots: dict[str, tuple[list[str], str | None, dict | None]], n: int, rate: float,
+                  rounds: int) -> dict[str, dict]:
+    """All bots run side by side, each idle while another is measured; segments alternate between
+    them, so the machine's drift over the run falls on every bot alike."""
+    async with contextlib.AsyncExitStack() as stack:
+        runs = {name: await start(stack, *spec) for name, spec in bots.items()}
+        out: dict[str, dict] = {name: {"rss_mb_after_ready": rss_mb(run.proc.pid)} for name, run in runs.items()}
+        for phase, phase_rate in (("fixed_rate", rate), ("max_rate", None)):
+            segments: dict[str, list[dict]] = {name: [] for name in runs}
+            for number in range(rounds):
+                order = list(runs) if number % 2 == 0 else list(reversed(runs))
+                for name in order:
+                    segments[name].append(await segment(runs[name], n, phase_rate))
+            for name in runs:
+                out[name][phase] = pooled(segments[name])
+        for name, run in runs.items():
+            out[name]["rss_mb_after_answers"] = rss_mb(run.proc.pid)
+        return out
 
 
 def ratio(value: float | None, baseline: float | None) -> float:
@@ -161,16 +229,18 @@ def show(name: str, result: dict) -> None:
           f"{result['rss_mb_after_answers']:.0f} MB after answering")
     for phase in ("fixed_rate", "max_rate"):
         r = result[phase]
-        print(f"{name:12s} {phase:10s} {r['answered']:4d}/{r['expected']:<4d} {r['per_second']:7.1f}/s  "
-              f"p50 {r['p50_ms']:6.1f} ms  p99 {r['p99_ms']:6.1f} ms  CPU {r['cpu_ms_per_answer']:5.2f} ms/answer")
+        spread = ", ".join(f"{x:.2f}" for x in r["cpu_ms_per_answer_segments"])
+        print(f"{name:12s} {phase:10s} {r['answered']:5d}/{r['expected']:<5d} {r['per_second']:7.1f}/s  "
+              f"p50 {r['p50_ms']:6.1f} ms  p99 {r['p99_ms']:6.1f} ms  CPU {r['cpu_ms_per_answer']:5.2f} ms/answer "
+              f"(segments {spread})")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--n", type=int, default=500, help="chat questions and slash commands per phase")
+    parser.add_argument("--n", type=int, default=250, help="chat questions and slash commands per segment")
     parser.add_argument("--rate", type=float, default=100.0, help="events per second in the fixed-rate phase")
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="echo and GPU Advisor measured this many times, alternating which goes first")
+    parser.add_argument("--rounds", type=int, default=8,
+                        help="segments per bot and phase, alternating which bot goes first")
     parser.add_argument("--forgetful", action="store_true",
                         help="also run GPU Advisor remembering no answers, so every question is worked out")
     args = parser.parse_args()
@@ -179,27 +249,24 @@ def main() -> None:
             "gpu-advisor": ([python, "-m", "bot"], None, None)}
     if args.forgetful:
         bots["forgetful"] = ([python, "-m", "bot"], None, {"GPU_ADVISOR_ANSWERS_REMEMBERED": "0"})
-    rounds: list[dict[str, dict]] = []
-    for number in range(args.rounds):
-        # A shared machine drifts by several per cent over a minute: alternate the order, then take medians.
-        order = list(bots) if number % 2 == 0 else list(reversed(bots))
-        results = {name: asyncio.run(measure(bots[name][0], bots[name][1], args.n, args.rate, bots[name][2]))
-                   for name in order}
-        print(f"-- round {number + 1} of {args.rounds}")
-        for name in bots:
-            show(name, results[name])
-        rounds.append(results)
-    print(f"-- median of {args.rounds} rounds (each ratio is taken within its round)")
+    results = asyncio.run(measure(bots, args.n, args.rate, args.rounds))
+    for name in bots:
+        show(name, results[name])
+    print(f"-- ratios to the echo bot: median over {args.rounds} pairs of segments run back to back")
     summary: dict[str, dict[str, float]] = {}
+    echo = results["echo bot"]
     for name in list(bots)[1:]:
         for phase in ("fixed_rate", "max_rate"):
-            cpu = [ratio(r[name][phase]["cpu_ms_per_answer"], r["echo bot"][phase]["cpu_ms_per_answer"])
-                   for r in rounds]
-            p99 = [ratio(r[name][phase]["p99_ms"], r["echo bot"][phase]["p99_ms"]) for r in rounds]
-            summary[f"{name} {phase}"] = {"cpu_ratio": median(cpu), "p99_ratio": median(p99)}
+            cpu = [ratio(a, b) for a, b in zip(results[name][phase]["cpu_ms_per_answer_segments"],
+                                               echo[phase]["cpu_ms_per_answer_segments"], strict=True)]
+            p99 = ratio(results[name][phase]["p99_ms"], echo[phase]["p99_ms"])
+            summary[f"{name} {phase}"] = {"cpu_ratio": median(cpu), "p99_ratio": p99}
             print(f"ratio {name:11s} {phase:10s} CPU/answer {median(cpu):.2f}× "
-                  f"(rounds {', '.join(f'{x:.2f}' for x in cpu)})  p99 {median(p99):.2f}×")
-    save("e2e", {"n": args.n, "rate": args.rate, "rounds": rounds, "summary": summary})
+                  f"(pairs {', '.join(f'{x:.2f}' for x in cpu)})  p99 {p99:.2f}×")
+    for result in results.values():
+        for phase in ("fixed_rate", "max_rate"):
+            result[phase].pop("latencies", None)
+    save("e2e", {"n": args.n, "rate": args.rate, "rounds": args.rounds, "results": results, "summary": summary})
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ from engine.query import ParseResult, Query
 
 TTL_SECONDS = 30 * 60
 MAX_CONVERSATIONS = 10_000
+# Conversation state reaches the database in batches this many seconds apart (see WriteThroughConversations).
+BATCH_SECONDS = 2.0
 # A follow-up is short and states no kind of its own ("what about used?").
 FOLLOW_UP_MAX_WORDS = 8
 
@@ -101,7 +103,7 @@ class WriteThroughConversations:
     answer under load (bench/e2e_bench.py), at 2 s a quarter of that.
     """
 
-    def __init__(self, backing: object, ttl: float = TTL_SECONDS, batch_seconds: float = 2.0) -> None:
+    def __init__(self, backing: object, ttl: float = TTL_SECONDS, batch_seconds: float = BATCH_SECONDS) -> None:
         self._backing = backing
         self._memory = Conversations(ttl=ttl)
         self._dirty: dict[tuple[int, int], Query] = {}
