@@ -140,9 +140,10 @@ def _local(usd: Decimal, currency: str) -> Money | None:
 
 
 @lru_cache(maxsize=ANSWERS_REMEMBERED * 8)
-def _option(v: ValueOption, best: float, ctx: AdviceContext, reasons: tuple[str, ...] = ()) -> Option:
+def _option(v: ValueOption, best: float, reference_gpu: str, currency: str, reasons: tuple[str, ...] = ()) -> Option:
     """One row of a recommendation. Remembered: budgets differ from question to question, but the
-    cards that fit and their figures mostly do not."""
+    cards that fit and their figures mostly do not. Keyed by the two parts of the context it uses
+    (hashing a whole AdviceContext, overrides and all, for every row was a tenth of a ranking)."""
     gpu = load_catalog().get(v.gpu_id)
     gpus_usd = v.price.usd * v.gpu_count
     caveats = list(_card_caveats(gpu, v.gpu_count))
@@ -154,21 +155,17 @@ def _option(v: ValueOption, best: float, ctx: AdviceContext, reasons: tuple[str,
         gpu_count=v.gpu_count,
         memory_gb=gpu.memory_gb,
         workload=v.workload,
-        speed_vs_reference=v.speed / _reference_speed(ctx, v.workload),
-        reference_id=ctx.reference_gpu,
+        speed_vs_reference=v.speed / speed(reference_gpu, v.workload),
+        reference_id=reference_gpu,
         perf_per_kusd=v.perf_per_kusd,
         value_vs_best=v.perf_per_kusd / best,
         price=v.price,
         gpus_usd=gpus_usd,
         system_usd=v.system_usd,
-        gpus_local=_local(gpus_usd, ctx.currency),
+        gpus_local=_local(gpus_usd, currency),
         reasons=reasons,
         caveats=tuple(caveats),
     )
-
-
-def _reference_speed(ctx: AdviceContext, workload: Workload) -> float:
-    return speed(ctx.reference_gpu, workload)
 
 
 def _card_caveats(gpu: Gpu, count: int) -> tuple[str, ...]:
@@ -307,7 +304,7 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         if v.gpu_id in seen:
             continue
         seen.add(v.gpu_id)
-        options.append(_option(v, best, ctx))
+        options.append(_option(v, best, ctx.reference_gpu, ctx.currency))
         if len(options) == ctx.max_options:
             break
     top = options[0]
@@ -369,7 +366,8 @@ def _multi_gpu(
         condition=query.condition,
         overrides=ctx.price_overrides,
     )
-    out = [_option(v, best, ctx, reasons=(f"best {v.gpu_count}-GPU system per dollar",)) for v in found]
+    out = [_option(v, best, ctx.reference_gpu, ctx.currency, reasons=(f"best {v.gpu_count}-GPU system per dollar",))
+           for v in found]
     return tuple(out)
 
 
