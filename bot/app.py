@@ -125,7 +125,7 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         self.conversations: MemoryConversationStore | WriteThroughConversations = MemoryConversationStore()
         self.store: Store | None = None
         self._prices: Expiring[dict] = Expiring(settings.community_price_cache_seconds)
-        self._settings: Expiring[GuildSettings] = Expiring(settings.settings_cache_seconds)
+        self._guild_settings: Expiring[GuildSettings] = Expiring(settings.settings_cache_seconds)
         self._contexts: Expiring[AdviceContext] = Expiring(settings.settings_cache_seconds)
         self._default_context = AdviceContext(
             currency=settings.default_currency, electricity_usd_per_kwh=settings.electricity_usd_per_kwh
@@ -208,10 +208,10 @@ class GpuAdvisorBot(commands.AutoShardedBot):
     async def guild_settings(self, guild_id: int | None) -> GuildSettings:
         """A server's settings, cached for ``settings_cache_seconds`` (other shards see a change
         within that time; this process at once, see :meth:`forget_settings`)."""
-        return await self._settings.get(guild_id, lambda: self.store.settings.get(guild_id))
+        return await self._guild_settings.get(guild_id, lambda: self.store.settings.get(guild_id))
 
     def forget_settings(self, guild_id: int | None) -> None:
-        self._settings.forget(guild_id)
+        self._guild_settings.forget(guild_id)
         self._prices.forget(guild_id)
         self._contexts.forget(guild_id)
 

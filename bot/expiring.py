@@ -2,11 +2,11 @@
 engine context built from them.
 
 Two things matter under load. When a value expires while a server is busy, every question in
-flight would miss at once and each would ask the database (at 800 questions/s that was ~700
-queries through the SQLite thread and a 2.5× CPU spike in bench/e2e_bench.py): so one load runs
-per key and the others wait for it. And when the bot itself changes a value (/settings, a price
-report), :meth:`Expiring.forget` must win over a load that was already running with the old
-data: such a load's result is handed to its waiters but not kept.
+flight would miss at once and each would ask the database (in bench/e2e_bench.py one max-rate
+segment in eight then cost 2.5× the CPU, with 14,707 context switches instead of ~350): so one
+load runs per key and the others wait for it. And when the bot itself changes a value
+(/settings, a price report), :meth:`Expiring.forget` must win over a load that was already running
+with the old data: such a load's result is handed to its waiters but not kept.
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ class Expiring(Generic[T]):
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self._values: dict[Hashable, tuple[float, T]] = {}
-        self._loading: dict[Hashable, asyncio.Future[T]] = {}
-        self._forgotten: dict[Hashable, int] = {}  # how often each key was forgotten: a load started before is stale
+        self._loading: dict[Hashable, asyncio.Future[T]] = {}  # the one load per key whose result is kept
 
     async def get(self, key: Hashable, load: Callable[[], Awaitable[T]]) -> T:
         """The value for ``key``, from ``load()`` when missing or expired (shared with concurrent callers)."""
@@ -41,13 +40,15 @@ class Expiring(Generic[T]):
         return await asyncio.shield(pending)
 
     async def _load(self, key: Hashable, load: Callable[[], Awaitable[T]]) -> T:
-        started, generation = time.monotonic(), self._forgotten.get(key, 0)
+        started = time.monotonic()
         try:
             value = await load()
         finally:
-            if self._loading.get(key) is asyncio.current_task():
+            # forget() unregisters a running load: then its result is stale and must not be kept.
+            current = self._loading.get(key) is asyncio.current_task()
+            if current:
                 del self._loading[key]
-        if self._forgotten.get(key, 0) == generation:
+        if current:
             self._values[key] = (started, value)
         return value
 
@@ -55,4 +56,3 @@ class Expiring(Generic[T]):
         """Drop ``key`` now (this process changed it); the next caller loads it afresh."""
         self._values.pop(key, None)
         self._loading.pop(key, None)
-        self._forgotten[key] = self._forgotten.get(key, 0) + 1
