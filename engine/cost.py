@@ -10,6 +10,7 @@ server's community median).
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -149,7 +150,9 @@ def value(
 
 
 def forget_rows() -> None:
-    """Drop the remembered ValueOption rows (see engine.advisor.forget_answers)."""
+    """Drop the remembered rankings and ValueOption rows (see engine.advisor.forget_answers)."""
+    _ranked.cache_clear()
+    _best_remembered.cache_clear()
     _value_from.cache_clear()
 
 
@@ -220,23 +223,64 @@ def _speeds(workload: Workload) -> np.ndarray:
     return speeds_array(list(_market(None, None).ids), workload)
 
 
-def _score(
+@dataclass(frozen=True)
+class _Selection:
+    """What one ranking looks at, as a hashable key: which systems, for which workload, within
+    which limit on the GPUs' price."""
+
+    workload: Workload
+    gpu_counts: tuple[int, ...]
+    candidates: tuple[str, ...] | None
+    min_memory_gb: float | None
+    max_gpus_usd: float | None
+    snapshot: str | None
+    condition: PriceCondition | None
+
+
+def _selection(
     workload: Workload,
-    *,
-    gpu_counts: Iterable[int] = (1,),
-    candidates: Iterable[str] | None = None,
-    min_memory_gb: float | None = None,
-    max_gpus_usd: Decimal | None = None,
-    snapshot: str | None = None,
-    condition: PriceCondition | None = None,
-    overrides: Mapping[str, PriceQuote] | None = None,
-    electricity: Electricity | None = None,
+    gpu_counts: Iterable[int],
+    candidates: Iterable[str] | None,
+    min_memory_gb: float | None,
+    max_gpus_usd: Decimal | None,
+    snapshot: str | None,
+    condition: PriceCondition | None,
+    plain: bool,
+) -> _Selection:
+    counts = tuple(gpu_counts)
+    limit = None if max_gpus_usd is None else float(max_gpus_usd)
+    if plain and limit is not None:
+        limit = _dearest_within(snapshot, condition, counts, limit)
+    return _Selection(workload, counts, None if candidates is None else tuple(candidates), min_memory_gb, limit,
+                      snapshot, condition)
+
+
+@lru_cache(maxsize=64)
+def _system_prices(snapshot: str | None, condition: PriceCondition | None, counts: tuple[int, ...]) -> np.ndarray:
+    price = _market(snapshot, condition).price
+    every = np.concatenate([price * n for n in counts])
+    return np.unique(every[np.isfinite(every)])
+
+
+def _dearest_within(snapshot: str | None, condition: PriceCondition | None, counts: tuple[int, ...],
+                    limit: float) -> float:
+    """The dearest price of ``counts`` GPUs that ``limit`` covers (−inf if none): every budget
+    between two neighbouring prices admits the same systems, so all of them share one remembered
+    ranking instead of each new budget ranking the catalog again."""
+    prices = _system_prices(snapshot, condition, counts)
+    k = int(np.searchsorted(prices, limit, side="right"))
+    return float(prices[k - 1]) if k else -math.inf
+
+
+def _score(
+    selection: _Selection, overrides: Mapping[str, PriceQuote] | None, electricity: Electricity | None
 ) -> tuple[list[np.ndarray], list[int], _Market, list[PriceQuote | None] | tuple[PriceQuote | None, ...]]:
     """Speed per $1,000 for every GPU × count as arrays (−inf where filtered out), one row per count.
 
     Without overrides or electricity (the common case) the filters and per-count scores come from
     caches, so a call costs a handful of array operations."""
-    market = _market(snapshot, condition)
+    s = selection
+    market = _market(s.snapshot, s.condition)
     price, quotes = market.price, market.quotes
     plain = not overrides and not electricity
     if overrides:
@@ -245,21 +289,20 @@ def _score(
             if gpu_id in market.index:
                 price[market.index[gpu_id]] = float(quote.usd)
                 quotes[market.index[gpu_id]] = quote
-    candidates = tuple(candidates) if candidates is not None else None
     if plain:
-        mask = _static_mask(snapshot, condition, candidates, min_memory_gb)
+        mask = _static_mask(s.snapshot, s.condition, s.candidates, s.min_memory_gb)
     else:
-        mask = _filter(price, market, candidates, min_memory_gb)
+        mask = _filter(price, market, s.candidates, s.min_memory_gb)
     counts, rows = [], []
-    for n in gpu_counts:
+    for n in s.gpu_counts:
         perf = (
-            _perf_row(workload, snapshot, condition, n)
+            _perf_row(s.workload, s.snapshot, s.condition, n)
             if plain
-            else _perf(workload, snapshot, n, price, market, electricity)
+            else _perf(s.workload, s.snapshot, n, price, market, electricity)
         )
         if perf is None:  # no dated base holds this many GPUs (a data gap builds.yaml names)
             continue
-        ok = mask & (price * n <= float(max_gpus_usd)) if max_gpus_usd is not None else mask
+        ok = mask & (price * n <= s.max_gpus_usd) if s.max_gpus_usd is not None else mask
         rows.append(np.where(ok, perf, -np.inf))
         counts.append(n)
     return rows, counts, market, quotes
@@ -327,18 +370,49 @@ def rank_by_value(
 ) -> list[ValueOption]:
     """Priced systems that meet the memory floor and whose GPUs fit ``max_gpus_usd``, best speed per
     dollar first. The whole catalog is scored as arrays; result objects are built only for the
-    ``limit`` best (all when None)."""
-    rows, counts, market, quotes = _score(
-        workload,
-        gpu_counts=gpu_counts,
-        candidates=candidates,
-        min_memory_gb=min_memory_gb,
-        max_gpus_usd=max_gpus_usd,
-        snapshot=snapshot,
-        condition=condition,
-        overrides=overrides,
-        electricity=electricity,
-    )
+    ``limit`` best (all when None). Rankings over the snapshot's own prices are remembered."""
+    plain = not overrides and not electricity
+    selection = _selection(workload, gpu_counts, candidates, min_memory_gb, max_gpus_usd, snapshot, condition, plain)
+    if plain:
+        return list(_ranked(selection, limit))
+    return _rank(selection, limit, overrides, electricity)
+
+
+def best_per_count(
+    workload: Workload,
+    *,
+    gpu_counts: Iterable[int] = (1,),
+    candidates: Iterable[str] | None = None,
+    min_memory_gb: float | None = None,
+    max_gpus_usd: Decimal | None = None,
+    snapshot: str | None = None,
+    condition: PriceCondition | None = None,
+    overrides: Mapping[str, PriceQuote] | None = None,
+    electricity: Electricity | None = None,
+) -> list[ValueOption]:
+    """The single best system for each GPU count (counts without any option are left out)."""
+    plain = not overrides and not electricity
+    selection = _selection(workload, gpu_counts, candidates, min_memory_gb, max_gpus_usd, snapshot, condition, plain)
+    if plain:
+        return list(_best_remembered(selection))
+    return _best(selection, overrides, electricity)
+
+
+@lru_cache(maxsize=1024)
+def _ranked(selection: _Selection, limit: int | None) -> tuple[ValueOption, ...]:
+    return tuple(_rank(selection, limit, None, None))
+
+
+@lru_cache(maxsize=1024)
+def _best_remembered(selection: _Selection) -> tuple[ValueOption, ...]:
+    return tuple(_best(selection, None, None))
+
+
+def _rank(
+    selection: _Selection, limit: int | None, overrides: Mapping[str, PriceQuote] | None,
+    electricity: Electricity | None,
+) -> list[ValueOption]:
+    rows, counts, market, quotes = _score(selection, overrides, electricity)
     if not rows:
         return []
     perf = rows[0] if len(rows) == 1 else np.concatenate(rows)
@@ -355,38 +429,21 @@ def rank_by_value(
     return [
         option
         for k in chosen
-        if (option := _value_from(market.ids[k % width], workload, counts[k // width], quotes[k % width], electricity))
+        if (option := _value_from(market.ids[k % width], selection.workload, counts[k // width], quotes[k % width],
+                                  electricity))
         is not None
     ]
 
 
-def best_per_count(
-    workload: Workload,
-    *,
-    gpu_counts: Iterable[int] = (1,),
-    candidates: Iterable[str] | None = None,
-    min_memory_gb: float | None = None,
-    max_gpus_usd: Decimal | None = None,
-    snapshot: str | None = None,
-    condition: PriceCondition | None = None,
-    overrides: Mapping[str, PriceQuote] | None = None,
-    electricity: Electricity | None = None,
+def _best(
+    selection: _Selection, overrides: Mapping[str, PriceQuote] | None, electricity: Electricity | None
 ) -> list[ValueOption]:
-    """The single best system for each GPU count (counts without any option are left out)."""
-    rows, counts, market, quotes = _score(
-        workload,
-        gpu_counts=gpu_counts,
-        candidates=candidates,
-        min_memory_gb=min_memory_gb,
-        max_gpus_usd=max_gpus_usd,
-        snapshot=snapshot,
-        condition=condition,
-        overrides=overrides,
-        electricity=electricity,
-    )
+    rows, counts, market, quotes = _score(selection, overrides, electricity)
     out = []
     for row, n in zip(rows, counts, strict=True):
         i = int(np.argmax(row))
-        if np.isfinite(row[i]) and (option := _value_from(market.ids[i], workload, n, quotes[i], electricity)):
+        if not np.isfinite(row[i]):
+            continue
+        if option := _value_from(market.ids[i], selection.workload, n, quotes[i], electricity):
             out.append(option)
     return out

@@ -7,6 +7,7 @@ the advisor reports it as a rule beside its performance-per-dollar ranking.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping
 from decimal import Decimal
 from functools import lru_cache
@@ -39,12 +40,12 @@ _USE_OTHER = (
 TRANSFORMER_TASKS = {"llm_finetune", "llm_pretrain", "nlp"}
 
 
-def _chain(query: Query):
-    if query.task in ("llm_inference",):
+def _chain(task: str | None):
+    if task in ("llm_inference",):
         return _USE_LLMS
-    if query.task in ("image_generation",):
+    if task in ("image_generation",):
         return _USE_OTHER
-    if query.task in TRANSFORMER_TASKS:
+    if task in TRANSFORMER_TASKS:
         return _TRAIN_TRANSFORMERS
     return _TRAIN_OTHER
 
@@ -68,7 +69,7 @@ def _pick(
         return Rule(id="flowchart.2023.organization", text=text, source=SOURCE)
     if query.task is None:
         return None
-    chain_id, label, steps = _chain(query)
+    chain_id, label, steps = _chain(query.task)
     catalog = load_catalog()
     for gpu_ids, step_condition in steps:
         wanted = condition or step_condition
@@ -97,11 +98,32 @@ def pick(query: Query, budget_usd: Decimal | None, *, snapshot: str | None = Non
          condition: PriceCondition | None = None, overrides: Mapping[str, PriceQuote] | None = None) -> Rule | None:
     """The flowchart's answer for this query as a Rule, or None when the task is unknown.
 
-    Without price overrides the answer depends only on the task, organisation, budget and market,
-    so it is remembered."""
+    Without price overrides the answer depends only on the task, organisation, market and which of
+    the chart's cards the budget covers, so it is remembered per dearest card covered."""
     if overrides:
         return _pick(query, budget_usd, snapshot=snapshot, condition=condition, overrides=overrides)
+    if budget_usd is not None:
+        budget_usd = _dearest_within(_chart_prices(query.task, snapshot, condition), budget_usd)
     return _pick_cached(query.task, bool(query.organization), budget_usd, snapshot, condition)
+
+
+@lru_cache(maxsize=64)
+def _chart_prices(task: str | None, snapshot: str | None, condition: PriceCondition | None) -> tuple[Decimal, ...]:
+    """The prices of every card on this task's chain, as the walk prices them, cheapest first."""
+    _, _, steps = _chain(task)
+    return tuple(sorted({
+        q.usd
+        for gpu_ids, step_condition in steps
+        for g in gpu_ids
+        if (q := price_quote(g, snapshot=snapshot, condition=condition or step_condition)) is not None
+    }))
+
+
+def _dearest_within(prices: tuple[Decimal, ...], budget_usd: Decimal) -> Decimal:
+    """The dearest chart price the budget covers (0 when none): the walk only compares the budget
+    with these prices, so every budget between two of them gets the same answer."""
+    k = bisect_right(prices, budget_usd)
+    return prices[k - 1] if k else Decimal(0)
 
 
 @lru_cache(maxsize=1024)
