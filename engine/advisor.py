@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -29,6 +30,7 @@ from engine.cost import (
     rank_by_value,
     value,
 )
+from engine.cycles import worked_example
 from engine.explain import explain
 from engine.memory import memory_floor
 from engine.money import Money, exchange_rates
@@ -634,6 +636,22 @@ def can_run(
     return Answer(kind="can_run", query=query, headline=report.headline, can_run=report, rules=rules,
                   notes=tuple(report.notes), suggestions=tuple(report.assumptions[:2]), follow_up=follow_up,
                   price_date=report.price_date)
+
+
+@lru_cache(maxsize=ANSWERS_REMEMBERED)
+def spec_card(gpu_id: str) -> Answer:
+    """A GPU's spec card with its sources (/info). Remembered like :func:`advise`, so a card asked
+    for again is the same Answer and its rendered reply is reused."""
+    spec = load_catalog().get(gpu_id)
+    return Answer(kind="other", query=Query(kind="other", gpus=(spec.id,)), headline=f"**{spec.name}**", spec=spec)
+
+
+@lru_cache(maxsize=16)
+def cycles_answer(edition: Literal["2023", "2020"], tensor_cores: bool, tma: bool = False) -> Answer:
+    """The guide's worked matrix-multiplication example (/cycles), one of twelve variants."""
+    result = worked_example(edition, tensor_cores, tma=tma)
+    return Answer(kind="explain", query=Query(kind="explain", topic="tensor_cores"),
+                  headline=f"{result.total} cycles", cycles=result)
 
 
 def other(query: Query, ctx: AdviceContext) -> Answer:

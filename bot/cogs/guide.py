@@ -10,10 +10,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.interactions import command_cooldown, gpu_autocomplete, lang_of, resolve_gpu, send_answer
-from engine.advisor import advise
-from engine.answer import Answer
-from engine.catalog import load_catalog
-from engine.cycles import worked_example
+from engine.advisor import advise, cycles_answer, spec_card
 from engine.explain import TOPICS
 from engine.query import Query
 
@@ -30,11 +27,7 @@ class Guide(commands.Cog):
     @app_commands.checks.dynamic_cooldown(command_cooldown)
     async def info(self, interaction: discord.Interaction, gpu: str) -> None:
         lang = lang_of(interaction)
-        spec = load_catalog().get(resolve_gpu(gpu, lang))
-        answer = Answer(
-            kind="other", query=Query(kind="other", gpus=(spec.id,)), headline=f"**{spec.name}**", spec=spec
-        )
-        await send_answer(interaction, answer, lang)
+        await send_answer(interaction, spec_card(resolve_gpu(gpu, lang)), lang)
 
     @app_commands.command(name="cycles", description=_("The guide's worked matrix-multiplication cycle example"))
     @app_commands.describe(edition="guide edition", tensor_cores="use Tensor Cores", tma="overlap loads (TMA)")
@@ -46,14 +39,7 @@ class Guide(commands.Cog):
         tensor_cores: bool = True,
         tma: bool = False,
     ) -> None:
-        result = worked_example(edition, tensor_cores, tma=tma)
-        answer = Answer(
-            kind="explain",
-            query=Query(kind="explain", topic="tensor_cores"),
-            headline=f"{result.total} cycles",
-            cycles=result,
-        )
-        await send_answer(interaction, answer, lang_of(interaction))
+        await send_answer(interaction, cycles_answer(edition, tensor_cores, tma), lang_of(interaction))
 
     @app_commands.command(name="explain", description=_("The guide's answer on a topic"))
     @app_commands.describe(topic="what to explain")

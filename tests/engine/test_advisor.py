@@ -173,6 +173,16 @@ def test_a_repeated_question_gets_the_same_frozen_answer_back():
     assert again is not first and again == first
 
 
+def test_spec_cards_and_cycle_examples_are_remembered_answers():
+    from engine.advisor import cycles_answer, spec_card
+
+    card = spec_card("rtx-3090")
+    assert card.spec.id == "rtx-3090" and card.headline == "**NVIDIA GeForce RTX 3090**" and card.spec.sources
+    assert spec_card("rtx-3090") is card and spec_card("rtx-4090").spec.id == "rtx-4090"
+    assert cycles_answer("2023", True).headline == "235 cycles" and cycles_answer("2020", False).cycles.total == 392
+    assert cycles_answer("2023", True, True) is cycles_answer("2023", True, True)
+
+
 def test_remembered_answers_are_per_context():
     """Community prices, currency and electricity change answers, so they are part of what is
     remembered: a server with its own 3090 price must not get another server's answer."""
