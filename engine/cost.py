@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -68,6 +69,11 @@ class ValueOption(BaseModel):
     total_usd: Decimal
     perf_per_kusd: float
     source: str = SOURCE
+
+    def __hash__(self) -> int:
+        """Rows are cache keys (the advisor's ``_option``): hashing these fields instead of every
+        nested model is a fraction of the cost, and equal rows still hash alike."""
+        return hash((self.gpu_id, self.gpu_count, self.workload, self.perf_per_kusd))
 
 
 def price_quote(
@@ -256,10 +262,10 @@ def _selection(
 
 
 @lru_cache(maxsize=64)
-def _system_prices(snapshot: str | None, condition: PriceCondition | None, counts: tuple[int, ...]) -> np.ndarray:
+def _system_prices(snapshot: str | None, condition: PriceCondition | None, counts: tuple[int, ...]) -> list[float]:
     price = _market(snapshot, condition).price
     every = np.concatenate([price * n for n in counts])
-    return np.unique(every[np.isfinite(every)])
+    return np.unique(every[np.isfinite(every)]).tolist()
 
 
 def _dearest_within(snapshot: str | None, condition: PriceCondition | None, counts: tuple[int, ...],
@@ -268,8 +274,8 @@ def _dearest_within(snapshot: str | None, condition: PriceCondition | None, coun
     between two neighbouring prices admits the same systems, so all of them share one remembered
     ranking instead of each new budget ranking the catalog again."""
     prices = _system_prices(snapshot, condition, counts)
-    k = int(np.searchsorted(prices, limit, side="right"))
-    return float(prices[k - 1]) if k else -math.inf
+    k = bisect_right(prices, limit)
+    return prices[k - 1] if k else -math.inf
 
 
 def _score(
