@@ -81,16 +81,27 @@ async def test_a_repeated_question_gets_the_same_reply_with_working_buttons(doub
 
 @pytest.mark.parametrize("warm", [True, False])
 async def test_charts_load_after_ready_only_when_asked_to(double: DiscordDouble, monkeypatch, warm: bool) -> None:
-    """CHARTS_WARM_UP=false keeps matplotlib and the fonts (≈50 MB) out until a chart is asked for."""
+    """CHARTS_WARM_UP=false keeps matplotlib and the fonts (≈50 MB) out until a chart is asked for.
+    Either way the warm start-up heap is frozen and the collector switches to its load thresholds."""
+    import gc
+
     from bot import charts
+    from bot.app import GC_THRESHOLDS
 
     calls: list[bool] = []
     monkeypatch.setattr(charts, "warm_up", lambda: calls.append(True))
-    bot = make_bot(charts_warm_up=warm)
-    async with double.run(bot):
-        await double.send_message(double.channel.id, mention(double, "PSU for 2x 3090?"), mentions=[double.bot_user.id])
-        await double.wait_for_message(double.channel.id)
-        await bot._warm_task
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        bot = make_bot(charts_warm_up=warm)
+        async with double.run(bot):
+            await double.send_message(double.channel.id, mention(double, "PSU for 2x 3090?"),
+                                      mentions=[double.bot_user.id])
+            await double.wait_for_message(double.channel.id)
+            await bot._warm_task
+        assert gc.get_threshold() == GC_THRESHOLDS and gc.get_freeze_count() > 0
+    finally:
+        gc.set_threshold(*before)
     assert calls == ([True] if warm else [])
 
 
