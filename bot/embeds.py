@@ -23,6 +23,19 @@ COLOURS = {"recommend": 0x76B900, "compare": 0x3498DB, "cloud_vs_buy": 0x9B59B6,
 MAX_CAVEATS = 2
 
 
+class AnswerEmbed(discord.Embed):
+    """An answer's embed. It is rendered once per answer and sent again for every repeat of the
+    question (bot.views.rendered), and discord.py asks for its payload at every send: the payload is
+    built on the first send and kept. Nothing changes an answer's embed once it is rendered."""
+
+    def to_dict(self) -> dict:  # type: ignore[override]
+        try:
+            return self._payload
+        except AttributeError:
+            self._payload = payload = super().to_dict()
+            return payload
+
+
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -78,8 +91,8 @@ def headline(answer: Answer, lang: Lang) -> str:
     return phrase(lang, answer.headline)
 
 
-def answer_embed(answer: Answer, lang: Lang = "en") -> discord.Embed:
-    embed = discord.Embed(title=clip(t(lang, f"title.{answer.kind}"), TITLE_MAX),
+def answer_embed(answer: Answer, lang: Lang = "en") -> AnswerEmbed:
+    embed = AnswerEmbed(title=clip(t(lang, f"title.{answer.kind}"), TITLE_MAX),
                           description=clip(headline(answer, lang), DESCRIPTION_MAX),
                           colour=COLOURS.get(answer.kind, COLOURS["other"]))
     fields: list[tuple[str, str]] = []

@@ -316,9 +316,21 @@ def rendered(answer: Answer, lang: Lang) -> tuple[discord.Embed, discord.ui.View
     return embed, view
 
 
-def answer_view(answer: Answer, lang: Lang) -> discord.ui.View | None:
+class AnswerView(discord.ui.View):
+    """An answer's buttons, sent with every repeat of the question like its embed (see
+    bot.embeds.AnswerEmbed): the components payload is built on the first send and kept."""
+
+    def to_components(self) -> list[dict[str, Any]]:
+        try:
+            return self._payload
+        except AttributeError:
+            self._payload = payload = super().to_components()
+            return payload
+
+
+def answer_view(answer: Answer, lang: Lang) -> AnswerView | None:
     """The buttons that help next: follow-up choices, or compare / cloud / why under a pick."""
-    view = discord.ui.View(timeout=None)
+    view = AnswerView(timeout=None)
     if answer.follow_up and answer.follow_up.field in ("task", "budget"):
         for value, label in answer.follow_up.choices[:10]:
             shown = t(lang, f"task.{value}") if answer.follow_up.field == "task" else label

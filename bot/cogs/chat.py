@@ -105,8 +105,9 @@ class Chat(commands.Cog):
                 return
         latency = time.perf_counter() - started
         bot.metrics.answered("chat", answer.kind, latency)  # type: ignore[attr-defined]
-        log.info("answered", extra={"source": "chat", "guild": guild_id, "kind": answer.kind, "lang": lang,
-                                    "latency_ms": round(latency * 1000, 1), "excerpt": excerpt(text)})
+        if log.isEnabledFor(logging.INFO):  # the excerpt is work; skip it when the record would be dropped
+            log.info("answered", extra={"source": "chat", "guild": guild_id, "kind": answer.kind, "lang": lang,
+                                        "latency_ms": round(latency * 1000, 1), "excerpt": excerpt(text)})
 
 
 async def setup(bot: commands.Bot) -> None:

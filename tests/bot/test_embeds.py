@@ -158,3 +158,15 @@ def test_a_reply_is_rendered_once_per_answer_object_and_language(monkeypatch):
     for budget in (510, 520, 530):
         views.rendered(advise(parse(f"which GPU for Kaggle under ${budget}?").query), "en")
     assert len(views._RENDERED) == 2  # the oldest are forgotten
+
+
+def test_a_rendered_reply_builds_its_payload_once_and_builds_it_right():
+    import discord
+
+    from bot import views
+
+    embed, view = views.rendered(advise(parse("which GPU for Kaggle under $700?").query), "en")
+    assert embed.to_dict() is embed.to_dict() and view.to_components() is view.to_components()
+    assert embed.to_dict() == discord.Embed.to_dict(embed)  # what discord.py itself would send
+    assert view.to_components() == discord.ui.View.to_components(view)
+    assert next(c["custom_id"] for row in view.to_components() for c in row["components"]).startswith("ga:cmp:")
