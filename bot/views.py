@@ -309,11 +309,34 @@ def rendered(answer: Answer, lang: Lang) -> tuple[discord.Embed, discord.ui.View
     if hit is not None and hit[0] is answer:
         _RENDERED.move_to_end(key)
         return hit[1], hit[2]
-    embed, view = answer_embed(answer, lang), answer_view(answer, lang)
+    embed, view = _recommendation_embed(answer, lang), answer_view(answer, lang)
     _RENDERED[key] = (answer, embed, view)
     while len(_RENDERED) > ANSWERS_REMEMBERED:
         _RENDERED.popitem(last=False)
     return embed, view
+
+
+_RECOMMEND_FIELDS = tuple(name for name in Answer.model_fields if name != "query")
+_RECOMMENDATION_EMBEDS: OrderedDict[tuple, discord.Embed] = OrderedDict()
+
+
+def _recommendation_embed(answer: Answer, lang: Lang) -> discord.Embed:
+    """A recommendation's embed, shared by answers that read the same. A new budget between the
+    same two prices gets the same cards, figures and rules (engine.cost remembers rankings per
+    price interval), and the embed shows the question only as "within your budget"; so the
+    answer less its query, and whether it had a budget, is the key (the buttons do carry the
+    exact question, so they are built per answer)."""
+    if answer.kind != "recommend":
+        return answer_embed(answer, lang)
+    key = (lang, answer.query.budget is not None, *(getattr(answer, name) for name in _RECOMMEND_FIELDS))
+    embed = _RECOMMENDATION_EMBEDS.get(key)
+    if embed is None:
+        embed = _RECOMMENDATION_EMBEDS[key] = answer_embed(answer, lang)
+        while len(_RECOMMENDATION_EMBEDS) > ANSWERS_REMEMBERED:
+            _RECOMMENDATION_EMBEDS.popitem(last=False)
+    else:
+        _RECOMMENDATION_EMBEDS.move_to_end(key)
+    return embed
 
 
 class AnswerView(discord.ui.View):

@@ -12,6 +12,7 @@ from bot.locales import LANGS, table
 from bot.views import DYNAMIC_ITEMS, answer_view
 from engine.advisor import advise
 from engine.parse import parse
+from engine.query import Query
 
 QUESTIONS = [
     ("which GPU for Kaggle under $500?", "en"),
@@ -157,9 +158,9 @@ def test_a_reply_is_rendered_once_per_answer_object_and_language(monkeypatch):
     embed, view = views.rendered(answer, "en")
     assert views.rendered(answer, "en") == (embed, view)  # the same objects, not a second rendering
     assert views.rendered(answer, "zh-Hant")[0] is not embed
-    twin = answer.model_copy()  # equal but another object: rendered anew, to the same content
+    twin = answer.model_copy()  # equal but another object: its buttons are built anew, its embed shared
     twin_embed, twin_view = views.rendered(twin, "en")
-    assert twin_embed is not embed and twin_embed.to_dict() == embed.to_dict()
+    assert twin_embed is embed and twin_view is not view
     assert twin_view.to_components() == view.to_components()
     message = views.answer_message(answer, "en")
     assert message["embed"] is embed and message["view"] is view and message["allowed_mentions"].users is False
@@ -180,3 +181,31 @@ def test_a_rendered_reply_builds_its_payload_once_and_builds_it_right():
     assert embed.to_dict() == discord.Embed.to_dict(embed)  # what discord.py itself would send
     assert view.to_components() == discord.ui.View.to_components(view)
     assert next(c["custom_id"] for row in view.to_components() for c in row["components"]).startswith("ga:cmp:")
+
+
+def test_recommendations_that_read_the_same_share_one_embed():
+    from bot import views
+
+    first = advise(parse("which GPU for Kaggle under $9,000?").query)
+    second = advise(parse("which GPU for Kaggle under $9,001?").query)  # the same price interval
+    assert first is not second and first.options == second.options
+    assert views.rendered(first, "en")[0] is views.rendered(second, "en")[0]
+    assert views.rendered(first, "en")[1] is not views.rendered(second, "en")[1]  # buttons carry the budget
+    assert views.rendered(first, "zh-Hans")[0] is not views.rendered(first, "en")[0]
+    cheaper = advise(parse("which GPU for Kaggle under $350?").query)
+    assert views.rendered(cheaper, "en")[0] is not views.rendered(first, "en")[0]
+
+
+def test_a_recommendation_embed_reads_the_question_only_for_whether_it_had_a_budget():
+    """What lets views share it: an embed rendered for the same answer under any other question
+    with a budget is the same embed (if this fails, the sharing key in views must grow)."""
+    from engine.money import Money
+
+    answer = advise(parse("which GPU for Kaggle under $9,000?").query)
+    others = [Query(kind="recommend", task="llm_inference", budget=Money(amount=1, currency="EUR"), condition="used",
+                    num_gpus=2, min_memory_gb=48, hours_per_day=1, gpus=("rtx-4090",), model="llama 3 70b"),
+              Query(kind="recommend", budget=Money(amount=123456, currency="TWD"), organization=True)]
+    for lang in ("en", "zh-Hant"):
+        expected = answer_embed(answer, lang).to_dict()
+        for query in others:
+            assert answer_embed(answer.model_copy(update={"query": query}), lang).to_dict() == expected
