@@ -1,7 +1,9 @@
 """The real bot under the local Discord double, against a minimal echo bot in the same run.
 
 GPU Advisor remembers answers, and the question mix repeats some questions, as real servers do;
-``--forgetful`` adds a bot with remembering turned off, where every question is worked out anew.
+``--forgetful`` adds a bot with remembering turned off, where every question is worked out anew;
+``--rich-echo`` adds the echo bot replying with a real GPU Advisor answer (embed and six buttons),
+which splits GPU Advisor's ratio into what its reply costs discord.py and what its own work costs.
 
 Each bot runs in its own process with its own double; the doubles and the load generator run
 here. All bots stay up for the whole run and are measured in turns: a segment is N chat questions
@@ -14,7 +16,7 @@ what it does until it is idle again) — and GPU Advisor's ratios to the echo bo
 the pairs of segments run back to back.
 Targets (issue #10): p99 < 25 ms at 100 events/s; CPU per answer ≤ 1.5× the echo bot's.
 
-Run: .venv/bin/python bench/e2e_bench.py [--n 250] [--rate 100] [--rounds 8] [--forgetful]
+Run: .venv/bin/python bench/e2e_bench.py [--n 250] [--rate 100] [--rounds 8] [--forgetful] [--rich-echo]
 """
 
 from __future__ import annotations
@@ -243,12 +245,16 @@ def main() -> None:
                         help="segments per bot and phase, alternating which bot goes first")
     parser.add_argument("--forgetful", action="store_true",
                         help="also run GPU Advisor remembering no answers, so every question is worked out")
+    parser.add_argument("--rich-echo", action="store_true",
+                        help="also run the echo bot replying with a real GPU Advisor answer (embed and buttons)")
     args = parser.parse_args()
     python = sys.executable
     bots = {"echo bot": ([python, str(ROOT / "bench" / "echo_bot.py")], "ping", None),
             "gpu-advisor": ([python, "-m", "bot"], None, None)}
     if args.forgetful:
         bots["forgetful"] = ([python, "-m", "bot"], None, {"GPU_ADVISOR_ANSWERS_REMEMBERED": "0"})
+    if args.rich_echo:
+        bots["rich echo"] = ([python, str(ROOT / "bench" / "echo_bot.py"), "--rich"], "ping", None)
     results = asyncio.run(measure(bots, args.n, args.rate, args.rounds))
     for name in bots:
         show(name, results[name])

@@ -1,6 +1,9 @@
 """The baseline for bench/e2e_bench.py: the least a discord.py bot can do for the same events —
 reply to a mention with a fixed line and answer a /ping slash command. Same library, same double,
-same intents and allowed_mentions as GPU Advisor, no engine."""
+same intents and allowed_mentions as GPU Advisor, no engine.
+
+``--rich`` replies with one real GPU Advisor answer instead (its embed and six buttons, rendered
+once at start): what carrying an answer of that shape through discord.py costs, with no work behind it."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from discord import app_commands
 
 
 class EchoBot(discord.AutoShardedClient):
-    def __init__(self) -> None:
+    def __init__(self, reply: dict) -> None:
         intents = discord.Intents.none()
         intents.guilds = intents.guild_messages = intents.dm_messages = True
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(), guild_ready_timeout=0.05,
@@ -25,7 +28,9 @@ class EchoBot(discord.AutoShardedClient):
 
         @self.tree.command(name="ping", description="pong")
         async def ping(interaction: discord.Interaction, text: str = "pong") -> None:
-            await interaction.response.send_message(text)
+            await interaction.response.send_message(**(reply or {"content": text}))
+
+        self.reply = reply or {"content": "echo"}
 
     async def setup_hook(self) -> None:
         await self.tree.sync()
@@ -35,14 +40,24 @@ class EchoBot(discord.AutoShardedClient):
 
     async def on_message(self, message: discord.Message) -> None:
         if not message.author.bot and self.user in message.mentions:
-            await message.reply("echo", mention_author=False)
+            await message.reply(**self.reply, mention_author=False)
+
+
+def rich_reply() -> dict:
+    """A recommendation's reply as GPU Advisor sends it (embed, buttons, no pings)."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from bot.views import answer_message
+    from engine.advisor import advise
+    from engine.parse import parse
+
+    return answer_message(advise(parse("which GPU for Kaggle under $500?").query), "en")
 
 
 def main() -> None:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(message)s")
     discord.http.Route.BASE = os.environ["DISCORD_API_BASE"]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["DISCORD_GATEWAY_URL"])
-    asyncio.run(EchoBot().start(os.environ["DISCORD_TOKEN"]))
+    asyncio.run(EchoBot(rich_reply() if "--rich" in sys.argv else {}).start(os.environ["DISCORD_TOKEN"]))
 
 
 if __name__ == "__main__":

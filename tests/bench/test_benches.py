@@ -21,8 +21,8 @@ CASES = [
      {"import_ms", "warm_up_ms", "value/en"}),
     ("startup_bench.py", ["--guilds", "20", "--runs", "1"], "startup", "once settled",
      {"echo bot", "gpu-advisor", "charts warmed"}),
-    ("e2e_bench.py", ["--n", "4", "--rate", "50", "--rounds", "1", "--forgetful"], "e2e",
-     "ratio forgetful", {"rounds", "summary"}),
+    ("e2e_bench.py", ["--n", "4", "--rate", "50", "--rounds", "1", "--forgetful", "--rich-echo"], "e2e",
+     "ratio rich echo", {"rounds", "summary"}),
 ]
 
 
