@@ -209,3 +209,29 @@ def test_a_recommendation_embed_reads_the_question_only_for_whether_it_had_a_bud
         expected = answer_embed(answer, lang).to_dict()
         for query in others:
             assert answer_embed(answer.model_copy(update={"query": query}), lang).to_dict() == expected
+
+
+@pytest.mark.parametrize("question", ["which GPU under $20?", "recommend a gpu", "best gpu for kaggle, used, 2 cards",
+                                      "8x H100 for pretraining", "预算 3000 块 跑大模型"])
+def test_every_kind_of_recommendation_renders_through_the_shared_embeds(question):
+    from bot import views
+
+    answer = advise(parse(question).query)
+    embed, _ = views.rendered(answer, "en")
+    assert answer.kind == "recommend" and embed.to_dict() == answer_embed(answer, "en").to_dict()
+
+
+def test_a_recommendation_with_community_prices_renders_and_shares_nothing_with_the_plain_one():
+    from decimal import Decimal
+
+    from bot import views
+    from engine.advisor import AdviceContext
+    from engine.cost import price_quote
+
+    query = parse("which GPU for Kaggle under $1,500?").query
+    cheap = price_quote("rtx-3090").model_copy(update={"usd": Decimal(300), "basis": "override",
+                                                      "source": "community median of 3 reports"})
+    local = advise(query, AdviceContext(price_overrides={"rtx-3090": cheap}))
+    plain = advise(query)
+    assert views.rendered(local, "en")[0] is not views.rendered(plain, "en")[0]
+    assert "$300" in views.rendered(local, "en")[0].to_dict()["fields"][0]["value"]
