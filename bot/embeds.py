@@ -93,8 +93,8 @@ def headline(answer: Answer, lang: Lang) -> str:
 
 def answer_embed(answer: Answer, lang: Lang = "en") -> AnswerEmbed:
     embed = AnswerEmbed(title=clip(t(lang, f"title.{answer.kind}"), TITLE_MAX),
-                          description=clip(headline(answer, lang), DESCRIPTION_MAX),
-                          colour=COLOURS.get(answer.kind, COLOURS["other"]))
+                        description=clip(headline(answer, lang), DESCRIPTION_MAX),
+                        colour=COLOURS.get(answer.kind, COLOURS["other"]))
     fields: list[tuple[str, str]] = []
     if answer.options:
         fields.append((t(lang, "field.options"), options_block(answer.options, lang)))

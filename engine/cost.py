@@ -157,7 +157,7 @@ def value(
 
 def forget_rows() -> None:
     """Drop the remembered rankings and ValueOption rows (see engine.advisor.forget_answers)."""
-    _ranked.cache_clear()
+    _rank_remembered.cache_clear()
     _best_remembered.cache_clear()
     _value_from.cache_clear()
 
@@ -253,6 +253,8 @@ def _selection(
     condition: PriceCondition | None,
     plain: bool,
 ) -> _Selection:
+    """A ranking's key. Over the snapshot's own prices (``plain``) the budget becomes the dearest
+    system price it covers (see _dearest_within), so that budgets admitting the same systems meet."""
     counts = tuple(gpu_counts)
     limit = None if max_gpus_usd is None else float(max_gpus_usd)
     if plain and limit is not None:
@@ -380,7 +382,7 @@ def rank_by_value(
     plain = not overrides and not electricity
     selection = _selection(workload, gpu_counts, candidates, min_memory_gb, max_gpus_usd, snapshot, condition, plain)
     if plain:
-        return list(_ranked(selection, limit))
+        return list(_rank_remembered(selection, limit))
     return _rank(selection, limit, overrides, electricity)
 
 
@@ -405,7 +407,7 @@ def best_per_count(
 
 
 @lru_cache(maxsize=1024)
-def _ranked(selection: _Selection, limit: int | None) -> tuple[ValueOption, ...]:
+def _rank_remembered(selection: _Selection, limit: int | None) -> tuple[ValueOption, ...]:
     return tuple(_rank(selection, limit, None, None))
 
 
