@@ -12,11 +12,11 @@ from __future__ import annotations
 import datetime as dt
 import math
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -26,6 +26,7 @@ from engine.performance import scaling_efficiency, speed, speeds_array
 from engine.specs import BuildCost, Workload
 
 PriceCondition = Literal["new", "used"]
+P = TypeVar("P", float, Decimal)
 SOURCE = "Guide 2020/2023 §performance per dollar: speed / (base system + GPUs) at average street prices"
 
 
@@ -272,12 +273,18 @@ def _system_prices(snapshot: str | None, condition: PriceCondition | None, count
 
 def _dearest_within(snapshot: str | None, condition: PriceCondition | None, counts: tuple[int, ...],
                     limit: float) -> float:
-    """The dearest price of ``counts`` GPUs that ``limit`` covers (−inf if none): every budget
-    between two neighbouring prices admits the same systems, so all of them share one remembered
-    ranking instead of each new budget ranking the catalog again."""
-    prices = _system_prices(snapshot, condition, counts)
+    """The dearest price of ``counts`` GPUs that ``limit`` covers (−inf if none): all budgets
+    between two neighbouring prices share one remembered ranking instead of each new budget
+    ranking the catalog again."""
+    return dearest_within(_system_prices(snapshot, condition, counts), limit, -math.inf)
+
+
+def dearest_within(prices: Sequence[P], limit: P, below_all: P) -> P:
+    """The dearest of the sorted ``prices`` that ``limit`` covers, ``below_all`` when none. Anything
+    that only compares a budget with these prices (a ranking, the flowchart) gives every budget
+    between two neighbouring prices the same answer, so this one value can stand for all of them."""
     k = bisect_right(prices, limit)
-    return prices[k - 1] if k else -math.inf
+    return prices[k - 1] if k else below_all
 
 
 def _score(

@@ -7,14 +7,13 @@ the advisor reports it as a rule beside its performance-per-dollar ranking.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Mapping
 from decimal import Decimal
 from functools import lru_cache
 
 from engine.answer import Rule
 from engine.catalog import load_catalog
-from engine.cost import PriceCondition, PriceQuote, price_quote
+from engine.cost import PriceCondition, PriceQuote, dearest_within, price_quote
 from engine.query import Query
 
 SOURCE = "Guide 2023 recommendation flowchart (the guide's gpu_recommendations chart)"
@@ -103,7 +102,7 @@ def pick(query: Query, budget_usd: Decimal | None, *, snapshot: str | None = Non
     if overrides:
         return _pick(query, budget_usd, snapshot=snapshot, condition=condition, overrides=overrides)
     if budget_usd is not None:
-        budget_usd = _dearest_within(_chart_prices(query.task, snapshot, condition), budget_usd)
+        budget_usd = dearest_within(_chart_prices(query.task, snapshot, condition), budget_usd, Decimal(0))
     return _pick_cached(query.task, bool(query.organization), budget_usd, snapshot, condition)
 
 
@@ -117,13 +116,6 @@ def _chart_prices(task: str | None, snapshot: str | None, condition: PriceCondit
         for g in gpu_ids
         if (q := price_quote(g, snapshot=snapshot, condition=condition or step_condition)) is not None
     }))
-
-
-def _dearest_within(prices: tuple[Decimal, ...], budget_usd: Decimal) -> Decimal:
-    """The dearest chart price the budget covers (0 when none): the walk only compares the budget
-    with these prices, so every budget between two of them gets the same answer."""
-    k = bisect_right(prices, budget_usd)
-    return prices[k - 1] if k else Decimal(0)
 
 
 @lru_cache(maxsize=1024)
