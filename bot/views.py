@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import re
 from collections import OrderedDict
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -310,10 +311,16 @@ def rendered(answer: Answer, lang: Lang) -> tuple[discord.Embed, discord.ui.View
         _RENDERED.move_to_end(key)
         return hit[1], hit[2]
     embed, view = _recommendation_embed(answer, lang), answer_view(answer, lang)
-    _RENDERED[key] = (answer, embed, view)
-    while len(_RENDERED) > ANSWERS_REMEMBERED:
-        _RENDERED.popitem(last=False)
+    _keep(_RENDERED, key, (answer, embed, view))
     return embed, view
+
+
+def _keep(cache: OrderedDict, key: Hashable, value: Any) -> None:
+    """Store ``value`` as the newest entry of ``cache``, forgetting the oldest beyond
+    ``ANSWERS_REMEMBERED`` (both render caches remember as many answers as the engine)."""
+    cache[key] = value
+    while len(cache) > ANSWERS_REMEMBERED:
+        cache.popitem(last=False)
 
 
 _RECOMMEND_FIELDS = tuple(name for name in Answer.model_fields if name != "query")
@@ -331,9 +338,8 @@ def _recommendation_embed(answer: Answer, lang: Lang) -> discord.Embed:
     key = (lang, answer.query.budget is not None, *(getattr(answer, name) for name in _RECOMMEND_FIELDS))
     embed = _RECOMMENDATION_EMBEDS.get(key)
     if embed is None:
-        embed = _RECOMMENDATION_EMBEDS[key] = answer_embed(answer, lang)
-        while len(_RECOMMENDATION_EMBEDS) > ANSWERS_REMEMBERED:
-            _RECOMMENDATION_EMBEDS.popitem(last=False)
+        embed = answer_embed(answer, lang)
+        _keep(_RECOMMENDATION_EMBEDS, key, embed)
     else:
         _RECOMMENDATION_EMBEDS.move_to_end(key)
     return embed
