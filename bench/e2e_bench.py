@@ -66,6 +66,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
 
 
+def steal_seconds() -> float:
+    """CPU time the hypervisor gave to other guests, all of this VM's CPUs together (/proc/stat).
+    On a shared VM this is what stalls every process at once and shows up as latency spikes."""
+    return int(Path("/proc/stat").read_text().split(maxsplit=9)[8]) / TICKS
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -173,8 +179,9 @@ async def segment(run: Running, n: int, rate: float | None) -> dict:
     gc.collect()
     gc.disable()  # a collection here would stall the sender and hand the bot a burst of events
     try:
-        cpu0 = cpu_seconds(run.proc.pid)
+        cpu0, steal0, wall0 = cpu_seconds(run.proc.pid), steal_seconds(), time.monotonic()
         result = await run_phase(run.double, run.slash, n, rate, first=run.asked)
+        result["steal_percent"] = 100 * (steal_seconds() - steal0) / (time.monotonic() - wall0) / os.cpu_count()
     finally:
         gc.enable()
     run.asked += n
@@ -193,7 +200,8 @@ def pooled(segments: list[dict]) -> dict:
             "p50_ms": 1000 * statistics.median(latencies) if latencies else None,
             "p99_ms": 1000 * latencies[max(0, int(len(latencies) * 0.99) - 1)] if latencies else None,
             "cpu_ms_per_answer": statistics.median(s["cpu_ms_per_answer"] for s in segments),
-            "cpu_ms_per_answer_segments": [round(s["cpu_ms_per_answer"], 3) for s in segments]}
+            "cpu_ms_per_answer_segments": [round(s["cpu_ms_per_answer"], 3) for s in segments],
+            "steal_percent_segments": [round(s["steal_percent"], 1) for s in segments]}
 
 
 async def measure(bots: dict[str, tuple[list[str], str | None, dict | None]], n: int, rate: float,
@@ -248,7 +256,7 @@ def show(name: str, result: dict) -> None:
         spread = ", ".join(f"{x:.2f}" for x in r["cpu_ms_per_answer_segments"])
         print(f"{name:12s} {phase:10s} {r['answered']:5d}/{r['expected']:<5d} {r['per_second']:7.1f}/s  "
               f"p50 {r['p50_ms']:6.1f} ms  p99 {r['p99_ms']:6.1f} ms  CPU {r['cpu_ms_per_answer']:5.2f} ms/answer "
-              f"(segments {spread})")
+              f"(segments {spread}; host steal up to {max(r['steal_percent_segments']):.0f} %)")
 
 
 def main() -> None:
