@@ -70,12 +70,12 @@ def test_buttons_carry_their_state_and_match_their_templates():
 
 @pytest.mark.parametrize("question", [q for q, _ in QUESTIONS] + ["4090 vs 2x 3090", "can a 3060 12GB run llama 3 8b?"])
 def test_every_button_is_a_registered_dynamic_item_so_views_need_no_store(question):
-    """AnswerView tells discord.py not to keep it after a send; that holds only while a press can
-    reach every button through the classes the bot registers at start-up."""
+    """AnswerView tells discord.py it never listens (so it is not kept after a send); that holds
+    only while a press can reach every button through the classes the bot registers at start-up."""
     view = answer_view(advise(parse(question).query), "en")
     if view is not None:
         assert view.children and all(isinstance(child, DYNAMIC_ITEMS) for child in view.children)
-        assert not view.is_dispatchable()
+        assert view.is_finished()
 
 
 def test_missing_task_offers_choice_buttons():

@@ -160,6 +160,24 @@ async def test_compare_button_updates_the_message_in_place(double: DiscordDouble
         assert update.embeds[0]["title"] == "Comparison"
 
 
+async def test_answers_are_never_kept_in_the_view_store_and_their_buttons_work(
+    double: DiscordDouble, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Slash answers (an interaction's first response), chat replies and in-place updates: none
+    puts its view into discord.py's view store, and the buttons still answer."""
+    stored: list[discord.ui.View] = []
+    monkeypatch.setattr(discord.ui.view.ViewStore, "add_view", lambda store, view, message_id=None: stored.append(view))
+    async with double.run(make_bot()):
+        first = await (await double.send_slash("recommend", {"task": "kaggle", "budget": 500.0})).wait_response()
+        await double.send_message(double.channel.id, mention(double, "4090 vs 2x 3090?"), mentions=[double.bot_user.id])
+        reply = await double.wait_for_message(double.channel.id)
+        compare_id = next(cid for cid in first.custom_ids if cid.startswith("ga:cmp:"))
+        update = await (await double.press_button(first.message_id, compare_id)).wait_response()
+        assert update.callback_type == CB_UPDATE and update.embeds[0]["title"] == "Comparison"
+        assert reply.custom_ids and update.custom_ids
+    assert stored == []
+
+
 async def test_buttons_still_work_after_a_restart(double: DiscordDouble) -> None:
     async with double.run(make_bot()):
         first = await (await double.send_slash("recommend", {"task": "kaggle", "budget": 500.0})).wait_response()
