@@ -12,7 +12,8 @@ as fast as they can be sent; segments alternate between the bots, so the drift o
 over the run falls on all of them alike. Chat questions never repeat across segments (each
 segment goes on where the bot's last one stopped). Printed per bot and phase: answers per second,
 p50/p99 from event sent to reply received, CPU seconds of the bot process per answer (counting
-what it does until it is idle again) — and GPU Advisor's ratios to the echo bot, the median over
+what it does until it is idle again), the most CPU the VM's host stole during a segment — and GPU
+Advisor's ratios to the echo bot, the median over
 the pairs of segments run back to back, with the interval that median could move in by chance.
 Targets (issue #10): p99 < 25 ms at 100 events/s; CPU per answer ≤ 1.5× the echo bot's.
 
