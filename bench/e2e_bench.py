@@ -13,8 +13,8 @@ over the run falls on all of them alike. Chat questions never repeat across segm
 segment goes on where the bot's last one stopped). Printed per bot and phase: answers per second,
 p50/p99 from event sent to reply received, CPU seconds of the bot process per answer (counting
 what it does until it is idle again), the most CPU the VM's host stole during a segment — and GPU
-Advisor's ratios to the echo bot, the median over
-the pairs of segments run back to back, with the interval that median could move in by chance.
+Advisor's ratios to the echo bot, the median over the pairs of segments run back to back, with
+the interval that median could move in by chance.
 Targets (issue #10): p99 < 25 ms at 100 events/s; CPU per answer ≤ 1.5× the echo bot's.
 
 Run: .venv/bin/python bench/e2e_bench.py [--n 250] [--rate 100] [--rounds 12] [--forgetful] [--rich-echo]
