@@ -231,8 +231,13 @@ def ratio(value: float | None, baseline: float | None) -> float:
     return value / baseline if value is not None and baseline else math.nan
 
 
+def _finite(values: list[float]) -> list[float]:
+    """The pairs with a ratio (see ``ratio``: NaN where the run was too short to measure)."""
+    return [v for v in values if not math.isnan(v)]
+
+
 def median(values: list[float]) -> float:
-    finite = [v for v in values if not math.isnan(v)]
+    finite = _finite(values)
     return statistics.median(finite) if finite else math.nan
 
 
@@ -240,7 +245,7 @@ def median_interval(values: list[float], level: float = 0.9, draws: int = 2000) 
     """How far the median of these pairs could move by chance: the central ``level`` of medians over
     ``draws`` resamples of the pairs (bootstrap, fixed seed). On a shared machine one run's median
     can land anywhere in this interval, so a target is met in a run when the interval stays below it."""
-    finite = [v for v in values if not math.isnan(v)]
+    finite = _finite(values)
     if not finite:
         return math.nan, math.nan
     rng = random.Random(0)
@@ -289,10 +294,9 @@ def main() -> None:
             cpu = [ratio(a, b) for a, b in zip(results[name][phase]["cpu_ms_per_answer_segments"],
                                                echo[phase]["cpu_ms_per_answer_segments"], strict=True)]
             p99 = ratio(results[name][phase]["p99_ms"], echo[phase]["p99_ms"])
-            low, high = median_interval(cpu)
-            summary[f"{name} {phase}"] = {"cpu_ratio": median(cpu), "cpu_ratio_interval": [low, high],
-                                          "p99_ratio": p99}
-            print(f"ratio {name:11s} {phase:10s} CPU/answer {median(cpu):.2f}× (90 % interval {low:.2f}–{high:.2f}; "
+            mid, (low, high) = median(cpu), median_interval(cpu)
+            summary[f"{name} {phase}"] = {"cpu_ratio": mid, "cpu_ratio_interval": [low, high], "p99_ratio": p99}
+            print(f"ratio {name:11s} {phase:10s} CPU/answer {mid:.2f}× (90 % interval {low:.2f}–{high:.2f}; "
                   f"pairs {', '.join(f'{x:.2f}' for x in cpu)})  p99 {p99:.2f}×")
     for result in results.values():
         for phase in ("fixed_rate", "max_rate"):
