@@ -42,10 +42,11 @@ def no_pings(sent) -> None:
 
 async def test_a_mention_gets_an_answer_with_buttons(double: DiscordDouble) -> None:
     async with double.run(make_bot()):
-        await double.send_message(
+        question = await double.send_message(
             double.channel.id, mention(double, "which GPU for Kaggle under $500?"), mentions=[double.bot_user.id]
         )
         reply = await double.wait_for_message(double.channel.id)
+        assert str(reply.payload["message_reference"]["message_id"]) == str(question["id"])  # a reply to it
         embed = reply.embeds[0]
         assert embed["title"] == "GPU recommendation"
         assert "best 16-bit training per dollar" in embed["description"]
