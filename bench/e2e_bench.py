@@ -8,13 +8,14 @@ which splits GPU Advisor's ratio into what its reply costs discord.py and what i
 Each bot runs in its own process with its own double; the doubles and the load generator run
 here. All bots stay up for the whole run and are measured in turns: a segment is N chat questions
 (mentions) and N slash commands sent to one bot while the others idle, first at a fixed rate, then
-as fast as they can be sent; segments alternate between the bots, so the drift of a shared machine
-over the run falls on all of them alike. Chat questions never repeat across segments (each
-segment goes on where the bot's last one stopped). Printed per bot and phase: answers per second,
-p50/p99 from event sent to reply received, CPU seconds of the bot process per answer (counting
-what it does until it is idle again), the most CPU the VM's host stole during a segment — and GPU
-Advisor's ratios to the echo bot, the median over the pairs of segments run back to back, with
-the interval that median could move in by chance.
+as fast as they can be sent; segments go round the bots in a fixed order, so the drift of a shared
+machine over the run falls on all of them alike and each idles as long between its segments.
+Chat questions never repeat across segments (each segment goes on where the bot's last one
+stopped). Printed per bot and phase: answers per second, p50/p99 from event sent to reply
+received, CPU seconds of the bot process per answer (counting what it does until it is idle
+again), the most CPU the VM's host stole during a segment — and GPU Advisor's ratios to the echo
+bot, the median over the pairs of segments of the same round, with the interval that median could
+move in by chance.
 Targets (issue #10): p99 < 25 ms at 100 events/s; CPU per answer ≤ 1.5× the echo bot's.
 
 Run: .venv/bin/python bench/e2e_bench.py [--n 250] [--rate 100] [--rounds 12] [--forgetful] [--rich-echo]
@@ -207,17 +208,23 @@ def pooled(segments: list[dict]) -> dict:
 
 async def measure(bots: dict[str, tuple[list[str], str | None, dict | None]], n: int, rate: float,
                   rounds: int) -> dict[str, dict]:
-    """All bots run side by side, each idle while another is measured; segments alternate between
-    them, so the machine's drift over the run falls on every bot alike."""
+    """All bots run side by side, each idle while another is measured; segments go round the bots
+    in the same order every round, so the machine's drift over the run falls on every bot alike
+    and every bot idles for the same time between its segments. That time matters: a discord.py
+    bot idle for longer than aiohttp's 15-s keep-alive opens its REST connections anew in the next
+    burst (about 250 at full load), which cost the echo bot 20 % and GPU Advisor 30 % more CPU per
+    answer in that segment; an order reversed every other round gave each bot different idle
+    times, and with four bots put the penalty on GPU Advisor alone."""
     async with contextlib.AsyncExitStack() as stack:
         runs = {name: await start(stack, *spec) for name, spec in bots.items()}
+        for run in runs.values():  # the bots started one after the other; from here they idle alike
+            await segment(run, 5, None)
         out: dict[str, dict] = {name: {"rss_mb_after_ready": rss_mb(run.proc.pid)} for name, run in runs.items()}
         for phase, phase_rate in (("fixed_rate", rate), ("max_rate", None)):
             segments: dict[str, list[dict]] = {name: [] for name in runs}
-            for number in range(rounds):
-                order = list(runs) if number % 2 == 0 else list(reversed(runs))
-                for name in order:
-                    segments[name].append(await segment(runs[name], n, phase_rate))
+            for _ in range(rounds):
+                for name, run in runs.items():
+                    segments[name].append(await segment(run, n, phase_rate))
             for name in runs:
                 out[name][phase] = pooled(segments[name])
         for name, run in runs.items():
@@ -270,7 +277,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=250, help="chat questions and slash commands per segment")
     parser.add_argument("--rate", type=float, default=100.0, help="events per second in the fixed-rate phase")
     parser.add_argument("--rounds", type=int, default=12,
-                        help="segments per bot and phase, alternating which bot goes first")
+                        help="segments per bot and phase: rounds of every bot in turn")
     parser.add_argument("--forgetful", action="store_true",
                         help="also run GPU Advisor remembering no answers, so every question is worked out")
     parser.add_argument("--rich-echo", action="store_true",
@@ -286,7 +293,7 @@ def main() -> None:
     results = asyncio.run(measure(bots, args.n, args.rate, args.rounds))
     for name in bots:
         show(name, results[name])
-    print(f"-- ratios to the echo bot: median over {args.rounds} pairs of segments run back to back")
+    print(f"-- ratios to the echo bot: median over {args.rounds} pairs of segments, one per round")
     summary: dict[str, dict[str, float]] = {}
     echo = results["echo bot"]
     for name in list(bots)[1:]:
