@@ -39,7 +39,8 @@ async def reply(message: discord.Message, content: str | None = None, *, embed: 
     ``Message.reply`` sends the same request, then turns Discord's response — the new message
     with its embed, its buttons and a copy of the question it answers — into discord.py objects
     that nothing here reads: ≈9 % of the bot's CPU per chat answer (py-spy over
-    bench/e2e_bench.py)."""
+    bench/e2e_bench.py). ``handle_message_parameters`` is discord.py's own request builder, not
+    its documented API; the end-to-end tests send every kind of chat reply through it."""
     state = message._state
     with handle_message_parameters(
         content=content,
