@@ -377,3 +377,32 @@ async def test_votes_are_stored_with_their_query(double: DiscordDouble) -> None:
         assert thanks.ephemeral
         votes = await bot.store.feedback.votes(first.message_id)
         assert [v.vote for v in votes] == [-1] and '"task":"kaggle"' in votes[0].query_json.replace(" ", "")
+
+
+async def test_a_bare_mention_and_a_failed_answer_get_a_short_reply(double: DiscordDouble) -> None:
+    """The chat's two short replies go out as replies to the question, pinging no one; a failing
+    answer is counted, and the next question is answered again."""
+    bot = make_bot()
+    async with double.run(bot):
+        question = await double.send_message(double.channel.id, mention(double, ""), mentions=[double.bot_user.id])
+        empty = await double.wait_for_message(double.channel.id)
+        assert empty.content == t("en", "empty.question") and not empty.embeds
+        assert str(empty.payload["message_reference"]["message_id"]) == str(question["id"])
+        no_pings(empty)
+
+        chat = bot.get_cog("Chat")
+
+        async def broken(*args, **kwargs):
+            raise RuntimeError("engine down")
+
+        chat.answer = broken  # the instance's, so the cog's class (loaded as an extension) stays as it is
+        await double.send_message(double.channel.id, mention(double, "best gpu for kaggle"),
+                                  mentions=[double.bot_user.id])
+        failed = await double.wait_for_message(double.channel.id)
+        assert failed.content == t("en", "error.generic") and not failed.embeds
+        no_pings(failed)
+        assert bot.metrics.registry.get_sample_value("gpu_advisor_errors_total", {"source": "chat"}) == 1
+        del chat.answer
+        await double.send_message(double.channel.id, mention(double, "best gpu for kaggle under $500"),
+                                  mentions=[double.bot_user.id])
+        assert (await double.wait_for_message(double.channel.id)).embeds
