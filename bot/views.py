@@ -306,13 +306,20 @@ def rendered(answer: Answer, lang: Lang) -> tuple[discord.Embed, discord.ui.View
     a button rebuilds the item from its ``custom_id``, never from this object).
     """
     key = (id(answer), lang)
-    hit = _RENDERED.get(key)
+    hit = _recall(_RENDERED, key)
     if hit is not None and hit[0] is answer:
-        _RENDERED.move_to_end(key)
         return hit[1], hit[2]
     embed, view = _recommendation_embed(answer, lang), answer_view(answer, lang)
     _keep(_RENDERED, key, (answer, embed, view))
     return embed, view
+
+
+def _recall(cache: OrderedDict, key: Hashable) -> Any:
+    """The entry for ``key``, or None; a hit becomes the newest entry, the last to be forgotten."""
+    value = cache.get(key)
+    if value is not None:
+        cache.move_to_end(key)
+    return value
 
 
 def _keep(cache: OrderedDict, key: Hashable, value: Any) -> None:
@@ -336,12 +343,10 @@ def _recommendation_embed(answer: Answer, lang: Lang) -> discord.Embed:
     if answer.kind != "recommend":
         return answer_embed(answer, lang)
     key = (lang, answer.query.budget is not None, *(getattr(answer, name) for name in _RECOMMEND_FIELDS))
-    embed = _RECOMMENDATION_EMBEDS.get(key)
+    embed = _recall(_RECOMMENDATION_EMBEDS, key)
     if embed is None:
         embed = answer_embed(answer, lang)
         _keep(_RECOMMENDATION_EMBEDS, key, embed)
-    else:
-        _RECOMMENDATION_EMBEDS.move_to_end(key)
     return embed
 
 

@@ -169,6 +169,12 @@ def test_a_reply_is_rendered_once_per_answer_object_and_language(monkeypatch):
     for budget in (510, 520, 530):
         views.rendered(advise(parse(f"which GPU for Kaggle under ${budget}?").query), "en")
     assert len(views._RENDERED) == 2  # the oldest are forgotten
+    first, second, third = (advise(parse(f"which GPU for Kaggle under ${b}?").query) for b in (610, 620, 630))
+    kept = views.rendered(first, "en")
+    views.rendered(second, "en")
+    assert views.rendered(first, "en") == kept  # used again: now the newest
+    views.rendered(third, "en")
+    assert (id(first), "en") in views._RENDERED and (id(second), "en") not in views._RENDERED
 
 
 def test_a_rendered_reply_builds_its_payload_once_and_builds_it_right():
