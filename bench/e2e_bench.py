@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import save  # noqa: E402
 from bot.chat import BATCH_SECONDS  # noqa: E402
+from tests.e2e.bot_process import bot_env  # noqa: E402
 from tests.e2e.discord_double import DiscordDouble, FakeGuild  # noqa: E402
 
 # Varied questions (budgets, counts, cards, languages), so no answer is simply repeated.
@@ -82,9 +83,7 @@ def rss_mb(pid: int) -> float:
 
 
 async def start_bot(double: DiscordDouble, argv: list[str], extra_env: dict | None = None) -> subprocess.Popen:
-    env = dict(os.environ, **double.env, DISCORD_TOKEN="double-token", SYNC_COMMANDS="true", LOG_LEVEL="WARNING",
-               CHAT_COOLDOWN_SECONDS="0", COMMAND_COOLDOWN_SECONDS="0", GUILD_READY_TIMEOUT="0.05", LOG_JSON="false",
-               **(extra_env or {}))
+    env = bot_env(double, SYNC_COMMANDS="true", LOG_LEVEL="WARNING", LOG_JSON="false", **(extra_env or {}))
     # The bot's stderr goes to a file, not a pipe: nobody reads it during the run, and a full pipe would block it.
     with tempfile.TemporaryFile("w+") as log:
         proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

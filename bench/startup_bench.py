@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
 import sys
 import tempfile
@@ -21,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import save  # noqa: E402
 from bench.e2e_bench import rss_mb, settle  # noqa: E402
+from tests.e2e.bot_process import bot_env  # noqa: E402
 from tests.e2e.discord_double import DiscordDouble, FakeGuild  # noqa: E402
 
 
@@ -28,9 +28,8 @@ async def one_start(argv: list[str], guilds: int, extra_env: dict[str, str]) -> 
     """Seconds from exec to the bot's "ready" log line, its RSS in MB right then, and its RSS once the
     work it starts after READY (data, caches, chart fonts) is done."""
     async with DiscordDouble(guilds=[FakeGuild(name=f"g{i}") for i in range(guilds)]) as double:
-        env = {**os.environ, **double.env, "DISCORD_TOKEN": "bench-token", "GUILD_READY_TIMEOUT": "0.05",
-               "SYNC_COMMANDS": "true", "LOG_JSON": "false", "LOG_LEVEL": "INFO",
-               "DATA_DIR": tempfile.mkdtemp(prefix="gpu-advisor-startup-"), **extra_env}
+        env = bot_env(double, SYNC_COMMANDS="true", LOG_JSON="false", LOG_LEVEL="INFO",
+                      DATA_DIR=tempfile.mkdtemp(prefix="gpu-advisor-startup-"), **extra_env)
         start = time.monotonic()
         proc = await asyncio.create_subprocess_exec(*argv, cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
                                                     stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import sys
 import time
 from pathlib import Path
 
+from .bot_process import bot_env
 from .discord_double import DiscordDouble, FakeGuild
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,16 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 async def test_sigterm_finishes_in_flight_answers_and_exits_0_within_10s(tmp_path: Path) -> None:
     guild = FakeGuild(name="ops")
     async with DiscordDouble(guilds=[guild], interaction_timeout=None) as double:
-        env = {
-            **os.environ,
-            **double.env,
-            "DISCORD_TOKEN": "ops-token",
-            "DATA_DIR": str(tmp_path),
-            "CHAT_COOLDOWN_SECONDS": "0",
-            "GUILD_READY_TIMEOUT": "0.05",
-            "LOG_JSON": "true",
-            "HEALTH_PORT": "18793",
-        }
+        env = bot_env(double, DISCORD_TOKEN="ops-token", DATA_DIR=str(tmp_path), LOG_JSON="true", HEALTH_PORT="18793")
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",

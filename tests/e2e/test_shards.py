@@ -15,6 +15,7 @@ from pathlib import Path
 import discord
 import pytest
 
+from .bot_process import bot_env
 from .discord_double import DiscordDouble, FakeGuild
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,21 +42,9 @@ async def database() -> AsyncIterator[str]:
 
 
 async def start_shard(double: DiscordDouble, shard: int, database_url: str, tmp: Path) -> asyncio.subprocess.Process:
-    env = {
-        **os.environ,
-        **double.env,
-        "DISCORD_TOKEN": f"shard-{shard}-token",
-        "DATABASE_URL": database_url,
-        "SHARD_COUNT": "2",
-        "SHARD_IDS": str(shard),
-        "SYNC_COMMANDS": "true" if shard == 0 else "false",
-        "CHAT_COOLDOWN_SECONDS": "0",
-        "COMMAND_COOLDOWN_SECONDS": "0",
-        "GUILD_READY_TIMEOUT": "0.05",
-        "COMMUNITY_PRICE_CACHE_SECONDS": "0",
-        "LOG_JSON": "true",
-        "DATA_DIR": str(tmp),
-    }
+    env = bot_env(double, DISCORD_TOKEN=f"shard-{shard}-token", DATABASE_URL=database_url, SHARD_COUNT="2",
+                  SHARD_IDS=str(shard), SYNC_COMMANDS="true" if shard == 0 else "false",
+                  COMMUNITY_PRICE_CACHE_SECONDS="0", LOG_JSON="true", DATA_DIR=str(tmp))
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
