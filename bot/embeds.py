@@ -150,6 +150,8 @@ def _why_lines(answer: Answer, lang: Lang) -> list[str]:
             lines.append(t(lang, "rule.memory", gb=gb, source=rule.source))
         elif kind == "metric" and lang != "en":
             lines.append(t(lang, "rule.metric", workload=t(lang, f"workload.{rule.id.split('.')[1]}")))
+        elif kind == "explain" and answer.explanation is not None:  # the rule is the topic's title
+            lines.append(answer.explanation.wording(lang).title)
         else:
             lines.append(phrase(lang, rule.text))
     return lines[:4]

@@ -6,6 +6,7 @@ Slash commands use ``interaction.locale``; chat uses the script of the question 
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import discord
@@ -25,12 +26,31 @@ def _phrases() -> dict[str, dict[str, str]]:
     return read_yaml(data_dir() / "locales" / "phrases.yaml") or {}
 
 
+_SLOT = re.compile(r"\\\{(\w+)\\\}")  # a "{name}" after re.escape
+
+
+@cache
+def _templates() -> tuple[tuple[re.Pattern[str], dict[str, str]], ...]:
+    """The phrases with figures in them: "{watts} W: check your PSU (/power)." matches the engine's
+    sentence for any wattage, and the translation puts the same figures back."""
+    return tuple((re.compile(_SLOT.sub(r"(?P<\1>.+?)", re.escape(english))), words)
+                 for english, words in _phrases().items() if "{" in english)
+
+
 def phrase(lang: Lang, english: str) -> str:
     """An engine sentence in ``lang`` when ``data/locales/phrases.yaml`` has it (the English text is
-    the key, as in gettext), else the English itself."""
+    the key, as in gettext; a key with ``{slots}`` stands for the sentence with any figures in
+    them), else the English itself."""
     if lang == "en":
         return english
-    return _phrases().get(english, {}).get(lang, english)
+    words = _phrases().get(english)
+    if words is not None:
+        return words.get(lang, english)
+    for pattern, words in _templates():
+        found = pattern.fullmatch(english)
+        if found is not None and lang in words:
+            return words[lang].format(**found.groupdict())
+    return english
 
 
 def from_discord(locale: discord.Locale | str | None) -> Lang:

@@ -113,22 +113,52 @@ def test_chart_tokens_rebuild_the_same_answer(question):
     assert again.kind == answer.kind and again.headline == answer.headline
 
 
-def test_every_translated_phrase_is_a_sentence_the_engine_says():
-    """A phrase whose English no longer appears in the engine would silently stop translating."""
+def _shape(node) -> str | None:
+    """An engine string as a phrase key's shape: an f-string's values as "{}"."""
     import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(part.value if isinstance(part, ast.Constant) else "{}" for part in node.values)
+    return None
+
+
+def test_every_translated_phrase_is_a_sentence_the_engine_says():
+    """A phrase whose English no longer appears in the engine would silently stop translating; a
+    key with {slots} must match an f-string of the engine slot for slot, and its translations
+    carry the same slots."""
+    import ast
+    import re
     from pathlib import Path
 
     from bot.i18n import _phrases
 
     said = {
-        node.value
+        _shape(node)
         for path in (Path(__file__).resolve().parents[2] / "engine").glob("*.py")
         for node in ast.walk(ast.parse(path.read_text()))
-        if isinstance(node, ast.Constant) and isinstance(node.value, str)
     }
     for english, translations in _phrases().items():
-        assert english in said, english
+        assert re.sub(r"\{\w+\}", "{}", english) in said, english
         assert set(translations) == {"zh-Hant", "zh-Hans"}
+        slots = sorted(re.findall(r"\{(\w+)\}", english))
+        assert all(sorted(re.findall(r"\{(\w+)\}", text)) == slots for text in translations.values()), english
+
+
+@pytest.mark.parametrize(("lang", "expected"), [("zh-Hans", "插座端约 1778 W"), ("zh-Hant", "插座端約 1778 W")])
+def test_chinese_power_answers_carry_the_engines_figures_in_chinese(lang, expected):
+    from bot.i18n import phrase
+
+    answer = advise(parse("4 张 3090 要多大电源？").query)
+    embed = str(answer_embed(answer, lang).to_dict())
+    assert expected in embed and "at the wall" not in embed
+    assert "RTX 3090 是 3 槽" in embed and "won't fit" not in embed
+    assert next(phrase(lang, c) for c in answer.caveats if c.startswith("Power-limiting")).startswith("每")
+    assert all(phrase(lang, c) != c for c in answer.caveats)  # every caveat of a power answer, in Chinese
+    assert phrase(lang, "RTX 3060 12GB is a 3-slot card: 4 won't fit with stock coolers — use 2-slot/blower "
+                        "variants, PCIe extenders/risers or water cooling.").startswith("RTX 3060 12GB 是 3 槽")
+    assert phrase(lang, "355 W: check your PSU (/power)").endswith("(/power)")  # not the sentence: left as it is
 
 
 def test_chinese_answers_translate_known_caveats_and_tips():
@@ -149,6 +179,8 @@ def test_explanations_come_in_chinese_with_the_engines_figures(lang):
     assert "504" in cycles.text and "235" in cycles.text
     embed = answer_embed(advise(parse("张量核心是什么？为什么对深度学习这么重要？").query), lang)
     assert embed.description.startswith(f"**{explain('tensor_cores').wording(lang).title}**")
+    why = next(f.value for f in embed.fields if f.name == t(lang, "field.why"))
+    assert why == f"• {explain('tensor_cores').wording(lang).title}"  # not the English title
 
 
 def test_a_reply_is_rendered_once_per_answer_object_and_language(monkeypatch):
