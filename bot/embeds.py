@@ -106,7 +106,7 @@ def answer_embed(answer: Answer, lang: Lang = "en") -> AnswerEmbed:
         b = answer.break_even
         fields.append((t(lang, "field.details"),
                        f"{b.kwh_per_year:,.0f} kWh/yr ≈ ${b.electricity_cost_per_year:,.0f}/yr · "
-                       f"cloud ${b.cloud_cost_per_year:,.0f}/yr\n{b.verdict}"))
+                       f"cloud ${b.cloud_cost_per_year:,.0f}/yr\n{phrase(lang, b.verdict)}"))
     if answer.explanation:
         e = answer.explanation.wording(lang)
         embed.description = clip(f"**{e.title}**\n{e.text}", DESCRIPTION_MAX)

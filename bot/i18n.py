@@ -32,8 +32,9 @@ _SLOT = re.compile(r"\\\{(\w+)\\\}")  # a "{name}" after re.escape
 @cache
 def _templates() -> tuple[tuple[re.Pattern[str], dict[str, str]], ...]:
     """The phrases with figures in them: "{watts} W: check your PSU (/power)." matches the engine's
-    sentence for any wattage, and the translation puts the same figures back."""
-    return tuple((re.compile(_SLOT.sub(r"(?P<\1>.+?)", re.escape(english))), words)
+    sentence for any wattage, and the translation puts the same figures back (each translated
+    itself when it is a phrase, as "used" is)."""
+    return tuple((re.compile(_SLOT.sub(r"(?P<\1>.*?)", re.escape(english))), words)
                  for english, words in _phrases().items() if "{" in english)
 
 
@@ -48,8 +49,8 @@ def phrase(lang: Lang, english: str) -> str:
         return words.get(lang, english)
     for pattern, words in _templates():
         found = pattern.fullmatch(english)
-        if found is not None and lang in words:
-            return words[lang].format(**found.groupdict())
+        if found is not None and lang in words:  # a value can be a phrase too ("used", a task)
+            return words[lang].format(**{slot: phrase(lang, value) for slot, value in found.groupdict().items()})
     return english
 
 

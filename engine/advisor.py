@@ -284,9 +284,12 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
             )
         )
         limit = f" with ≥ {floor_gb:g} GB" if floor_gb else ""
-        headline = f"No priced GPU{limit} fits {query.budget.format() if query.budget else 'that budget'}."
-        if cheapest:
-            headline += f" The cheapest is the {catalog.get(cheapest.gpu_id).short_name} at ${cheapest.usd:,.0f}."
+        budget = query.budget.format() if query.budget else "that budget"
+        headline = (  # whole sentences, so the bot's phrases can translate each (data/locales/phrases.yaml)
+            f"No priced GPU{limit} fits {budget}. The cheapest is the "
+            f"{catalog.get(cheapest.gpu_id).short_name} at ${cheapest.usd:,.0f}."
+            if cheapest else f"No priced GPU{limit} fits {budget}."
+        )
         return Answer(
             kind="recommend",
             query=query,

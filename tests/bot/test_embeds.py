@@ -6,11 +6,12 @@ import re
 
 import pytest
 
+from bot.chat import respond, understand
 from bot.embeds import TOTAL_MAX, answer_embed
 from bot.i18n import from_discord, t
 from bot.locales import LANGS, table
 from bot.views import DYNAMIC_ITEMS, answer_view
-from engine.advisor import advise
+from engine.advisor import AdviceContext, advise
 from engine.parse import parse
 from engine.query import Query
 
@@ -273,3 +274,21 @@ def test_a_recommendation_with_community_prices_renders_and_shares_nothing_with_
     plain = advise(query)
     assert views.rendered(local, "en")[0] is not views.rendered(plain, "en")[0]
     assert "$300" in views.rendered(local, "en")[0].to_dict()["fields"][0]["value"]
+
+
+ENGLISH_SENTENCE = re.compile(r"[A-Za-z]+,? [A-Za-z]+,? [A-Za-z]+,? [A-Za-z]+ [A-Za-z]+")
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+@pytest.mark.parametrize("question", [
+    "4x 3090 PSU?", "best gpu for stable diffusion under $300", "which gpu under $100", "8x 3090 for a lab",
+    "rent or buy a 3090 at 8 hours a day", "每天用 1 小时，4090 租还是买", "compare 4090 vs 2x 3090",
+    "rtx 3060 12gb vs rtx 3080 for kaggle", "gpu for a startup training llms", "explain tensor cores",
+])
+def test_chinese_answers_have_no_english_sentences(question, lang):
+    """Everything a Chinese reader reads in prose is Chinese: the headline, caveats, reasons and
+    tips. Tables, GPU names, figures and the sources quoted after "來源/来源" may stay as they are."""
+    embed = answer_embed(respond(understand(question, None, "USD"), AdviceContext()), lang).to_dict()
+    prose = [embed["description"], *(f["value"] for f in embed.get("fields", []) if "```" not in f["value"])]
+    lines = [line.split("来源")[0].split("來源")[0] for text in prose for line in text.split("\n")]
+    assert not [line for line in lines if ENGLISH_SENTENCE.search(line)]
