@@ -204,7 +204,13 @@ def cmd_ask(args: argparse.Namespace) -> None:
     from bot.chat import respond, understand
 
     result = understand(" ".join(args.question), None, args.currency.upper())
-    emit(respond(result, _context(args)), args)
+    answer = respond(result, _context(args))
+    if args.json or getattr(args, "chart", None):
+        emit(answer, args)
+    else:
+        from bot.terminal import reply_text
+
+        print(reply_text(answer, result.language))
 
 
 def cmd_feedback_report(args: argparse.Namespace) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import sys
 
 from bot.chat import Conversations, respond, understand
+from bot.locales import Lang
 from bot.render import answer_text
 from engine.advisor import AdviceContext
+from engine.answer import Answer
 
 SAMPLE_QUESTION = "which GPU for Kaggle under $500?"
 _KEY = (0, 0)  # one user, one channel
@@ -15,7 +17,22 @@ _KEY = (0, 0)  # one user, one channel
 def answer_once(text: str, conversations: Conversations, context: AdviceContext) -> str:
     result = understand(text, conversations.get(_KEY), context.currency)
     conversations.put(_KEY, result.query)
-    return answer_text(respond(result, context))
+    return reply_text(respond(result, context), result.language)
+
+
+def reply_text(answer: Answer, lang: Lang) -> str:
+    """An answer for the terminal in the language of the question: the English report with every
+    rule's source, or, for a question in Chinese, the bot's Chinese embed as plain text (only the
+    bot's embeds are written in Chinese)."""
+    if lang == "en":
+        return answer_text(answer)
+    from bot.embeds import answer_embed  # discord.py loads only for a question that needs it
+
+    embed = answer_embed(answer, lang)
+    parts = [f"{embed.title}\n{embed.description}", *(f"{field.name}\n{field.value}" for field in embed.fields)]
+    if embed.footer.text:
+        parts.append(embed.footer.text)
+    return "\n\n".join(parts).replace("**", "").replace("```\n", "").replace("\n```", "")
 
 
 def run_chat(currency: str = "USD", snapshot: str | None = None) -> None:

@@ -48,6 +48,18 @@ def test_terminal_answer_keeps_the_thread_and_reports_notes():
     assert "negative" in answer_once("budget: -500 dollars lol which gpu", conversations, ctx)
 
 
+def test_terminal_answers_a_chinese_question_in_its_script():
+    from bot.i18n import t
+
+    ctx = AdviceContext()
+    simplified = answer_once("4 张 3090 要多大电源？", Conversations(), ctx)
+    assert simplified.startswith(t("zh-Hans", "title.power")) and "插座端约 1778 W" in simplified
+    assert "**" not in simplified and "```" not in simplified and "Why:" not in simplified
+    traditional = answer_once("預算 1 萬台幣，跑 Kaggle 買哪張顯卡？", Conversations(), ctx)
+    assert traditional.startswith(t("zh-Hant", "title.recommend"))
+    assert "Why:" in answer_once("PSU for 4x 3090?", Conversations(), ctx)  # English keeps the sourced report
+
+
 def test_unknown_gpu_in_a_comparison_asks_again():
     from bot.chat import respond
     from engine.advisor import AdviceContext

@@ -75,6 +75,9 @@ def test_invalid_values_exit_2_with_one_line(capsys, argv):
 def test_ask_answers_free_text_in_chinese(capsys):
     code, out, _ = run(capsys, "ask", "預算 500 美元，玩 Kaggle 該買哪張顯示卡？", "--prices", "2020-09")
     assert code == 0 and "RTX 3070" in out
+    from bot.i18n import t
+
+    assert out.startswith(t("zh-Hant", "title.recommend"))  # answered in the question's script
 
 
 def test_ask_says_back_what_it_ignored(capsys):
