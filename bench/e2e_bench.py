@@ -162,10 +162,7 @@ async def start(stack: contextlib.AsyncExitStack, argv: list[str], slash: str | 
         DiscordDouble(guilds=[FakeGuild(name="Bench", channels=["general"])], interaction_timeout=None))
     proc = await start_bot(double, argv, env)
     stack.callback(stop, proc)
-    run = Running(double, proc, slash)
-    await segment(run, 5, None)  # warm-up
-    await settle(proc.pid)  # one-time work after READY (data, caches, fonts) is not per-answer cost
-    return run
+    return Running(double, proc, slash)
 
 
 def stop(proc: subprocess.Popen) -> None:
@@ -216,7 +213,10 @@ async def measure(bots: dict[str, tuple[list[str], str | None, dict | None]], n:
     times, and with four bots put the penalty on GPU Advisor alone."""
     async with contextlib.AsyncExitStack() as stack:
         runs = {name: await start(stack, *spec) for name, spec in bots.items()}
-        for run in runs.values():  # the bots started one after the other; from here they idle alike
+        # A warm-up segment each, in turn: one-time work after READY (data, caches, fonts) is not
+        # per-answer cost (a segment waits until its bot is idle again), and the bots, started one
+        # after the other, idle alike from here on.
+        for run in runs.values():
             await segment(run, 5, None)
         out: dict[str, dict] = {name: {"rss_mb_after_ready": rss_mb(run.proc.pid)} for name, run in runs.items()}
         for phase, phase_rate in (("fixed_rate", rate), ("max_rate", None)):
