@@ -18,6 +18,7 @@ from engine.canrun import CanRunReport
 from engine.cloud import BreakEven
 from engine.cost import PriceQuote
 from engine.cycles import CycleBreakdown
+from engine.message import Msg
 from engine.money import Money
 from engine.performance import RelativeSpeed
 from engine.power import PowerPlan
@@ -37,8 +38,8 @@ class Rule(Frozen):
     """A rule of the guide that shaped the answer, and where the guide says it."""
 
     id: str
-    text: str
-    source: str
+    text: Msg
+    source: str = ""  # a citation (a title or URL), shown as written in every language
 
 
 class Option(Frozen):
@@ -57,16 +58,16 @@ class Option(Frozen):
     gpus_usd: Decimal
     system_usd: Decimal
     gpus_local: Money | None = None
-    reasons: tuple[str, ...] = ()
-    caveats: tuple[str, ...] = ()
+    reasons: tuple[Msg, ...] = ()
+    caveats: tuple[Msg, ...] = ()
 
 
 class FollowUp(Frozen):
     """One short question the bot asks back, with ready-made choices."""
 
     field: Literal["task", "budget", "gpu", "model"]
-    question: str
-    choices: tuple[tuple[str, str], ...]  # (value, label)
+    question: Msg
+    choices: tuple[tuple[str, Msg], ...]  # (value, label)
 
 
 class CompareRow(Frozen):
@@ -111,12 +112,12 @@ class Explanation(Frozen):
 class Answer(Frozen):
     kind: Kind
     query: Query
-    headline: str
+    headline: Msg
     options: tuple[Option, ...] = ()
     alternatives: tuple[Option, ...] = ()
     rules: tuple[Rule, ...] = ()
-    caveats: tuple[str, ...] = ()
-    suggestions: tuple[str, ...] = ()
+    caveats: tuple[Msg, ...] = ()
+    suggestions: tuple[Msg, ...] = ()
     follow_up: FollowUp | None = None
     price_date: dt.date | None = None
     price_source: str | None = None
@@ -127,4 +128,4 @@ class Answer(Frozen):
     cycles: CycleBreakdown | None = None
     spec: Gpu | None = None
     can_run: CanRunReport | None = None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Msg, ...] = ()

@@ -1,0 +1,116 @@
+"""Messages → words: the one place a message key becomes a sentence in the user's language.
+
+The catalogs are ``data/locales/messages/*.yaml``, one mapping per file: a key, then its template
+in each language (``en``, ``zh-Hant``, ``zh-Hans``) side by side, so a translator sees all three
+at once. Templates use Python's format syntax (the "python-brace-format" of gettext): ``{gb:.1f}``
+formats a number; ``{price}`` a Money; ``{date}`` a date as ISO and ``{date:month}`` as "Sep 2026"
+/ "2026年9月" (CLDR patterns through Babel); a nested message is rendered in the same language; a
+tuple of messages is joined as a list (``{parts}`` with commas, ``{parts:or}`` / ``{parts:and}``
+with the language's words). Every key exists in every language with the same fields: checked when
+the catalogs load, and by tests against every key the engine emits.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import string
+from functools import cache
+from typing import Any
+
+from babel.dates import format_skeleton
+
+from bot.locales import LANGS, Lang
+from engine.datafiles import DataError, data_dir, read_yaml
+from engine.message import Msg
+from engine.money import Money
+
+_BABEL = {"en": "en", "zh-Hant": "zh_Hant", "zh-Hans": "zh_Hans"}
+_LIST = {  # separators for a tuple of messages: plain, "or", "and"
+    "en": {"": ", ", "or": " or ", "and": " and "},
+    "zh-Hant": {"": "、", "or": "或", "and": "和"},
+    "zh-Hans": {"": "、", "or": "或", "and": "和"},
+}
+
+
+def _fields(template: str) -> frozenset[str]:
+    return frozenset(name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(template) if name)
+
+
+@cache
+def catalog() -> dict[str, dict[str, str]]:
+    """Every message: ``{key: {lang: template}}``, checked once: all languages, the same fields."""
+    out: dict[str, dict[str, str]] = {}
+    for path in sorted((data_dir() / "locales" / "messages").glob("*.yaml")):
+        for key, templates in (read_yaml(path) or {}).items():
+            if key in out:
+                raise DataError(f"{path.name}: message {key!r} is defined twice")
+            missing = [lang for lang in LANGS if not isinstance((templates or {}).get(lang), str)]
+            if missing:
+                raise DataError(f"{path.name}: message {key!r} has no text for {', '.join(missing)}")
+            english = _fields(templates["en"])
+            for lang in LANGS[1:]:
+                if _fields(templates[lang]) != english:
+                    raise DataError(f"{path.name}: message {key!r} in {lang} has fields "
+                                    f"{sorted(_fields(templates[lang]))}, English has {sorted(english)}")
+            out[key] = {lang: templates[lang] for lang in LANGS}
+    return out
+
+
+class _Date:
+    def __init__(self, value: dt.date, lang: Lang) -> None:
+        self.value, self.lang = value, lang
+
+    def __format__(self, spec: str) -> str:
+        if spec == "month":
+            return format_skeleton("yMMM", self.value, locale=_BABEL[self.lang])
+        return self.value.isoformat()
+
+
+class _Money:
+    def __init__(self, value: Money) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        return self.value.format()
+
+
+class _List:
+    def __init__(self, items: tuple[str, ...], lang: Lang) -> None:
+        self.items, self.lang = items, lang
+
+    def __format__(self, spec: str) -> str:
+        if spec in ("or", "and") and len(self.items) > 1:
+            return _LIST[self.lang][""].join(self.items[:-1]) + _LIST[self.lang][spec] + self.items[-1]
+        return _LIST[self.lang][""].join(self.items)
+
+
+def _value(value: Any, lang: Lang) -> Any:
+    if isinstance(value, Msg):
+        return render(value, lang)
+    if isinstance(value, tuple):
+        return _List(tuple(str(_value(v, lang)) for v in value), lang)
+    if isinstance(value, Money):
+        return _Money(value)
+    if isinstance(value, dt.date):
+        return _Date(value, lang)
+    if value is None:
+        return ""
+    return value
+
+
+def render(message: Msg, lang: Lang = "en") -> str:
+    """``message`` as a sentence in ``lang``. A key missing from the catalogs is a bug (tests
+    check every key the engine emits), so it raises KeyError rather than showing the key."""
+    template = catalog()[message.key][lang]
+    if not message.args:
+        return template
+    return template.format(**{name: _value(v, lang) for name, v in message.args.items()})
+
+
+def english(message: Msg) -> str:
+    """``message`` in English: for logs, stored headlines and tests that read the words."""
+    return render(message, "en")
+
+
+def keys() -> frozenset[str]:
+    return frozenset(catalog())

@@ -1,0 +1,59 @@
+"""Messages: what the engine says, as a key and plain values, never as a sentence.
+
+The engine decides *what* to tell the user (a verdict, a caveat, a figure); the words, in the
+user's language, are chosen at the edge (``bot.words`` renders a message from the catalogs in
+``data/locales/messages/``). So a Chinese answer is written in Chinese from the same facts as an
+English one, and a new sentence is a new key that a test checks exists in every language.
+
+Values are plain: numbers, ids, dates, money, or nested messages (a workload's name, a verdict
+inside a headline). A tuple of messages is a list the renderer joins in the user's language.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any, Union
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.money import Money
+
+Value = Union[bool, int, float, Decimal, str, dt.date, Money, "Msg", tuple["Msg", ...], None]  # noqa: UP007
+
+
+class Msg(BaseModel):
+    """One thing to say: ``key`` names the sentence in the message catalogs, ``args`` fill it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    args: dict[str, Value] = {}
+
+    def __hash__(self) -> int:
+        """Hashable like the frozen answers that hold it (answers are remembered and compared)."""
+        return hash((self.key, tuple(sorted((k, _hashable(v)) for k, v in self.args.items()))))
+
+    def __getitem__(self, name: str) -> Any:
+        return self.args[name]
+
+    def keys(self) -> tuple[str, ...]:
+        """This message's key and those of the messages nested in its values, outermost first."""
+        out = [self.key]
+        for value in self.args.values():
+            for item in value if isinstance(value, tuple) else (value,):
+                if isinstance(item, Msg):
+                    out.extend(item.keys())
+        return tuple(out)
+
+
+def _hashable(value: object) -> object:
+    return value if not isinstance(value, dict) else tuple(sorted(value.items()))
+
+
+def msg(key: str, /, **args: Value) -> Msg:
+    """``msg("power.headline", count=4, gpu="RTX 3090", load_w=1550)``."""
+    return Msg(key=key, args=args)
+
+
+Msg.model_rebuild()
