@@ -13,6 +13,8 @@ from decimal import Decimal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from engine.message import Msg, msg
+
 HOURS_PER_YEAR = 24 * 365
 
 # Typical utilisation (guide §8), for when a user gives none.
@@ -22,6 +24,7 @@ TYPICAL_UTILISATION = {
     "PhD Slurm cluster": 0.35,  # "> 35 %"
     "company Slurm cluster": 0.60,  # "> 60 %"
 }
+DATED_AFTER_YEARS = 3  # a break-even further away than this outlives the hardware's relevance
 SOURCE = "Guide 2020 §'when is it better to use the cloud vs a dedicated GPU desktop/server?'"
 
 
@@ -47,9 +50,9 @@ class BreakEven(BaseModel):
     cloud_cost_per_year: float
     days: float | None
     months: float | None
-    verdict: str
+    verdict: Msg
     source: str = SOURCE
-    notes: tuple[str, ...] = ()
+    notes: tuple[Msg, ...] = ()
 
     @model_validator(mode="after")
     def _months_follow_days(self) -> BreakEven:
@@ -95,21 +98,17 @@ def break_even(
     electricity = kwh_per_year * price
     cloud = float(inputs.cloud_usd_per_hour) * hours
     saving_per_day = inputs.utilisation * 24 * (float(inputs.cloud_usd_per_hour) - kw * price)
-    notes: list[str] = []
+    notes: list[Msg] = []
     if saving_per_day <= 0:
         days = months = None
-        verdict = "Never: running the desktop costs more per hour than renting."
+        verdict = msg("cloud.break_even.verdict.never")
     else:
         days = float(inputs.desktop_cost_usd) / saving_per_day
         months = days / (365 / 12)
-        verdict = (
-            "Buy: the desktop pays for itself within a year."
-            if days <= 365
-            else "Rent unless you will do deep learning for longer than the break-even time."
-        )
-        if days > 3 * 365:
-            notes.append("Break-even is more than 3 years away: the hardware will be dated by then.")
-    notes.append("Rule of thumb (guide): deep learning for more than a year → buy; less → cloud.")
+        verdict = msg("cloud.break_even.verdict.buy" if days <= 365 else "cloud.break_even.verdict.rent")
+        if days > DATED_AFTER_YEARS * 365:
+            notes.append(msg("cloud.break_even.note.dated", years=DATED_AFTER_YEARS))
+    notes.append(msg("cloud.break_even.note.rule_of_thumb"))
     return BreakEven(
         inputs=inputs,
         kwh_per_year=kwh_per_year,

@@ -15,9 +15,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.catalog import load_catalog
+from engine.message import Msg, msg
 from engine.specs import Latencies
 
 Edition = Literal["2023", "2020"]
+TermKind = Literal["load", "shared", "tensor_core", "ffma"]
 
 THREADS_PER_WARP = 32
 BYTES_PER_THREAD_LOAD = 4  # "one float per thread" (guide §2)
@@ -33,9 +35,12 @@ SOURCE = {
 
 
 class CycleTerm(BaseModel):
+    """One step of a tile's work: ``kind`` says which, ``label`` says it to the user."""
+
     model_config = ConfigDict(frozen=True)
 
-    label: str
+    kind: TermKind
+    label: Msg
     count: int
     cycles_each: int
     total: int
@@ -55,11 +60,11 @@ class CycleBreakdown(BaseModel):
     total: int
     latencies: Latencies
     source: str
-    notes: tuple[str, ...] = Field(default=())
+    notes: tuple[Msg, ...] = Field(default=())
 
-    def share(self, label: str) -> float:
-        """Fraction of the total spent in the term called ``label``."""
-        return sum(t.total for t in self.terms if t.label == label) / self.total
+    def share(self, kind: TermKind) -> float:
+        """Fraction of the total spent in terms of ``kind``."""
+        return sum(t.total for t in self.terms if t.kind == kind) / self.total
 
 
 def tile_cycles(
@@ -85,49 +90,32 @@ def tile_cycles(
     load_bytes = 2 * size * size * BYTES_PER_THREAD_LOAD  # A and B tiles
     load_rounds = math.ceil(load_bytes / (threads * BYTES_PER_THREAD_LOAD))
     load_latency = latencies.l2 if latencies.l2 is not None else latencies.global_memory
-    load_label = "L2 → shared load" if latencies.l2 is not None else "global → shared load"
+    load_label = msg("cycles.term.l2_load" if latencies.l2 is not None else "cycles.term.global_load")
 
     if tensor_cores:
         tile_ops = (math.ceil(size / TENSOR_CORE_TILE)) ** 2
         steps = math.ceil(tile_ops / (sms * warps_per_sm))
         work = [
-            CycleTerm(
-                label="shared → Tensor Core", count=steps, cycles_each=latencies.shared, total=steps * latencies.shared
-            ),
-            CycleTerm(
-                label="Tensor Core matmul",
-                count=steps,
-                cycles_each=latencies.tensor_core,
-                total=steps * latencies.tensor_core,
-            ),
+            _term("shared", "cycles.term.shared_to_tensor_core", steps, latencies.shared),
+            _term("tensor_core", "cycles.term.tensor_core_matmul", steps, latencies.tensor_core),
         ]
     else:
         steps = math.ceil(size * size / (sms * warps_per_sm * OUTPUTS_PER_WARP_STEP))
         work = [
-            CycleTerm(
-                label="shared memory access", count=steps, cycles_each=latencies.shared, total=steps * latencies.shared
-            ),
-            CycleTerm(label="FFMA", count=steps, cycles_each=latencies.ffma, total=steps * latencies.ffma),
+            _term("shared", "cycles.term.shared_access", steps, latencies.shared),
+            _term("ffma", "cycles.term.ffma", steps, latencies.ffma),
         ]
 
     work_cycles = sum(t.total for t in work)
-    notes: list[str] = []
+    notes: list[Msg] = []
     if tma:
         exposed = max(load_latency - work_cycles, 0)
-        load = CycleTerm(
-            label=f"{load_label} (not hidden by TMA)",
-            count=load_rounds,
-            cycles_each=exposed,
-            total=load_rounds * exposed,
-        )
-        notes.append(
-            f"TMA overlaps the next tile's load with this tile's work: {load_latency} − {work_cycles} = "
-            f"{exposed} cycles of each load remain exposed"
-        )
+        load = CycleTerm(kind="load", label=msg("cycles.term.exposed_load", load=load_label), count=load_rounds,
+                         cycles_each=exposed, total=load_rounds * exposed)
+        notes.append(msg("cycles.note.tma_overlap", load=load_latency, work=work_cycles, exposed=exposed))
     else:
-        load = CycleTerm(
-            label=load_label, count=load_rounds, cycles_each=load_latency, total=load_rounds * load_latency
-        )
+        load = CycleTerm(kind="load", label=load_label, count=load_rounds, cycles_each=load_latency,
+                         total=load_rounds * load_latency)
     terms = (load, *work)
     return CycleBreakdown(
         size=size,
@@ -141,6 +129,10 @@ def tile_cycles(
         source=source,
         notes=tuple(notes),
     )
+
+
+def _term(kind: TermKind, key: str, count: int, cycles_each: int) -> CycleTerm:
+    return CycleTerm(kind=kind, label=msg(key), count=count, cycles_each=cycles_each, total=count * cycles_each)
 
 
 def latency_table(architecture: str = "ampere", edition: Edition = "2023") -> Latencies:
@@ -160,11 +152,7 @@ def worked_example(edition: Edition, tensor_cores: bool, tma: bool = False) -> C
         raise ValueError("the guide's TMA example uses Tensor Cores")
     result = tile_cycles(latency_table("ampere", edition), tensor_cores=tensor_cores, tma=tma, source=SOURCE[edition])
     if tma:
-        note = (
-            "The guide credits Ada and Hopper with TMA; in hardware only Hopper and Blackwell have the "
-            "TMA unit — Ampere and Ada have asynchronous copies without it."
-        )
-        result = result.model_copy(update={"notes": (*result.notes, note)})
+        result = result.model_copy(update={"notes": (*result.notes, msg("cycles.note.tma_hardware"))})
     return result
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.answer import ANSWERS_REMEMBERED
 from engine.catalog import Catalog, load_catalog
+from engine.message import Msg, msg
 from engine.money import Money
 from engine.parse_numbers import (
     Count,
@@ -360,10 +361,10 @@ class Parser:
         return ("used" if used else "new" if new else None), False
 
     def budget(self, scan: Scan, words: Words, lang: str,
-               default_currency: str) -> tuple[Money | None, list[str], bool, bool]:
+               default_currency: str) -> tuple[Money | None, list[Msg], bool, bool]:
         """The most the user will spend (the top of a range), with notes on amounts ignored, whether
         the currency was guessed, and whether the amount is per card. A total beats a per-card price."""
-        notes: list[str] = []
+        notes: list[Msg] = []
         found: list[tuple[Money, bool, bool]] = []
         limit = self._max_budget
         hints: list[str] | None = None
@@ -372,13 +373,12 @@ class Parser:
                 continue
             if hints is None:  # place words matter only once there is an amount
                 hints = currency_hints(words, self.vocab)
-            shown = _short(amount.value)
             if amount.negative:
-                notes.append(f"ignored a negative budget (-{shown})")
+                notes.append(msg("parse.note.negative_budget", amount=_amount(amount.value)))
             elif amount.value <= 0:
-                notes.append("ignored a budget of zero")
+                notes.append(msg("parse.note.zero_budget"))
             elif amount.value > limit:
-                notes.append(f"ignored an implausible budget ({shown})")
+                notes.append(msg("parse.note.implausible_budget", amount=_amount(amount.value)))
             else:
                 code = resolve_currency(amount.currency, hints, lang, default_currency, self.vocab)
                 guessed = amount.currency in (None, "$", "¥", "元") and not hints and lang == "en"
@@ -389,18 +389,17 @@ class Parser:
         money, guessed, per_card = max(totals, key=lambda f: f[0].amount)
         return money, notes, guessed, per_card
 
-    def per_card(self, budget: Money, count: int | None, notes: list[str]) -> Money | None:
+    def per_card(self, budget: Money, count: int | None, notes: list[Msg]) -> Money | None:
         """A budget per card times the number of cards, with a note saying so."""
         if count is None:
-            notes.append(f"read the budget ({_short(budget.amount)} {budget.currency}) as per card; "
-                         "no number of cards given")
+            notes.append(msg("parse.note.per_card_no_count", amount=_amount(budget.amount), currency=budget.currency))
             return budget
         total = budget.amount * count
         if total > self._max_budget:
-            notes.append(f"ignored an implausible budget ({_short(total)})")
+            notes.append(msg("parse.note.implausible_budget", amount=_amount(total)))
             return None
-        notes.append(f"budget per card ({_short(budget.amount)} {budget.currency}) × {count} cards "
-                     f"= {_short(total)} {budget.currency}")
+        notes.append(msg("parse.note.per_card", amount=_amount(budget.amount), currency=budget.currency,
+                         count=count, total=_amount(total)))
         return Money(amount=total, currency=budget.currency)
 
     def parse(self, text: str, default_currency: str = "USD") -> ParseResult:
@@ -453,7 +452,7 @@ class Parser:
         if kind in ("explain", "power") and cues.topic:
             fields["topic"] = cues.topic
         if cut:
-            notes.insert(0, f"read only the first {LIMIT} characters")
+            notes.insert(0, msg("parse.note.truncated", limit=LIMIT))
         query = Query(**{k: v for k, v in fields.items() if v is not None})
         uncertain = [name for name, flag in (
             ("budget", budget_guessed), ("gpus", any(m.guessed for m in mentions)),
@@ -546,12 +545,11 @@ def _missing(query: Query) -> tuple[str, ...]:
     return ()
 
 
-def _short(value: Decimal) -> str:
-    """An amount for a note: plain when reasonable, scientific when absurd."""
+def _amount(value: Decimal) -> Msg:
+    """An amount for a note: plain digits without trailing zeros when reasonable, scientific when absurd."""
     if value >= Decimal(10) ** 12:
-        return f"{value:.3e}"
-    text = f"{value:,f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+        return msg("parse.amount.huge", value=value)
+    return msg("parse.amount", value=value.normalize())
 
 
 _PARSERS: dict[int, tuple[Catalog, Parser]] = {}

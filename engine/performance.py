@@ -21,13 +21,8 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.catalog import Catalog, load_catalog
 from engine.cycles import worked_example
-from engine.specs import WORKLOADS, Gpu, Workload
-
-WORKLOAD_NAMES: dict[Workload, str] = {
-    "train16": "16-bit training",
-    "infer16": "16-bit inference",
-    "infer8": "8-bit inference",
-}
+from engine.message import Msg, msg
+from engine.specs import WORKLOADS, Architecture, Gpu, Workload
 
 # Large L2 (guide §3, Ada): matmul inputs stay in L2, so matmuls run 1.5-2.0x faster; we take the
 # midpoint on the half of the step time that is matmul. Cards with at least LARGE_L2_MB qualify
@@ -56,11 +51,13 @@ SOURCE = "Guide 2020 §'Ampere speed, theoretical estimate' and 2023 §caches/TM
 
 
 class Factor(BaseModel):
+    """One multiplicative term of a speed estimate: what it is, its value, and why that value."""
+
     model_config = ConfigDict(frozen=True)
 
-    name: str
+    name: Msg
     value: float
-    basis: str
+    basis: Msg
 
 
 class SpeedEstimate(BaseModel):
@@ -74,7 +71,7 @@ class SpeedEstimate(BaseModel):
     bound: Literal["bandwidth", "compute"]
     factors: tuple[Factor, ...]
     compute_ceiling: float | None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Msg, ...] = ()
     source: str = SOURCE
 
 
@@ -94,10 +91,16 @@ def l2_gain() -> float:
     return 1.0 / ((1 - MATMUL_TIME_SHARE) + MATMUL_TIME_SHARE / L2_MATMUL_SPEEDUP)
 
 
+@cache
+def tma_cycles() -> tuple[int, int]:
+    """Cycles of the guide's Tensor Core tile without and with TMA (235, 200)."""
+    return worked_example("2023", True).total, worked_example("2023", True, tma=True).total
+
+
 def tma_gain() -> float:
     """Speed-up of the whole step from TMA, taken from the cycle model (235 → 200 cycles per tile)."""
-    ratio = worked_example("2023", True, tma=True).total / worked_example("2023", True).total
-    return 1.0 / ((1 - MATMUL_TIME_SHARE) + MATMUL_TIME_SHARE * ratio)
+    without, with_tma = tma_cycles()
+    return 1.0 / ((1 - MATMUL_TIME_SHARE) + MATMUL_TIME_SHARE * with_tma / without)
 
 
 def compute_tflops(gpu: Gpu, workload: Workload) -> float | None:
@@ -119,66 +122,39 @@ def estimate(gpu: Gpu, workload: Workload, catalog: Catalog | None = None) -> Sp
     if workload not in WORKLOADS:
         raise ValueError(f"workload must be one of {', '.join(WORKLOADS)}, not {workload!r}")
     arch = (catalog or load_catalog()).architectures[gpu.architecture]
-    factors = [
-        Factor(
-            name="memory bandwidth",
-            value=gpu.bandwidth_gbs,
-            basis=f"{gpu.bandwidth_gbs:g} GB/s: the best single predictor between Tensor-Core GPUs",
-        )
-    ]
-    notes: list[str] = []
+    factors = [_factor("bandwidth", gpu.bandwidth_gbs, msg("perf.basis.bandwidth", gbs=gpu.bandwidth_gbs))]
+    notes: list[Msg] = []
     if gpu.has_tensor_cores:
-        factors.append(
-            Factor(name="shared memory", value=arch.shared_memory_gain.value, basis=arch.shared_memory_gain.basis)
-        )
-        factors.append(
-            Factor(name="Tensor Cores", value=arch.tensor_core_gain.value, basis=arch.tensor_core_gain.basis)
-        )
+        factors += _architecture_factors(arch)
     else:
-        notes.append("No Tensor Cores: the guide recommends no such GPU for deep learning.")
+        notes.append(msg("perf.note.no_tensor_cores"))
     if gpu.l2_mb is not None and gpu.l2_mb >= LARGE_L2_MB:
-        factors.append(
-            Factor(
-                name="large L2 cache",
-                value=l2_gain(),
-                basis=f"{gpu.l2_mb:g} MB L2 holds matmul tiles: matmuls 1.5-2.0x faster (guide), "
-                f"taken as {L2_MATMUL_SPEEDUP}x on half of the step",
-            )
-        )
+        basis = msg("perf.basis.large_l2", l2_mb=gpu.l2_mb, speedup=L2_MATMUL_SPEEDUP)
+        factors.append(_factor("large_l2", l2_gain(), basis))
     if workload == "train16" and arch.features.tma:
-        factors.append(
-            Factor(
-                name="TMA",
-                value=tma_gain(),
-                basis="cycle model: TMA cuts a tile from 235 to 200 cycles, on half of the step; "
-                "memory-bound inference has nothing to overlap",
-            )
-        )
+        without, with_tma = tma_cycles()
+        factors.append(_factor("tma", tma_gain(), msg("perf.basis.tma", without=without, with_tma=with_tma)))
     if workload == "infer8":
         if arch.features.fp8 and gpu.has_tensor_cores:
-            factors.append(
-                Factor(name="FP8", value=FP8_SPEEDUP, basis="FP8 moves twice the elements per byte (guide §5)")
-            )
+            factors.append(_factor("fp8", FP8_SPEEDUP, msg("perf.basis.fp8")))
         else:
-            notes.append("No FP8: Int8 runs about like 16-bit inference (guide §5).")
+            notes.append(msg("perf.note.no_fp8"))
     if gpu.half_rate_fp32_accumulate and workload == "train16":
-        notes.append("GeForce card: FP16 Tensor math with FP32 accumulate runs at half rate.")
+        notes.append(msg("perf.note.half_rate_accumulate"))
 
     bandwidth_bound = math.prod(f.value for f in factors)
     tflops = compute_tflops(gpu, workload)
     ceiling = tflops * 1000.0 / FLOP_PER_BYTE if tflops else None
     if ceiling is not None and ceiling < bandwidth_bound:
         speed, bound = ceiling, "compute"
-        notes.append(
-            f"Compute-bound: {tflops:g} TFLOPS feed only {ceiling:.0f} of {bandwidth_bound:.0f} "
-            f"effective GB/s at {FLOP_PER_BYTE:g} flop/byte."
-        )
+        notes.append(msg("perf.note.compute_bound", tflops=tflops, ceiling=ceiling, bandwidth_bound=bandwidth_bound,
+                         flop_per_byte=FLOP_PER_BYTE))
     else:
         speed, bound = bandwidth_bound, "bandwidth"
     if tflops is None:
-        notes.append("Compute throughput unknown: the bandwidth estimate is used uncapped.")
+        notes.append(msg("perf.note.compute_unknown"))
     if gpu.vendor == "amd":
-        notes.append("AMD: the guide has no benchmarks; ROCm software maturity may cost more than this model shows.")
+        notes.append(msg("perf.note.amd"))
     return SpeedEstimate(
         gpu_id=gpu.id,
         workload=workload,
@@ -188,6 +164,19 @@ def estimate(gpu: Gpu, workload: Workload, catalog: Catalog | None = None) -> Sp
         compute_ceiling=ceiling,
         notes=tuple(notes),
     )
+
+
+def _factor(kind: str, value: float, basis: Msg) -> Factor:
+    return Factor(name=msg(f"perf.factor.{kind}"), value=value, basis=basis)
+
+
+def _architecture_factors(arch: Architecture) -> list[Factor]:
+    """Shared-memory and Tensor Core gains; why each value was chosen is worded per architecture
+    (``perf.basis.<factor>.<architecture id>``), since the reasons differ from one to the next."""
+    return [
+        _factor("shared_memory", arch.shared_memory_gain.value, msg(f"perf.basis.shared_memory.{arch.id}")),
+        _factor("tensor_cores", arch.tensor_core_gain.value, msg(f"perf.basis.tensor_cores.{arch.id}")),
+    ]
 
 
 def scaling_efficiency(gpu_count: int) -> float:

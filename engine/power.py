@@ -13,6 +13,7 @@ import math
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.catalog import load_catalog
+from engine.message import Msg, msg
 
 CPU_AND_BOARD_W = 200  # "a 1,600 W PSU leaves ~200 W for CPU and board"
 # Keep sustained load at or below 95 % of the PSU rating: the guide calls 1,600 W fine for
@@ -24,6 +25,7 @@ PSU_EFFICIENCY = 0.90  # 80 PLUS Gold-class efficiency at load, to turn DC load 
 # Power-limit curve through the guide's one measurement: 250 W → 200 W on an RTX 2080 Ti = −7 %.
 # speed ∝ (P / TDP) ** POWER_EXPONENT, with POWER_EXPONENT = ln(0.93) / ln(200/250).
 POWER_EXPONENT = math.log(0.93) / math.log(200 / 250)
+SUGGESTED_CUT_W = 50  # the guide's measured cut, suggested per card for builds of four or more
 ATX_SLOTS = 7
 SOURCE = "Guide 2020/2023 §power supply, cooling and power limiting"
 
@@ -48,10 +50,10 @@ class PowerPlan(BaseModel):
     load_w: int
     recommended_psu_w: int
     psu_w: int | None
-    psu_verdict: str | None
+    psu_verdict: Msg | None
     wall_draw_w: int
     power_limit: PowerLimit | None
-    warnings: tuple[str, ...]
+    warnings: tuple[Msg, ...]
     source: str = SOURCE
 
 
@@ -73,6 +75,14 @@ def recommended_psu(load_w: float) -> int:
     return int(math.ceil(load_w / MAX_PSU_LOAD / PSU_STEP_W) * PSU_STEP_W)
 
 
+def psu_verdict(share: float) -> Msg:
+    """A PSU carrying ``share`` of its rating: fine up to 95 %, tight up to 100 % (no headroom for
+    spikes), too small beyond."""
+    if share <= MAX_PSU_LOAD:
+        return msg("power.plan.psu.fine")
+    return msg("power.plan.psu.tight" if share <= 1.0 else "power.plan.psu.too_small")
+
+
 def plan(
     gpu_id: str,
     gpu_count: int = 1,
@@ -89,41 +99,27 @@ def plan(
     per_gpu = limit.limit_w if limit else gpu.tdp_w
     load = per_gpu * gpu_count + cpu_and_board_w
     wall = round(load / PSU_EFFICIENCY)
-    warnings: list[str] = []
+    warnings: list[Msg] = []
 
     verdict = None
     if psu_w is not None:
         if psu_w <= 0:
             raise ValueError("psu_w must be positive")
-        share = load / psu_w
-        verdict = "fine" if share <= MAX_PSU_LOAD else "tight: no headroom for spikes" if share <= 1.0 else "too small"
+        verdict = psu_verdict(load / psu_w)
     if wall > OUTLET_LIMIT_W:
-        warnings.append(
-            f"About {wall} W at the wall: many US outlets cannot feed more than ~{OUTLET_LIMIT_W} W; "
-            f"use a 20 A / 230 V circuit or power-limit the cards."
-        )
+        warnings.append(msg("power.plan.warning.outlet", wall_w=wall, limit_w=OUTLET_LIMIT_W))
     if gpu.slot_width is not None and gpu_count >= 3 and gpu.slot_width > 2:
-        warnings.append(
-            f"{gpu.short_name} is a {gpu.slot_width:g}-slot card: {gpu_count} won't fit with stock "
-            f"coolers — use 2-slot/blower variants, PCIe extenders/risers or water cooling."
-        )
+        warnings.append(msg("power.plan.warning.wide_cards", gpu=gpu.short_name, slots=gpu.slot_width, count=gpu_count))
     elif gpu.slot_width is not None and gpu.slot_width * gpu_count > ATX_SLOTS:
-        warnings.append(f"{gpu_count} × {gpu.slot_width:g} slots exceeds a standard ATX board's {ATX_SLOTS} slots.")
+        warnings.append(msg("power.plan.warning.atx_slots", count=gpu_count, slots=gpu.slot_width, atx=ATX_SLOTS))
     if gpu_count >= 2 and gpu.gpu_class == "consumer":
-        warnings.append(
-            "Leave a slot gap between cards: gaps cool 10-30 °C better; case design only 1-3 °C. "
-            "Without gaps, blower cards or water cooling."
-        )
+        warnings.append(msg("power.plan.warning.slot_gap"))
     if gpu.notes and "12VHPWR" in gpu.notes:
-        warnings.append(
-            "12VHPWR connector: push it in until it clicks, wiggle-test it, leave no gap — loose ones melt."
-        )
+        warnings.append(msg("power.plan.warning.12vhpwr"))
     if gpu_count >= 4 and not limit:
-        saving = power_limit_tradeoff(gpu.tdp_w, gpu.tdp_w - 50)
-        warnings.append(
-            f"Power-limiting each card by 50 W saves {50 * gpu_count} W for about "
-            f"{saving.slowdown_percent:.0f} % less speed."
-        )
+        saving = power_limit_tradeoff(gpu.tdp_w, gpu.tdp_w - SUGGESTED_CUT_W)
+        warnings.append(msg("power.plan.warning.power_limit", cut_w=SUGGESTED_CUT_W,
+                            saved_w=SUGGESTED_CUT_W * gpu_count, slowdown=saving.slowdown_percent))
     return PowerPlan(
         gpu_id=gpu_id,
         gpu_count=gpu_count,

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.words import english, render
 from engine.cloud import break_even, guide_example
+from engine.datafiles import data_dir, read_yaml
 from engine.power import plan, power_limit_tradeoff
 
 
@@ -30,7 +32,7 @@ def test_hours_per_day_equals_utilisation():
 
 def test_never_when_electricity_costs_more_than_renting():
     result = break_even(2000, 0.05, hours_per_day=10, gpu_power_w=450, electricity_usd_per_kwh=0.5)
-    assert result.days is None and result.verdict.startswith("Never")
+    assert result.days is None and english(result.verdict).startswith("Never")
 
 
 @pytest.mark.parametrize(
@@ -42,9 +44,9 @@ def test_break_even_rejects_bad_usage(kwargs):
 
 
 def test_1600w_fine_for_4x_3080_too_tight_for_4x_3090():
-    assert plan("rtx-3080-10gb", 4, psu_w=1600).psu_verdict == "fine"
+    assert english(plan("rtx-3080-10gb", 4, psu_w=1600).psu_verdict) == "fine"
     tight = plan("rtx-3090", 4, psu_w=1600)
-    assert tight.psu_verdict != "fine"
+    assert english(tight.psu_verdict) != "fine"
     assert tight.load_w == 4 * 350 + 200
     assert tight.recommended_psu_w >= 1700
 
@@ -52,7 +54,7 @@ def test_1600w_fine_for_4x_3080_too_tight_for_4x_3090():
 def test_4x_4090_is_1800w_of_gpus_and_warns_about_outlet_slots_and_connector():
     result = plan("rtx-4090", 4)
     assert result.gpu_power_w * 4 == 1800
-    text = " ".join(result.warnings)
+    text = " ".join(english(w) for w in result.warnings)
     assert "outlet" in text and "3-slot" in text and "12VHPWR" in text
 
 
@@ -72,3 +74,32 @@ def test_power_limit_applies_to_plan():
 def test_power_rejects_bad_values(count, limit):
     with pytest.raises(ValueError):
         plan("rtx-3090", count, power_limit_w=limit)
+
+
+def model_keys() -> set[str]:
+    """The keys of the models' own message catalog."""
+    return set(read_yaml(data_dir() / "locales" / "messages" / "models.yaml"))
+
+
+def _english_run(text: str) -> bool:
+    """Three ordinary English words in a row (names in capitals and figures do not count)."""
+    run = 0
+    for token in text.split():
+        run = run + 1 if token.isalpha() and token.isascii() and not token.isupper() else 0
+        if run >= 3:
+            return True
+    return False
+
+
+def test_cloud_and_power_messages_read_in_every_language(catalog):
+    said = [m for days in (0.5, 3.6, 12) for rate in (0.05, 2.14) for cost in (2200, 20000)
+            for result in [break_even(cost, rate, hours_per_day=days, electricity_usd_per_kwh=0.5)]
+            for m in (result.verdict, *result.notes)]
+    said += [m for gpu in catalog.ids() for count in (1, 2, 4, 8) for psu in (None, 1000, 1600, 3000)
+             for result in [plan(gpu, count, psu_w=psu)] for m in (result.psu_verdict, *result.warnings) if m]
+    emitted = {m.key for m in said}
+    assert emitted == {k for k in model_keys() if k.startswith(("cloud.break_even.", "power.plan."))}
+    for message in set(said):
+        for lang in ("zh-Hant", "zh-Hans"):
+            text = render(message, lang)
+            assert message.key not in text and not _english_run(text), (message.key, lang, text)

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.words import english, render
+from engine.datafiles import data_dir, read_yaml
 from engine.parse import LIMIT, parse
 from engine.parse_numbers import cn_number
 from engine.parse_vocab import load_vocab
@@ -20,6 +22,11 @@ OWN = Path(__file__).with_name("parse_questions.jsonl")
 
 def q(text: str, **kwargs: str) -> Query:
     return parse(text, **kwargs).query
+
+
+def notes(text: str) -> tuple[str, ...]:
+    """The parser's notes on ``text``, in English."""
+    return tuple(english(n) for n in parse(text).notes)
 
 
 # --- money -----------------------------------------------------------------------------------------
@@ -86,9 +93,9 @@ def test_ambiguous_symbols_follow_words_script_then_default() -> None:
 def test_negative_and_absurd_budgets_are_ignored_with_a_note() -> None:
     result = parse("budget: -500 dollars lol which gpu")
     assert result.query.budget is None
-    assert result.notes == ("ignored a negative budget (-500)",)
+    assert notes("budget: -500 dollars lol which gpu") == ("ignored a negative budget (-500)",)
     result = parse("budget 10^15 dollars")
-    assert result.query.budget is None and "implausible" in result.notes[0]
+    assert result.query.budget is None and "implausible" in english(result.notes[0])
     assert parse("budget $" + "9" * 400).query.budget is None
 
 
@@ -236,13 +243,13 @@ def test_per_card_budgets_are_multiplied_by_the_count(text: str, amount: str, cu
     result = parse(text)
     assert (result.query.budget.amount, result.query.budget.currency) == (Decimal(amount), currency)
     assert result.query.num_gpus == num
-    assert any(note.startswith("budget per card") for note in result.notes)
+    assert any(english(note).startswith("budget per card") for note in result.notes)
 
 
 def test_a_per_card_budget_without_a_count_is_kept_with_a_note() -> None:
     result = parse("what gpu for 1.5k each?")
     assert result.query.budget.amount == 1500
-    assert result.notes == ("read the budget (1,500 USD) as per card; no number of cards given",)
+    assert notes("what gpu for 1.5k each?") == ("read the budget (1,500 USD) as per card; no number of cards given",)
 
 
 def test_a_total_budget_beats_a_per_card_price() -> None:
@@ -408,7 +415,7 @@ def test_hostile_input_gives_a_result(text: str) -> None:
 
 def test_long_text_is_cut_with_a_note() -> None:
     result = parse("which gpu for kaggle under $500? " + "a" * 10_000)
-    assert result.notes[0] == f"read only the first {LIMIT} characters"
+    assert english(result.notes[0]) == f"read only the first {LIMIT} characters"
     assert result.query.budget.amount == 500
 
 
@@ -446,3 +453,38 @@ def test_own_questions_cover_both_languages_and_differ_from_dev() -> None:
     assert {r["lang"] for r in own} == {"en", "zh-Hant", "zh-Hans"}
     if DEV.exists():
         assert not {r["text"] for r in own} & {r["text"] for r in scorer.load(DEV)}
+
+
+def _english_run(text: str) -> bool:
+    """Three ordinary English words in a row (names in capitals and figures do not count)."""
+    run = 0
+    for token in text.split():
+        run = run + 1 if token.isalpha() and token.isascii() and not token.isupper() else 0
+        if run >= 3:
+            return True
+    return False
+
+
+@pytest.mark.parametrize(("text", "note"), [
+    ("budget 10^15 dollars", "ignored an implausible budget (1.000e+15)"),
+    ("$5,000,000,000 per card for 8 cards", "ignored an implausible budget (40,000,000,000)"),
+    ("budget $1,500.50 each", "read the budget (1,500.5 USD) as per card; no number of cards given"),
+    ("每張 5000 買四張 3090", "budget per card (5,000 TWD) × 4 cards = 20,000 TWD"),
+    ("预算 -3000 元", "ignored a negative budget (-3,000)"),
+    ("budget $0 for a gpu", "ignored a budget of zero"),
+])
+def test_notes_give_amounts_as_written(text: str, note: str) -> None:
+    assert notes(text) == (note,)
+
+
+def test_notes_read_in_every_language() -> None:
+    texts = ["budget: -500 dollars", "budget $0 for a gpu", "budget 10^15 dollars", "what gpu for 1.5k each?",
+             "budget $1,500.50 each", "$700-800 apiece for three 3090s", "$5,000,000,000 per card for 8 cards",
+             "which gpu under $500? " + "a" * 3000, "预算 -3000 元", "每張 5000 買四張 3090"]
+    said = {note for text in texts for note in parse(text).notes}
+    own = set(read_yaml(data_dir() / "locales" / "messages" / "parse.yaml"))
+    assert {k for m in said for k in m.keys()} == own  # noqa: SIM118 - Msg.keys() adds the nested messages' keys
+    for message in said:
+        for lang in ("zh-Hant", "zh-Hans"):
+            text = render(message, lang)
+            assert "parse." not in text and not _english_run(text), (message.key, lang, text)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.locales import LANGS
+from bot.words import render
 from engine.parse import parse
 from engine.query import ParseResult, Query
 
@@ -36,6 +38,7 @@ def _check(result: ParseResult) -> None:
     assert len(query.gpu_counts) == len(query.gpus)
     assert len(set(query.gpus)) == len(query.gpus)
     assert query.hours_per_day is None or 0 <= query.hours_per_day <= 24
+    assert all(render(note, lang) for note in result.notes for lang in LANGS)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
