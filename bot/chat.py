@@ -12,9 +12,10 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from bot.render import unknown_gpu
+from bot.render import unknown_gpu_msg
 from engine.advisor import AdviceContext, advise
 from engine.answer import ANSWERS_REMEMBERED, Answer, FollowUp
+from engine.message import msg
 from engine.parse import parse
 from engine.query import ParseResult, Query
 
@@ -61,10 +62,10 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
     values, and GPU names it did not know ("did you mean …?") — a comparison with an unknown card
     asks again rather than comparing against something else. Remembered like the engine's answers,
     so a repeated question gets the same Answer object (and bot.views.rendered its reply)."""
-    hints = [unknown_gpu(name) for name in result.unknown_gpus]
+    hints = tuple(unknown_gpu_msg(name) for name in result.unknown_gpus)
     if hints and result.query.kind == "compare" and len(result.query.gpus) < 2:
-        return Answer(kind="compare", query=result.query, headline=" ".join(hints),
-                      follow_up=FollowUp(field="gpu", question="Name two GPUs, e.g. '4090 vs 2x 3090'.", choices=()))
+        return Answer(kind="compare", query=result.query, headline=msg("sentences", items=hints),
+                      follow_up=FollowUp(field="gpu", question=msg("followup.name_two"), choices=()))
     answer = advise(result.query, context)
     notes = (*hints, *result.notes)
     return answer.model_copy(update={"notes": (*answer.notes, *notes)}) if notes else answer

@@ -1,4 +1,4 @@
-"""The bot's words in English, Traditional and Simplified Chinese (``data/locales/ui.yaml``).
+"""The bot's words in English, Traditional and Simplified Chinese, and Discord's side of languages.
 
 Slash commands use ``interaction.locale``; chat uses the script of the question (the parser's
 ``language``). Command names and descriptions are localized through ``app_commands.Translator``.
@@ -6,52 +6,16 @@ Slash commands use ``interaction.locale``; chat uses the script of the question 
 
 from __future__ import annotations
 
-import re
-from functools import cache
-
 import discord
 from discord import app_commands
 
-from bot.locales import Lang, lookup
-from engine.datafiles import data_dir, read_yaml
+from bot.locales import Lang
+from bot.words import say
 
 
 def t(lang: Lang, key: str, **values: object) -> str:
-    """The bot's text for ``key`` in ``lang`` (``data/locales/ui.yaml``)."""
-    return lookup("ui.yaml", lang, key, **values)
-
-
-@cache
-def _phrases() -> dict[str, dict[str, str]]:
-    return read_yaml(data_dir() / "locales" / "phrases.yaml") or {}
-
-
-_SLOT = re.compile(r"\\\{(\w+)\\\}")  # a "{name}" after re.escape
-
-
-@cache
-def _templates() -> tuple[tuple[re.Pattern[str], dict[str, str]], ...]:
-    """The phrases with figures in them: "{watts} W: check your PSU (/power)." matches the engine's
-    sentence for any wattage, and the translation puts the same figures back (each translated
-    itself when it is a phrase, as "used" is)."""
-    return tuple((re.compile(_SLOT.sub(r"(?P<\1>.*?)", re.escape(english))), words)
-                 for english, words in _phrases().items() if "{" in english)
-
-
-def phrase(lang: Lang, english: str) -> str:
-    """An engine sentence in ``lang`` when ``data/locales/phrases.yaml`` has it (the English text is
-    the key, as in gettext; a key with ``{slots}`` stands for the sentence with any figures in
-    them), else the English itself."""
-    if lang == "en":
-        return english
-    words = _phrases().get(english)
-    if words is not None:
-        return words.get(lang, english)
-    for pattern, words in _templates():
-        found = pattern.fullmatch(english)
-        if found is not None and lang in words:  # a value can be a phrase too ("used", a task)
-            return words[lang].format(**{slot: phrase(lang, value) for slot, value in found.groupdict().items()})
-    return english
+    """The bot's own words for ``key`` in ``lang`` (``data/locales/messages/``, see bot.words)."""
+    return say(lang, key, **values)
 
 
 def from_discord(locale: discord.Locale | str | None) -> Lang:

@@ -21,18 +21,9 @@ def answer_once(text: str, conversations: Conversations, context: AdviceContext)
 
 
 def reply_text(answer: Answer, lang: Lang) -> str:
-    """An answer for the terminal in the language of the question: the English report with every
-    rule's source, or, for a question in Chinese, the bot's Chinese embed as plain text (only the
-    bot's embeds are written in Chinese)."""
-    if lang == "en":
-        return answer_text(answer)
-    from bot.embeds import answer_embed  # discord.py loads only for a question that needs it
-
-    embed = answer_embed(answer, lang)
-    parts = [f"{embed.title}\n{embed.description}", *(f"{field.name}\n{field.value}" for field in embed.fields)]
-    if embed.footer.text:
-        parts.append(embed.footer.text)
-    return "\n\n".join(parts).replace("**", "").replace("```\n", "").replace("\n```", "")
+    """An answer for the terminal in the language of the question: the same Document the bot's
+    embed shows, with every rule's source."""
+    return answer_text(answer, lang)
 
 
 def run_chat(currency: str = "USD", snapshot: str | None = None) -> None:

@@ -15,6 +15,7 @@ import discord
 
 from bot.embeds import answer_embed, why_embed
 from bot.i18n import Lang, from_discord, t
+from bot.words import english, render
 from engine.advisor import AdviceContext, advise
 from engine.answer import ANSWERS_REMEMBERED, Answer
 from engine.catalog import load_catalog
@@ -271,7 +272,7 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:vote:
                 interaction.user.id,
                 1 if self.vote == "up" else -1,
                 answer.query,
-                answer.headline,
+                english(answer.headline),
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
             )
@@ -376,8 +377,7 @@ def answer_view(answer: Answer, lang: Lang) -> AnswerView | None:
     view = AnswerView(timeout=None)
     if answer.follow_up and answer.follow_up.field in ("task", "budget"):
         for value, label in answer.follow_up.choices[:10]:
-            shown = t(lang, f"task.{value}") if answer.follow_up.field == "task" else label
-            view.add_item(FollowUpButton(answer.follow_up.field, value, shown, lang))
+            view.add_item(FollowUpButton(answer.follow_up.field, value, render(label, lang), lang))
         return view
     if answer.options:
         top = answer.options[0]

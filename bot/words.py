@@ -6,7 +6,7 @@ at once. Templates use Python's format syntax (the "python-brace-format" of gett
 formats a number; ``{price}`` a Money; ``{date}`` a date as ISO and ``{date:month}`` as "Sep 2026"
 / "2026年9月" (CLDR patterns through Babel); a nested message is rendered in the same language; a
 tuple of messages is joined as a list (``{parts}`` with commas, ``{parts:or}`` / ``{parts:and}``
-with the language's words). Every key exists in every language with the same fields: checked when
+with the language's words; ``{parts:sentences}`` as consecutive sentences). Every key exists in every language with the same fields: checked when
 the catalogs load, and by tests against every key the engine emits.
 """
 
@@ -26,9 +26,9 @@ from engine.money import Money
 
 _BABEL = {"en": "en", "zh-Hant": "zh_Hant", "zh-Hans": "zh_Hans"}
 _LIST = {  # separators for a tuple of messages: plain, "or", "and"
-    "en": {"": ", ", "or": " or ", "and": " and "},
-    "zh-Hant": {"": "、", "or": "或", "and": "和"},
-    "zh-Hans": {"": "、", "or": "或", "and": "和"},
+    "en": {"": ", ", "or": " or ", "and": " and ", "sentences": " "},
+    "zh-Hant": {"": "、", "or": "或", "and": "和", "sentences": ""},
+    "zh-Hans": {"": "、", "or": "或", "and": "和", "sentences": ""},
 }
 
 
@@ -81,7 +81,7 @@ class _List:
     def __format__(self, spec: str) -> str:
         if spec in ("or", "and") and len(self.items) > 1:
             return _LIST[self.lang][""].join(self.items[:-1]) + _LIST[self.lang][spec] + self.items[-1]
-        return _LIST[self.lang][""].join(self.items)
+        return _LIST[self.lang].get(spec, _LIST[self.lang][""]).join(self.items)
 
 
 def _value(value: Any, lang: Lang) -> Any:
@@ -105,6 +105,13 @@ def render(message: Msg, lang: Lang = "en") -> str:
     if not message.args:
         return template
     return template.format(**{name: _value(v, lang) for name, v in message.args.items()})
+
+
+def say(lang: Lang, key: str, **values: Any) -> str:
+    """The catalog's words for ``key`` in ``lang`` with ``values`` filled in: the bot's own words
+    (titles, headers, buttons, errors), which have no Msg of their own."""
+    template = catalog()[key][lang]
+    return template.format(**{name: _value(v, lang) for name, v in values.items()}) if values else template
 
 
 def english(message: Msg) -> str:

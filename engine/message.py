@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.money import Money
 
-Value = Union[bool, int, float, Decimal, str, dt.date, Money, "Msg", tuple["Msg", ...], None]  # noqa: UP007
+Value = Union[bool, int, float, Decimal, str, dt.date, Money, "Msg", tuple[Union["Msg", str], ...], None]  # noqa: UP007
 
 
 class Msg(BaseModel):

@@ -1,0 +1,204 @@
+"""Answer → Document: every word a user reads, in their language, from the message catalogs.
+
+The engine returns facts (figures, ids, dates, money) and messages (a key and plain values); this
+module decides which of them an answer shows, in which order, under which titles, and words them
+through ``bot.words``. It is the only place that does: the Discord embed and the terminal lay the
+Document out and add no words of their own. A new answer kind adds a branch here and keys in
+``data/locales/messages/`` (docs/architecture.md has the checklist).
+"""
+
+from __future__ import annotations
+
+from bot.document import Block, Document, Table
+from bot.locales import Lang
+from bot.words import render, say
+from engine.answer import Answer, Option
+from engine.canrun import CanRunReport
+from engine.catalog import load_catalog
+from engine.cost import PriceQuote
+from engine.cycles import CycleBreakdown
+from engine.performance import SpeedEstimate
+from engine.specs import Gpu
+
+GIB_PER_GB = 1e9 / 2**30  # can-run figures are decimal GB; card sizes are GiB, as the verdicts compare them
+
+
+def compose(answer: Answer, lang: Lang = "en") -> Document:
+    """The whole answer in ``lang``: headline first, then tables, caveats, reasons and tips."""
+    blocks: list[Block] = []
+    headline = render(answer.headline, lang)
+    if answer.options:
+        blocks.append(Block(role="options", title=say(lang, "field.options"), table=options_table(answer.options, lang)))
+    if answer.alternatives:
+        blocks.append(Block(role="alternatives", title=say(lang, "field.more_gpus"),
+                            table=options_table(answer.alternatives, lang)))
+    if answer.comparison:
+        blocks.append(Block(role="details", title=say(lang, "field.details"), table=comparison_table(answer, lang)))
+    if answer.break_even:
+        b = answer.break_even
+        blocks.append(Block(role="details", title=say(lang, "field.details"),
+                            text=say(lang, "detail.break_even", kwh=b.kwh_per_year,
+                                     electricity=b.electricity_cost_per_year, cloud=b.cloud_cost_per_year,
+                                     verdict=b.verdict)))
+    if answer.power:
+        p = answer.power
+        text = say(lang, "detail.power", load=p.load_w, count=p.gpu_count, gpu_w=p.gpu_power_w,
+                   cpu=p.cpu_and_board_w, wall=p.wall_draw_w)
+        if p.psu_w and p.psu_verdict is not None:
+            text += " " + say(lang, "detail.your_psu", psu=p.psu_w, verdict=p.psu_verdict)
+        blocks.append(Block(role="details", title=say(lang, "field.details"), text=text))
+    if answer.explanation:
+        words = answer.explanation.wording(lang)
+        headline = f"**{words.title}**\n{words.text}"
+        if words.figures:
+            blocks.append(Block(role="figures", title=say(lang, "field.figures"), lines=words.figures))
+    if answer.cycles:
+        blocks.extend(cycles_blocks(answer.cycles, lang))
+    if answer.spec:
+        blocks.extend(spec_blocks(answer.spec, lang))
+    if answer.can_run:
+        blocks.extend(can_run_blocks(answer.can_run, lang))
+    caveats = [*answer.caveats, *(c for o in answer.options[:1] for c in o.caveats)]
+    if caveats:
+        blocks.append(Block(role="caveats", title=say(lang, "field.caveats"),
+                            lines=tuple(render(c, lang) for c in caveats)))
+    if answer.rules:
+        lines = tuple(answer.explanation.wording(lang).title if rule.id.startswith("explain.") and answer.explanation
+                      else render(rule.text, lang) for rule in answer.rules)
+        blocks.append(Block(role="why", title=say(lang, "field.why"), lines=lines,
+                            sources=tuple(rule.source for rule in answer.rules)))
+    tips = [*answer.notes, *answer.suggestions]
+    if tips:
+        blocks.append(Block(role="tips", title=say(lang, "field.tips"), lines=tuple(render(t, lang) for t in tips)))
+    question, choices = "", ()
+    if answer.follow_up:
+        question = render(answer.follow_up.question, lang)
+        choices = tuple((value, render(label, lang)) for value, label in answer.follow_up.choices)
+    footer = ""
+    if answer.price_date:
+        footer = say(lang, "footer.prices", date=answer.price_date,
+                     reference=load_catalog().get("rtx-3090").short_name)
+    return Document(kind=answer.kind, lang=lang, title=say(lang, f"title.{answer.kind}"), headline=headline,
+                    blocks=tuple(blocks), question=question, choices=choices, footer=footer,
+                    credit=say(lang, "footer.guide"))
+
+
+def counted(name: str, count: int) -> str:
+    """"2× RTX 3090", or just the name for one card (the same in every language)."""
+    return f"{count}× {name}" if count > 1 else name
+
+
+def price_words(quote: PriceQuote | None, lang: Lang) -> str:
+    """"$1,207 (used, Sep 2026)" — a price always with its basis and date, or "no price"."""
+    if quote is None:
+        return say(lang, "price.none")
+    return say(lang, "price.quote", usd=quote.usd, basis=say(lang, f"basis.{quote.basis}"), date=quote.date)
+
+
+def options_table(options: tuple[Option, ...], lang: Lang) -> Table:
+    reference = load_catalog().get(options[0].reference_id).short_name
+    rows = tuple((counted(o.name, o.gpu_count), f"{o.memory_gb:g} GB", f"{o.speed_vs_reference:.2f}×",
+                  f"{o.value_vs_best:.0%}", _money(o), say(lang, f"basis.{o.price.basis}"), f"{o.price.date:%Y-%m}")
+                 for o in options)
+    headers = (say(lang, "col.gpu"), say(lang, "col.memory"), say(lang, "col.speed_vs", reference=reference),
+               say(lang, "col.value"), say(lang, "col.price"), say(lang, "col.basis"), say(lang, "col.date"))
+    return Table(headers=headers, rows=rows, optional=(5, 6))
+
+
+def _money(option: Option) -> str:
+    usd = f"${option.gpus_usd:,.0f}"
+    return f"{usd} ({option.gpus_local.format()})" if option.gpus_local else usd
+
+
+def comparison_table(answer: Answer, lang: Lang) -> Table:
+    c = answer.comparison
+    assert c is not None
+    catalog = load_catalog()
+    names = [counted(catalog.get(g).short_name, n) for g, n in zip(c.gpu_ids, c.counts, strict=True)]
+    rows = [(say(lang, f"workload.{r.workload}"), f"{r.ratio:.2f}×") for r in c.rows]
+    rows += [
+        (say(lang, "row.memory"), f"{c.memory_gb[0]:g} GB vs {c.memory_gb[1]:g} GB"),
+        (say(lang, "row.bandwidth"), f"{c.bandwidth_gbs[0]:g} vs {c.bandwidth_gbs[1]:g} GB/s"),
+        (say(lang, "row.power"), f"{c.tdp_w[0]} W vs {c.tdp_w[1]} W"),
+        (say(lang, "row.price"), " vs ".join(price_words(p, lang) for p in c.prices)),
+    ]
+    if all(v is not None for v in c.perf_per_kusd):
+        rows.append((say(lang, "row.per_kusd", workload=say(lang, f"workload.{c.workload}")),
+                     " vs ".join(f"{v:.0f}" for v in c.perf_per_kusd if v is not None)))
+    return Table(headers=(" / ".join(names), ""), rows=tuple(rows))
+
+
+def cycles_blocks(c: CycleBreakdown, lang: Lang) -> list[Block]:
+    rows = [(render(t.label, lang), str(t.count), str(t.cycles_each), str(t.total)) for t in c.terms]
+    rows.append((say(lang, "cycles.total"), "", "", str(c.total)))
+    units = say(lang, "cycles.tensor_cores" if c.tensor_cores else "cycles.ffma")
+    head = say(lang, "cycles.head", size=c.size, sms=c.sms, warps=c.warps_per_sm, units=units,
+               tma=say(lang, "cycles.tma") if c.tma else "")
+    table = Table(headers=(say(lang, "cycles.term"), say(lang, "cycles.count"), say(lang, "cycles.each"),
+                           say(lang, "cycles.cycles")), rows=tuple(rows))
+    return [Block(role="details", title=say(lang, "field.details"), text=head, table=table,
+                  lines=tuple(render(n, lang) for n in c.notes), sources=(c.source,))]
+
+
+def spec_blocks(gpu: Gpu, lang: Lang) -> list[Block]:
+    def fmt(value: object, unit: str = "") -> str:
+        return "—" if value is None else f"{value:g}{unit}" if isinstance(value, float | int) else str(value)
+
+    fp16 = fmt(gpu.fp16_tensor_tflops, " TFLOPS")
+    if gpu.half_rate_fp32_accumulate:
+        fp16 += " " + say(lang, "spec.half_rate")
+    launch = (say(lang, "spec.launch_price", usd=gpu.launch_price.usd, date=gpu.launch_price.date)
+              if gpu.launch_price else "—")
+    rows = (
+        (say(lang, "spec.architecture"), f"{load_catalog().architectures[gpu.architecture].name} ({gpu.release_year})"),
+        (say(lang, "spec.class"), say(lang, "spec.class_value", cls=say(lang, f"class.{gpu.gpu_class}"),
+                                      form=gpu.form_factor)),
+        (say(lang, "spec.memory"), f"{gpu.memory_gb:g} GB {gpu.memory_type}"),
+        (say(lang, "spec.bandwidth"), f"{gpu.bandwidth_gbs:g} GB/s"),
+        (say(lang, "spec.sms"), f"{fmt(gpu.sm_count)} / {fmt(gpu.tensor_cores)}"),
+        (say(lang, "spec.l2"), fmt(gpu.l2_mb, " MB")),
+        (say(lang, "spec.fp16"), fp16),
+        (say(lang, "spec.fp8"), fmt(gpu.fp8_tensor_tflops, " TFLOPS")),
+        (say(lang, "spec.tdp"), f"{gpu.tdp_w} W"),
+        (say(lang, "spec.slots"), fmt(gpu.slot_width)),
+        (say(lang, "spec.launch"), launch),
+    )
+    return [Block(role="details", title=say(lang, "field.details"), table=Table(headers=(gpu.name, ""), rows=rows)),
+            Block(role="sources", title=say(lang, "field.sources"), lines=tuple(gpu.sources))]
+
+
+def can_run_blocks(report: CanRunReport, lang: Lang) -> list[Block]:
+    """The memory breakdown of the first verdict and the cheapest setups that fit, as tables."""
+    blocks = []
+    estimate = next((v.estimate for v in report.verdicts if v.estimate), None)
+    if estimate is None and report.memory_verdict is not None:
+        estimate = report.memory_verdict.estimate
+    if estimate is not None:
+        rows = [(say(lang, f"memory.term.{term.name}"), f"{term.per_gpu_gb * GIB_PER_GB:.1f}", render(term.basis, lang))
+                for term in estimate.terms]
+        rows.append((say(lang, "canrun.total_per_gpu"), f"{estimate.per_gpu_gib:.1f}", ""))
+        table = Table(headers=(say(lang, "canrun.col.term"), "GiB", say(lang, "canrun.col.assumption")),
+                      rows=tuple(rows), optional=(2,))
+        blocks.append(Block(role="details", title=say(lang, "field.memory"), table=table))
+    if report.alternatives:
+        rows = [(counted(a.name, a.count), a.precision, f"{a.need_gib:.1f}", f"${a.gpus_usd:,.0f}",
+                 f"{a.decode.low:.0f}-{a.decode.high:.0f} tok/s" if a.decode else "—")
+                for a in report.alternatives]
+        table = Table(headers=(say(lang, "canrun.col.setup"), say(lang, "canrun.col.precision"), "GiB/GPU",
+                               say(lang, "canrun.col.gpus"), say(lang, "canrun.col.decode")), rows=tuple(rows))
+        blocks.append(Block(role="options", title=say(lang, "field.fits"), table=table))
+    return blocks
+
+
+def compose_why(estimate: SpeedEstimate, relative: float, lang: Lang) -> Document:
+    """The "Why?" button: the factors of one card's speed estimate, each with its basis."""
+    gpu = load_catalog().get(estimate.gpu_id)
+    lines = [say(lang, "why.factor", name=render(f.name, lang), value=f"{f.value:.3g}", basis=render(f.basis, lang))
+             for f in estimate.factors]
+    if estimate.bound == "compute":
+        lines.append(say(lang, "why.bound_compute"))
+    lines += [render(n, lang) for n in estimate.notes]
+    title = say(lang, "why.title", gpu=gpu.short_name, speed=f"{relative:.2f}",
+                workload=say(lang, f"workload.{estimate.workload}"))
+    return Document(kind="explain", lang=lang, title=title, headline="",
+                    blocks=(Block(role="why", title="", lines=tuple(lines)),), footer=estimate.source)

@@ -1,0 +1,189 @@
+"""Every word in the user's language: the message catalogs are complete, and Chinese answers carry
+no English sentence and no raw key, over a broad, varied question set (every answer kind, follow-ups,
+errors, unknown names, can-run, compare, power, break-even).
+
+"English sentence", precisely: three or more consecutive ordinary English words — a word being
+letters only, at least two of them, not all capitals, and not part of a GPU, model, vendor or
+architecture name, a unit, or a code-like token (``Q4_K_M``, ``/power``). Source titles (rule
+sources, spec sources, the guide's credit) are citations and may stay as written.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel
+
+from bot.chat import respond, understand
+from bot.compose import compose
+from bot.locales import LANGS
+from bot.words import catalog, render
+from engine.advisor import AdviceContext, advise
+from engine.answer import Answer
+from engine.catalog import load_catalog
+from engine.message import Msg
+from engine.model_specs import load_model_catalog
+from engine.query import Query
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared" / "questions" / "dev.jsonl"
+
+TASKS_EN = ("kaggle", "learning deep learning", "running LLMs locally", "fine-tuning llama", "stable diffusion",
+            "computer vision", "NLP research", "reinforcement learning")
+TASKS_ZH = ("跑 Kaggle", "入门深度学习", "本地跑大模型", "微调 LLaMA", "AI 画图", "做目标检测", "搞科研")
+BUDGETS_EN = ("$300", "$600", "€1,200", "2000 dollars", "£800", "$5k")
+BUDGETS_ZH = ("3000 元", "5000 块", "1 万", "2万元", "预算 8000")
+GPUS = ("4090", "3090", "3060 12GB", "2080 Ti", "A100", "7900 XTX", "4060 Ti 16GB", "P40", "H100", "3080")
+MODELS = ("Llama 3 8B", "Qwen2.5 14B", "70B", "Mixtral 8x7B", "a 7B model", "Qwen 72B", "SDXL", "gemma 2 27b")
+FOLLOW_UPS = ("what about used?", "and with €800?", "那二手的呢？", "预算改成 3000 呢", "what about 2 of them?")
+ODD = ("", "???", "rtx 9090 vs 4090", "PSU for 9x potato", "can a zzzz run llama", "budget -500 for kaggle",
+       "hello", "@everyone which gpu", "compare 4090", "把 1080 和 rtx 7777 比一下", "a" * 500,
+       "tell me a joke", "how much power does a 5090 need", "is 8GB enough for llama 3 8b?")
+
+
+def _file_questions(path: Path) -> list[str]:
+    return [json.loads(line)["text"] for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@cache
+def questions() -> tuple[str, ...]:
+    """At least 300 distinct questions: the parser's sets plus a grid over every kind of answer."""
+    out = _file_questions(ROOT / "tests" / "engine" / "parse_questions.jsonl")
+    if SHARED.exists():
+        out += _file_questions(SHARED)
+    out += [f"which GPU for {t} under {b}?" for t, b in itertools.product(TASKS_EN, BUDGETS_EN)]
+    out += [f"{b}，{t}买什么显卡？" for t, b in itertools.product(TASKS_ZH, BUDGETS_ZH)]
+    out += [f"{a} vs {b}" for a, b in itertools.combinations(GPUS[:6], 2)]
+    out += [f"2x {a} 还是 1x {b}" for a, b in itertools.combinations(GPUS[:5], 2)]
+    out += [f"can a {g} run {m}?" for g, m in itertools.product(GPUS[:5], MODELS)]
+    out += [f"我的 {g} 能跑 {m} 吗" for g, m in itertools.product(GPUS[2:6], MODELS[:5])]
+    out += [f"PSU for {n}x {g}?" for n, g in itertools.product((1, 2, 4), GPUS[:4])]
+    out += [f"rent or buy a {g}, {h} hours a day" for g, h in itertools.product(GPUS[:4], (1, 3, 8))]
+    out += [f"{g} 每天 {h} 小时，租还是买" for g, h in itertools.product(GPUS[:3], (2, 10))]
+    out += ["what are tensor cores?", "explain memory bandwidth", "什么是 TMA", "is the 4090 melting?",
+            "should I wait for the next generation?", "AMD or NVIDIA for pytorch?", *FOLLOW_UPS, *ODD]
+    return tuple(dict.fromkeys(out))
+
+
+def _answers() -> list[tuple[str, Answer]]:
+    """Each question answered as a conversation would: follow-ups refine the question before them."""
+    context, previous, out = AdviceContext(), None, []
+    for text in questions():
+        result = understand(text, previous, "USD")
+        previous = result.query
+        out.append((text, respond(result, context)))
+    return out
+
+
+@cache
+def answers() -> tuple[tuple[str, Answer], ...]:
+    extra = [("/info 3090", advise(Query(kind="info", gpus=("rtx-3090",)))),
+             ("/cycles 2020", advise(Query(kind="cycles", edition="2020", tensor_cores=False)))]
+    return (*_answers(), *extra)
+
+
+def messages(value: object) -> list[Msg]:
+    """Every message inside an answer, however deep."""
+    if isinstance(value, Msg):
+        return [value]
+    if isinstance(value, BaseModel):
+        return [m for name in type(value).model_fields for m in messages(getattr(value, name))]
+    if isinstance(value, tuple | list):
+        return [m for item in value for m in messages(item)]
+    if isinstance(value, dict):
+        return [m for item in value.values() for m in messages(item)]
+    return []
+
+
+def test_the_question_set_is_broad():
+    assert len(questions()) >= 300
+    kinds = {answer.kind for _, answer in answers()}
+    assert kinds >= {"recommend", "compare", "can_run", "cloud_vs_buy", "power", "explain", "other"}, kinds
+
+
+def test_every_message_key_the_engine_emits_exists_in_every_language():
+    known = catalog()
+    emitted = {key for _, answer in answers() for m in messages(answer) for key in m.keys()}
+    assert emitted, "no messages collected"
+    assert not sorted(emitted - set(known))
+    for key in emitted:
+        assert set(known[key]) == set(LANGS), key
+
+
+def test_every_catalog_entry_has_the_same_fields_in_every_language():
+    fields = re.compile(r"\{(\w+)")
+    for key, templates in catalog().items():
+        names = {lang: sorted(set(fields.findall(text))) for lang, text in templates.items()}
+        assert names["zh-Hant"] == names["en"] == names["zh-Hans"], key
+
+
+@cache
+def _names() -> frozenset[str]:
+    """Words that may stay Latin: tokens of GPU, architecture and model names, vendors, units."""
+    gpus = load_catalog()
+    models = load_model_catalog()
+    words = " ".join([*(g.name for g in gpus.gpus.values()), *(g.short_name for g in gpus.gpus.values()),
+                      *(a.name for a in gpus.architectures.values()),
+                      *(models.get(i).name for i in models.ids()), *(models.get(i).id for i in models.ids())])
+    units = "tokens token tok bits bit per GPU GPUs GiB GB TB MB kWh TFLOPS SMs SM warps warp Tensor Cores Core"
+    return frozenset(w.lower() for w in re.findall(r"[A-Za-z]+", words + " " + units))
+
+
+WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]")
+
+
+def english_run(text: str) -> str | None:
+    """The first run of three or more ordinary English words in ``text``, or None."""
+    run: list[str] = []
+    for token in re.split(r"[\s,;:()（）“”\"]+", text):
+        ordinary = bool(WORD.fullmatch(token)) and len(token) >= 2 and not token.isupper() and \
+            token.lower() not in _names()
+        run = [*run, token] if ordinary else []
+        if len(run) >= 3:
+            return " ".join(run)
+    return None
+
+
+def _prose(lang: str) -> list[tuple[str, str]]:
+    """(question, text) for every string a reader reads in prose; sources and credits left out."""
+    out = []
+    for question, answer in answers():
+        doc = compose(answer, lang)  # type: ignore[arg-type]
+        texts = [doc.title, doc.headline, doc.question, doc.footer, *(label for _, label in doc.choices)]
+        for block in doc.blocks:
+            texts += [block.title, block.text]
+            if block.role != "sources":
+                texts += list(block.lines)
+            if block.table is not None:
+                texts += [*block.table.headers, *(cell for row in block.table.rows for cell in row)]
+        out += [(question, text) for text in texts if text]
+    return out
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_chinese_answers_carry_no_english_sentence_and_no_raw_key(lang):
+    keys = set(catalog())
+    leaks = [(q, text, run) for q, text in _prose(lang) if (run := english_run(text))]
+    assert not leaks[:10], f"{len(leaks)} leaks"
+    raw = [(q, text) for q, text in _prose(lang) if any(part in keys for part in re.findall(r"[\w.]+", text)
+                                                        if "." in part and not part[0].isdigit())]
+    assert not raw[:10]
+
+
+def test_the_english_run_detector_catches_sentences_and_spares_names():
+    assert english_run("显存不会合并：Memory does not pool") == "Memory does not pool"
+    assert english_run("RTX 4090 Laptop GPU 的显存") is None
+    assert english_run("Llama 3 8B 用 Q4_K_M，约 25 tokens/s") is None
+    assert english_run("you need at") == "you need at"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_message_renders_in_every_language(lang):
+    for _, answer in answers():
+        for m in messages(answer):
+            assert render(m, lang)
