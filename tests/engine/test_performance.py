@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.words import english, render
+from engine.datafiles import data_dir, read_yaml
+from engine.message import msg
 from engine.performance import (
     debias,
     estimate,
@@ -12,6 +15,7 @@ from engine.performance import (
     theoretical_speedup,
     throughput,
 )
+from engine.specs import WORKLOADS
 
 
 def test_bandwidth_ratio_a100_v100_is_1_73(catalog):
@@ -77,9 +81,9 @@ def estimate_ratio(gpu_id: str) -> float:
 
 
 def test_large_l2_and_tma_factors_are_named(catalog):
-    names = {f.name for f in estimate(catalog.get("h100-sxm"), "train16").factors}
+    names = {english(f.name) for f in estimate(catalog.get("h100-sxm"), "train16").factors}
     assert {"memory bandwidth", "large L2 cache", "TMA"} <= names
-    ampere = {f.name for f in estimate(catalog.get("rtx-3090"), "train16").factors}
+    ampere = {english(f.name) for f in estimate(catalog.get("rtx-3090"), "train16").factors}
     assert "large L2 cache" not in ampere and "TMA" not in ampere
 
 
@@ -87,7 +91,7 @@ def test_gpus_without_tensor_cores_are_compute_bound(catalog):
     result = estimate(catalog.get("gtx-1080-ti"), "train16")
     assert result.bound == "compute"
     assert result.speed < catalog.get("gtx-1080-ti").bandwidth_gbs
-    assert any("No Tensor Cores" in n for n in result.notes)
+    assert any("No Tensor Cores" in english(n) for n in result.notes)
 
 
 def test_within_an_architecture_speed_follows_bandwidth():
@@ -106,3 +110,37 @@ def test_bad_inputs_raise():
         scaling_efficiency(0)
     with pytest.raises(ValueError):
         debias(-1.0)
+
+
+def model_keys() -> set[str]:
+    """The keys of the models' own message catalog."""
+    return set(read_yaml(data_dir() / "locales" / "messages" / "models.yaml"))
+
+
+def _english_run(text: str) -> bool:
+    """Three ordinary English words in a row (names in capitals and figures do not count)."""
+    run = 0
+    for token in text.split():
+        run = run + 1 if token.isalpha() and token.isascii() and not token.isupper() else 0
+        if run >= 3:
+            return True
+    return False
+
+
+def test_speed_estimates_explain_themselves_in_every_language(catalog):
+    estimates = [estimate(catalog.get(gpu), workload, catalog) for gpu in catalog.ids() for workload in WORKLOADS]
+    unknown = catalog.get("rtx-3090").model_copy(update={"fp16_tensor_tflops": None})  # no card lacks it today
+    estimates.append(estimate(unknown, "train16", catalog))
+    said = {m for e in estimates for m in (*e.notes, *(f.name for f in e.factors), *(f.basis for f in e.factors))}
+    assert {m.key for m in said} == {k for k in model_keys() if k.startswith("perf.")}
+    for message in said:
+        for lang in ("zh-Hant", "zh-Hans"):
+            text = render(message, lang)
+            assert message.key not in text and not _english_run(text), (message.key, lang, text)
+
+
+def test_architecture_bases_say_what_the_data_says(catalog):
+    for arch in catalog.architectures.values():
+        if any(catalog.get(g).architecture == arch.id and catalog.get(g).has_tensor_cores for g in catalog.ids()):
+            assert english(msg(f"perf.basis.shared_memory.{arch.id}")) == arch.shared_memory_gain.basis
+            assert english(msg(f"perf.basis.tensor_cores.{arch.id}")) == arch.tensor_core_gain.basis
