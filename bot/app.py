@@ -13,15 +13,15 @@ import logging
 import time
 import traceback
 from collections.abc import AsyncIterator
+from typing import Any
 
 import discord
-import yarl
 from aiohttp import web
 from discord import app_commands
 from discord.ext import commands
-from discord.shard import AutoShardedConnectionState
 
 from bot import charts
+from bot import discord_internals as internals
 from bot.chat import MemoryConversationStore, WriteThroughConversations
 from bot.config import Settings
 from bot.expiring import Expiring
@@ -45,8 +45,7 @@ COGS = ("bot.cogs.advice", "bot.cogs.guide", "bot.cogs.chat", "bot.cogs.charts",
 
 def point_at(settings: Settings) -> None:
     """Send REST and gateway traffic where the settings say (Discord, a proxy, or a local double)."""
-    discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+    internals.point_at(settings.discord_api_base, settings.discord_gateway_url)
 
 
 class AdvisorTree(app_commands.CommandTree):
@@ -95,17 +94,6 @@ async def reply_ephemeral(interaction: discord.Interaction, message: str) -> Non
         await interaction.response.send_message(message, ephemeral=True, allowed_mentions=SAFE)
 
 
-class AdvisorState(AutoShardedConnectionState):
-    """discord.py's connection state, less one event this bot never uses: Discord sends each message
-    the bot posts back to it (MESSAGE_CREATE). Answers are embeds with buttons, and turning every
-    such echo into a ``Message`` was about 5 % of the bot's CPU per answer (a profile of
-    bench/e2e_bench.py); nothing here reacts to the bot's own messages."""
-
-    def parse_message_create(self, data: dict) -> None:  # type: ignore[override]
-        if self.self_id is None or int(data.get("author", {}).get("id", 0)) != self.self_id:
-            super().parse_message_create(data)  # type: ignore[arg-type]
-
-
 class GpuAdvisorBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
@@ -144,9 +132,8 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         self._warm = False
         self._warm_task: asyncio.Task[None] | None = None
 
-    def _get_state(self, **options: object) -> AdvisorState:
-        return AdvisorState(dispatch=self.dispatch, handlers=self._handlers, hooks=self._hooks, http=self.http,
-                            **options)
+    def _get_state(self, **options: Any) -> internals.SkipOwnMessages:
+        return internals.connection_state(self, **options)
 
     @contextlib.asynccontextmanager
     async def answering(self) -> AsyncIterator[None]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import discord
 
 from bot.compose import compose, compose_why
+from bot.discord_internals import PayloadOnce
 from bot.document import Block, Document, Table
 from bot.locales import Lang
 from engine.answer import Answer
@@ -25,17 +26,9 @@ COLOURS = {"recommend": 0x76B900, "compare": 0x3498DB, "cloud_vs_buy": 0x9B59B6,
            "explain": 0x95A5A6, "can_run": 0x1ABC9C, "other": 0x7F8C8D}
 
 
-class AnswerEmbed(discord.Embed):
-    """An answer's embed. It is rendered once per answer and sent again for every repeat of the
-    question (bot.views.rendered), and discord.py asks for its payload at every send: the payload is
-    built on the first send and kept. Nothing changes an answer's embed once it is rendered."""
-
-    def to_dict(self) -> dict:  # type: ignore[override]
-        try:
-            return self._payload
-        except AttributeError:
-            self._payload = payload = super().to_dict()
-            return payload
+class AnswerEmbed(PayloadOnce):
+    """An answer's embed: rendered once per answer and sent again for every repeat of the question
+    (bot.views.rendered), so its payload is built once (bot.discord_internals.PayloadOnce)."""
 
 
 def clip(text: str, limit: int) -> str:

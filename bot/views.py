@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord_internals import ComponentsOnce
 from bot.embeds import answer_embed, why_embed
 from bot.i18n import Lang, from_discord, t
 from bot.words import english, render
@@ -351,25 +352,12 @@ def _recommendation_embed(answer: Answer, lang: Lang) -> discord.Embed:
     return embed
 
 
-class AnswerView(discord.ui.View):
-    """An answer's buttons, sent with every repeat of the question like its embed (see
-    bot.embeds.AnswerEmbed): the components payload is built on the first send and kept.
+class AnswerView(ComponentsOnce):
+    """An answer's buttons, sent with every repeat of the question like its embed.
 
     Every button is a DynamicItem registered with the bot at start-up (``DYNAMIC_ITEMS``): a press
-    is routed by its custom_id to a new item, never to this object. So the view never listens,
-    which is what ``is_finished`` tells discord.py: then no send, reply, edit or interaction
-    response puts it into the view store. Storing every send was ≈3 % of the CPU per answer in a
-    profile at full load."""
-
-    def is_finished(self) -> bool:
-        return True
-
-    def to_components(self) -> list[dict[str, Any]]:
-        try:
-            return self._payload
-        except AttributeError:
-            self._payload = payload = super().to_components()
-            return payload
+    is routed by its custom_id to a new item, never to this object, so the view never listens and
+    builds its components once (bot.discord_internals.ComponentsOnce)."""
 
 
 def answer_view(answer: Answer, lang: Lang) -> AnswerView | None:

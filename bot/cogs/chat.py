@@ -15,10 +15,10 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
-from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
 from bot.chat import respond, understand
+from bot.discord_internals import send_reply
 from bot.i18n import Lang, t
 from bot.interactions import command_cooldown, send_answer
 from bot.observability import excerpt
@@ -34,24 +34,8 @@ MENTION = re.compile(r"<@!?\d+>")
 async def reply(message: discord.Message, content: str | None = None, *, embed: discord.Embed = MISSING,
                 view: discord.ui.View = MISSING, allowed_mentions: discord.AllowedMentions = SAFE) -> None:
     """Post a reply to ``message`` (the keywords are ``answer_message``'s) that pings nobody, not
-    even the author it answers.
-
-    ``Message.reply`` sends the same request, then turns Discord's response — the new message
-    with its embed, its buttons and a copy of the question it answers — into discord.py objects
-    that nothing here reads: ≈9 % of the bot's CPU per chat answer (py-spy over
-    bench/e2e_bench.py). ``handle_message_parameters`` is discord.py's own request builder, not
-    its documented API; the end-to-end tests send every kind of chat reply through it."""
-    state = message._state
-    with handle_message_parameters(
-        content=content,
-        embed=embed,
-        view=view,
-        allowed_mentions=allowed_mentions,
-        previous_allowed_mentions=state.allowed_mentions,
-        message_reference=message.to_message_reference_dict(),
-        mention_author=False,
-    ) as params:
-        await state.http.send_message(message.channel.id, params=params)
+    even the author it answers (see bot.discord_internals.send_reply)."""
+    await send_reply(message, content, embed=embed, view=view, allowed_mentions=allowed_mentions)
 
 
 class Chat(commands.Cog):
