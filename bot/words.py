@@ -5,9 +5,10 @@ in each language (``en``, ``zh-Hant``, ``zh-Hans``) side by side, so a translato
 at once. Templates use Python's format syntax (the "python-brace-format" of gettext): ``{gb:.1f}``
 formats a number; ``{price}`` a Money; ``{date}`` a date as ISO and ``{date:month}`` as "Sep 2026"
 / "2026年9月" (CLDR patterns through Babel); a nested message is rendered in the same language; a
-tuple of messages is joined as a list (``{parts}`` with commas, ``{parts:or}`` / ``{parts:and}``
-with the language's words; ``{parts:sentences}`` as consecutive sentences). Every key exists in every language with the same fields: checked when
-the catalogs load, and by tests against every key the engine emits.
+tuple is a list joined in the language's way (``{parts}`` with commas, ``{parts:or}`` /
+``{parts:and}`` with its words, ``{parts:sentences}`` as consecutive sentences). Every key exists
+in every language with the same fields: checked when the catalogs load, and by tests against every
+key the engine emits.
 """
 
 from __future__ import annotations
