@@ -1,5 +1,9 @@
 """The advisor: the guide's flowchart and TL;DR as rules over the models.
 
+``advise(query, context)`` is the only door: every kind of question — recommend, compare, can-run,
+cloud or buy, power, explain, a spec card, the cycle example — is a ``Query`` and gets an ``Answer``
+of figures and messages (keys with plain values; the words are chosen at the edge, per language).
+
 For a recommendation (guide §9, 2023 method): find the memory the task needs, choose the metric
 (8-bit or 16-bit, training or inference), then the highest performance per dollar with that
 memory within the budget, then the caveats (power, cooling, slots, used market, cloud). The 2023
@@ -19,6 +23,7 @@ from engine import flowchart
 from engine.answer import ANSWERS_REMEMBERED, Answer, CompareRow, Comparison, FollowUp, Option, Rule
 from engine.canrun import assess
 from engine.catalog import load_catalog
+from engine.cloud import SOURCE as CLOUD_SOURCE
 from engine.cloud import BreakEven, break_even
 from engine.cost import (
     PriceQuote,
@@ -31,13 +36,15 @@ from engine.cost import (
     value,
 )
 from engine.cycles import worked_example
+from engine.errors import UserError
 from engine.explain import explain
 from engine.memory import memory_floor
+from engine.message import Msg, msg
 from engine.money import Money, exchange_rates
-from engine.performance import WORKLOAD_NAMES, compare, speed
+from engine.performance import compare, speed
 from engine.power import plan
-from engine.query import Query, Task
-from engine.specs import WORKLOADS, Gpu, Workload
+from engine.query import BOUNDS, Query, Task
+from engine.specs import WORKLOADS, CloudInstance, Gpu, Workload
 
 TASK_WORKLOAD: dict[Task, Workload] = {
     "llm_inference": "infer8",
@@ -46,17 +53,20 @@ TASK_WORKLOAD: dict[Task, Workload] = {
 MAX_OPTIONS = 5
 LOW_UTILISATION_HOURS = 2.4  # 10 % of the day: "most personal machines 5-10 %" (guide §8)
 
-TASK_CHOICES = (
-    ("learning", "Learning"),
-    ("kaggle", "Kaggle"),
-    ("llm_inference", "Run LLMs"),
-    ("llm_finetune", "Fine-tune LLMs"),
-    ("image_generation", "Image generation"),
-    ("computer_vision", "Computer vision"),
-    ("nlp", "NLP"),
-    ("research", "Research"),
+DEFAULT_DESKTOP_GPU = "rtx-4090"  # the desktop a rent-or-buy question is priced for when it names none
+FALLBACK_CLOUD_GPU = "a100-80gb-sxm"
+ASSUMED_UTILISATION = 0.15  # "the guide's PhD desktop", when a rent-or-buy question gives no hours
+MACHINE_MAX_GPUS = 16  # engine.power.plan sizes one machine
+
+TASK_CHOICES: tuple[tuple[str, Msg], ...] = tuple(
+    (task, msg(f"advice.task.{task}"))
+    for task in ("learning", "kaggle", "llm_inference", "llm_finetune", "image_generation", "computer_vision", "nlp",
+                 "research")
 )
-BUDGET_CHOICES = (("300", "$300"), ("600", "$600"), ("1000", "$1,000"), ("2000", "$2,000"), ("5000", "$5,000+"))
+BUDGET_CHOICES: tuple[tuple[str, Msg], ...] = (
+    *((str(usd), msg("advice.budget.choice", usd=usd)) for usd in (300, 600, 1000, 2000)),
+    ("5000", msg("advice.budget.choice.more", usd=5000)),
+)
 
 
 class AdviceContext(BaseModel):
@@ -84,7 +94,10 @@ def workload_for(query: Query) -> Workload:
 
 
 def advise(query: Query, context: AdviceContext | None = None) -> Answer:
-    """Answer any Query; the kind picks the model.
+    """Answer any Query — the only door: everything the answer depends on is in ``query`` (the
+    question) or ``context`` (the server's prices, currency, electricity); the kind picks the model.
+    Raises ``UserError`` for a question the models cannot answer as asked (e.g. PSU sizing for more
+    GPUs than one machine holds).
 
     Answers are remembered per (query, context): the engine is a pure function of both and of data
     loaded once per process, answers are frozen, and people ask the same things again
@@ -102,6 +115,8 @@ def _advise(query: Query, ctx: AdviceContext) -> Answer:
         "power": power,
         "explain": explain_topic,
         "can_run": can_run,
+        "info": info,
+        "cycles": cycles,
     }
     return handlers.get(query.kind, other)(query, ctx)
 
@@ -110,7 +125,6 @@ def forget_answers() -> None:
     """Drop the remembered answers and the rows they are built from, so a benchmark times the
     computation rather than the lookup."""
     _advise.cache_clear()
-    can_run.cache_clear()
     _option.cache_clear()
     forget_rows()
 
@@ -141,8 +155,13 @@ def _local(usd: Decimal, currency: str) -> Money | None:
     return rates.convert(Money(amount=usd, currency="USD"), currency).rounded() if rates.supports(currency) else None
 
 
+def setup(name: str, count: int) -> Msg:
+    """A GPU with its count: "RTX 3090", "2× RTX 3090"."""
+    return msg("advice.setup.many", count=count, name=name) if count > 1 else msg("advice.setup.one", name=name)
+
+
 @lru_cache(maxsize=ANSWERS_REMEMBERED * 8)
-def _option(v: ValueOption, best: float, reference_gpu: str, currency: str, reasons: tuple[str, ...] = ()) -> Option:
+def _option(v: ValueOption, best: float, reference_gpu: str, currency: str, reasons: tuple[Msg, ...] = ()) -> Option:
     """One row of a recommendation. Remembered: budgets differ from question to question, but the
     cards that fit and their figures mostly do not. Keyed by the two parts of the context it uses
     (hashing a whole AdviceContext, overrides and all, for every row was a tenth of a ranking)."""
@@ -150,7 +169,7 @@ def _option(v: ValueOption, best: float, reference_gpu: str, currency: str, reas
     gpus_usd = v.price.usd * v.gpu_count
     caveats = list(_card_caveats(gpu, v.gpu_count))
     if v.price.basis == "used":
-        caveats.append("Used price: test the card before paying; mining cards may have worn fans.")
+        caveats.append(msg("advice.caveat.used_price"))
     return Option(
         gpu_id=v.gpu_id,
         name=gpu.short_name,
@@ -170,18 +189,18 @@ def _option(v: ValueOption, best: float, reference_gpu: str, currency: str, reas
     )
 
 
-def _card_caveats(gpu: Gpu, count: int) -> tuple[str, ...]:
+def _card_caveats(gpu: Gpu, count: int) -> tuple[Msg, ...]:
     out = []
     if not gpu.has_tensor_cores:
-        out.append("No Tensor Cores: much slower for deep learning; the guide recommends against it.")
+        out.append(msg("advice.caveat.no_tensor_cores"))
     if gpu.vendor == "amd":
-        out.append("AMD: PyTorch on ROCm works, but the community and tooling are smaller (guide §10).")
+        out.append(msg("advice.caveat.amd"))
     if gpu.slot_width and gpu.slot_width >= 3 and count >= 2:
-        out.append(f"{gpu.slot_width:g}-slot card: several need risers, blower variants or water cooling.")
+        out.append(msg("advice.caveat.wide_card", slots=gpu.slot_width))
     if gpu.tdp_w >= 350:
-        out.append(f"{gpu.tdp_w} W: check your PSU (/power).")
+        out.append(msg("advice.caveat.tdp", watts=gpu.tdp_w))
     if gpu.gpu_class == "datacenter" and gpu.form_factor == "pcie":
-        out.append("Passively cooled data-centre card: needs server airflow.")
+        out.append(msg("advice.caveat.passive_cooling"))
     return tuple(out)
 
 
@@ -191,12 +210,12 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
     catalog = load_catalog()
     workload = workload_for(query)
     rules: list[Rule] = []
-    caveats: list[str] = []
-    suggestions: list[str] = []
+    caveats: list[Msg] = []
+    suggestions: list[Msg] = []
 
     floor_gb = query.min_memory_gb
     if floor_gb is not None:
-        rules.append(Rule(id="memory.stated", text=f"You need at least {floor_gb:g} GB.", source="your question"))
+        rules.append(Rule(id="memory.stated", text=msg("advice.rule.memory_stated", gb=floor_gb)))
     elif query.task and (floor := memory_floor(query.task)):
         floor_gb = floor.gb
         rules.append(
@@ -205,7 +224,7 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
     rules.append(
         Rule(
             id=f"metric.{workload}",
-            text=f"Metric: {WORKLOAD_NAMES[workload]} performance per dollar.",
+            text=msg("advice.rule.metric", workload=msg(f"workload.{workload}")),
             source="Guide 2023 §recommendations, step 2",
         )
     )
@@ -233,22 +252,15 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         found = ranked(tensor_cores_only=False)
         if found:
             rules.append(
-                Rule(
-                    id="tldr.2020.little_money",
-                    text="Little money: a used card without Tensor Cores "
-                    "still teaches the basics (GTX 1070 / 1070 Ti / 1650 Super / 980 Ti).",
-                    source="Guide 2020 TL;DR",
-                )
+                Rule(id="tldr.2020.little_money", text=msg("advice.rule.little_money"), source="Guide 2020 TL;DR")
             )
 
     if query.task is None and not query.workload:
-        suggestions.append(
-            "Tell me what you'll do (Kaggle, LLMs, image generation, research…) for the right memory floor."
-        )
+        suggestions.append(msg("advice.suggest.task"))
     if budget is None:
-        suggestions.append("Add a budget to rank only what you can afford.")
+        suggestions.append(msg("advice.suggest.budget"))
     if query.condition is None:
-        suggestions.append("Say 'used' to include second-hand prices, or 'new' for new only.")
+        suggestions.append(msg("advice.suggest.condition"))
 
     chart = flowchart.pick(
         query, budget, snapshot=ctx.snapshot, condition=query.condition, overrides=ctx.price_overrides
@@ -257,12 +269,11 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         rules.append(chart)
 
     if query.hours_per_day is not None and query.hours_per_day < LOW_UTILISATION_HOURS:
-        caveats.append(f"At {query.hours_per_day:g} h a day a cloud GPU may be cheaper: see /breakeven.")
+        caveats.append(msg("advice.caveat.low_hours", hours=query.hours_per_day))
     if query.cloud_interest:
-        caveats.append("Renting instead? /breakeven compares this card with a cloud instance.")
+        caveats.append(msg("advice.caveat.cloud_interest"))
     if organization:
-        caveats.append("GeForce cards are barred from data centres by NVIDIA's CUDA licence terms; universities can "
-                       "often get an exemption — ask NVIDIA (guide 2020, GPU clusters).")
+        caveats.append(msg("advice.caveat.geforce_licence"))
 
     if not found and not any(b.gpus >= max(counts) for b in catalog.builds):
         return Answer(
@@ -270,30 +281,15 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
             query=query,
             rules=tuple(rules),
             suggestions=tuple(suggestions),
-            headline=f"I can't price a {max(counts)}-GPU system yet: the data has no dated base system "
-            f"(board, CPU, PSU) that holds {max(counts)} GPUs.",
-            notes=("Per-card speeds still apply: try /compare, or ask for 1-2 GPUs.",),
+            headline=msg("advice.recommend.no_base_system", count=max(counts)),
+            notes=(msg("advice.note.per_card_speeds"),),
         )
     if not found:
-        cheapest = _cheapest_fitting(floor_gb, query, ctx)
-        rules.append(
-            Rule(
-                id="tldr.2020.no_money",
-                text="Almost no money: use free cloud credits (Colab, Kaggle notebooks) until you can buy a GPU.",
-                source="Guide 2020 TL;DR",
-            )
-        )
-        limit = f" with ≥ {floor_gb:g} GB" if floor_gb else ""
-        budget = query.budget.format() if query.budget else "that budget"
-        headline = (  # whole sentences, so the bot's phrases can translate each (data/locales/phrases.yaml)
-            f"No priced GPU{limit} fits {budget}. The cheapest is the "
-            f"{catalog.get(cheapest.gpu_id).short_name} at ${cheapest.usd:,.0f}."
-            if cheapest else f"No priced GPU{limit} fits {budget}."
-        )
+        rules.append(Rule(id="tldr.2020.no_money", text=msg("advice.rule.no_money"), source="Guide 2020 TL;DR"))
         return Answer(
             kind="recommend",
             query=query,
-            headline=headline,
+            headline=_nothing_fits(query, floor_gb, _cheapest_fitting(floor_gb, query, ctx)),
             rules=tuple(rules),
             caveats=tuple(caveats),
             suggestions=tuple(suggestions),
@@ -313,15 +309,23 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         if len(options) == ctx.max_options:
             break
     top = options[0]
-    count = f"{top.gpu_count}× " if top.gpu_count > 1 else ""
-    headline = (
-        f"{count}{top.name} ({top.memory_gb:g} GB): the best {WORKLOAD_NAMES[workload]} per dollar"
-        f"{' within your budget' if budget is not None else ''}, "
-        f"{top.speed_vs_reference:.2f}× an {catalog.get(ctx.reference_gpu).short_name}, "
-        f"${top.price.usd:,.0f} ({top.price.basis}, {top.price.date:%b %Y})."
+    headline = msg(
+        "advice.recommend.headline.budget" if budget is not None else "advice.recommend.headline",
+        setup=setup(top.name, top.gpu_count),
+        gb=top.memory_gb,
+        workload=msg(f"workload.{workload}"),
+        speed=top.speed_vs_reference,
+        reference=catalog.get(ctx.reference_gpu).short_name,
+        usd=top.price.usd,
+        basis=top.price.basis_message(),
+        date=top.price.date,
     )
     alternatives = _multi_gpu(query, workload, floor_gb, budget, ctx, best, organization) if not query.num_gpus else ()
-    community = tuple(f"{o.name}: {o.price.source}" for o in options if o.price.basis == "override")
+    community = tuple(
+        msg("advice.note.community_price", gpu=o.name, source=o.price.source)
+        for o in options
+        if o.price.basis == "override"
+    )
     return Answer(
         kind="recommend",
         query=query,
@@ -336,6 +340,18 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         notes=community,
         price_source="; ".join(snapshot.sources),
     )
+
+
+def _nothing_fits(query: Query, floor_gb: float | None, cheapest: PriceQuote | None) -> Msg:
+    """No priced GPU (with the memory floor) fits the budget; the cheapest that would, if any."""
+    said: dict = {"gb": floor_gb} if floor_gb else {}
+    if query.budget:
+        said["budget"] = query.budget
+    none = msg("advice.recommend.no_fit" + (".floor" if floor_gb else "") + ("" if query.budget else ".any"), **said)
+    if cheapest is None:
+        return none
+    name = load_catalog().get(cheapest.gpu_id).short_name
+    return msg("advice.recommend.cheapest", none=none, gpu=name, usd=cheapest.usd)
 
 
 def _cheapest_fitting(floor_gb: float | None, query: Query, ctx: AdviceContext) -> PriceQuote | None:
@@ -371,18 +387,19 @@ def _multi_gpu(
         condition=query.condition,
         overrides=ctx.price_overrides,
     )
-    out = [_option(v, best, ctx.reference_gpu, ctx.currency, reasons=(f"best {v.gpu_count}-GPU system per dollar",))
-           for v in found]
-    return tuple(out)
+    return tuple(
+        _option(v, best, ctx.reference_gpu, ctx.currency, reasons=(msg("advice.reason.multi_gpu", count=v.gpu_count),))
+        for v in found
+    )
 
 
 def _follow_up(query: Query) -> FollowUp | None:
     if query.kind != "recommend":
         return None
     if query.task is None and query.workload is None:
-        return FollowUp(field="task", question="What will you mainly use it for?", choices=TASK_CHOICES)
+        return FollowUp(field="task", question=msg("advice.followup.task"), choices=TASK_CHOICES)
     if query.budget is None:
-        return FollowUp(field="budget", question="What's your budget for the GPU?", choices=BUDGET_CHOICES)
+        return FollowUp(field="budget", question=msg("advice.followup.budget"), choices=BUDGET_CHOICES)
     return None
 
 
@@ -397,8 +414,8 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
             return Answer(
                 kind="compare",
                 query=query,
-                headline="Which two GPUs should I compare?",
-                follow_up=FollowUp(field="gpu", question="Name two GPUs, e.g. '4090 vs 2x 3090'.", choices=()),
+                headline=msg("advice.compare.ask"),
+                follow_up=FollowUp(field="gpu", question=msg("advice.followup.compare"), choices=()),
             )
     else:
         ids = query.gpus[:2]
@@ -425,32 +442,25 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
         workload=workload,
     )
     main = next(r for r in rows if r.workload == workload)
-    label = [f"{n}× {g.short_name}" if n > 1 else g.short_name for g, n in ((a, counts[0]), (b, counts[1]))]
+    label = [setup(a.short_name, counts[0]), setup(b.short_name, counts[1])]
     faster, slower, ratio = (
         (label[0], label[1], main.ratio) if main.ratio >= 1 else (label[1], label[0], 1 / main.ratio)
     )
-    headline = f"{faster} is {ratio:.2f}× {slower} for {WORKLOAD_NAMES[workload]}"
+    said = {"faster": faster, "slower": slower, "ratio": ratio, "workload": msg(f"workload.{workload}")}
     if all(values):
         better = label[0] if values[0].perf_per_kusd >= values[1].perf_per_kusd else label[1]
-        headline += f"; {better} gives more per dollar."
+        headline = msg("advice.compare.headline.value", better=better, **said)
     else:
-        headline += "."
+        headline = msg("advice.compare.headline", **said)
     caveats = []
     if max(counts) > 1:
-        caveats.append("Memory does not pool: each GPU holds its own copy or shard; 2× 24 GB is not one 48 GB card.")
-        caveats.append("Multi-GPU speed assumes good data-parallel scaling (guide: 1→8 A100 = 7.0×).")
+        caveats.append(msg("advice.caveat.no_pooling"))
+        caveats.append(msg("advice.caveat.multi_gpu_scaling"))
     if a.memory_gb != b.memory_gb:
-        caveats.append(
-            f"Memory: {a.short_name} {a.memory_gb:g} GB vs {b.short_name} {b.memory_gb:g} GB — "
-            "memory decides what fits before speed matters."
-        )
+        caveats.append(msg("advice.caveat.memory_differs", a=a.short_name, a_gb=a.memory_gb, b=b.short_name,
+                           b_gb=b.memory_gb))
     rules = (
-        Rule(
-            id="performance.bandwidth",
-            text="Between Tensor-Core GPUs, memory bandwidth is the best single "
-            "predictor of speed; architecture factors on top.",
-            source="Guide 2020/2023 §memory bandwidth",
-        ),
+        Rule(id="performance.bandwidth", text=msg("advice.rule.bandwidth"), source="Guide 2020/2023 §memory bandwidth"),
     )
     snap = load_catalog().snapshot(ctx.snapshot)
     return Answer(
@@ -469,96 +479,117 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
 
 
 def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
+    """Rent or buy: the break-even day of a desktop against a cloud GPU, one computation whichever
+    figures the user gave. Their desktop cost replaces the catalog's price (so a card without one
+    still gets an answer), their $/GPU-hour replaces the cloud data's; without hours a day, the
+    guide's PhD desktop (15 %) is assumed and said."""
     catalog = load_catalog()
-    gpu_id = next((g for g in query.gpus if catalog.get(g).gpu_class != "datacenter"), None) or "rtx-4090"
-    gpu = catalog.get(gpu_id)
-    cloud_gpu = next((g for g in query.gpus if catalog.get(g).gpu_class == "datacenter"), None)
-    instance = _cloud_instance(cloud_gpu or gpu_id) or _cloud_instance("a100-80gb-sxm")
-    quote = price_quote(gpu_id, snapshot=ctx.snapshot, condition=query.condition, overrides=ctx.price_overrides)
-    suggestions = []
-    if quote is None:
-        return Answer(
-            kind="cloud_vs_buy",
-            query=query,
-            headline=f"I have no price for the {gpu.short_name}.",
-            suggestions=("Name a card with a known price, or use /breakeven with desktop_cost.",),
-        )
-    base = base_system(1, quote.date)
-    desktop = base.usd + quote.usd
+    desktop_gpu = next((g for g in query.gpus if catalog.get(g).gpu_class != "datacenter"), None)
+    if desktop_gpu is None and query.desktop_usd is None:
+        desktop_gpu = DEFAULT_DESKTOP_GPU
+    gpu = catalog.get(desktop_gpu) if desktop_gpu else None
+    suggestions: list[Msg] = []
     hours = query.hours_per_day
     if hours is None:
-        hours = 24 * 0.15
-        suggestions.append("Assumed 15 % utilisation (the guide's PhD desktop); tell me your hours a day.")
-    rate = instance.on_demand_usd_per_hour or instance.spot_usd_per_hour
-    per_gpu = rate / instance.gpu_count
+        hours = 24 * ASSUMED_UTILISATION
+        suggestions.append(msg("advice.suggest.hours_assumed"))
+    if hours == 0:
+        raise UserError("error.cloud.no_hours", max=BOUNDS["hours_per_day"].high)
+    rate, instance = _rental(query, desktop_gpu)
+    notes = (_cloud_price_note(instance),) if instance else ()
+    rules = (_break_even_rule(),)
+
+    quote = None
+    if query.desktop_usd is not None:
+        desktop = query.desktop_usd
+    else:
+        quote = price_quote(desktop_gpu, snapshot=ctx.snapshot, condition=query.condition,
+                            overrides=ctx.price_overrides)
+        if quote is None:  # say what renting costs and the guide's rule, and ask for the desktop's cost
+            key = "advice.cloud.no_price.instance" if instance else "advice.cloud.no_price"
+            return Answer(
+                kind="cloud_vs_buy",
+                query=query,
+                headline=msg(key, gpu=gpu.short_name, rate=rate, **({"instance": instance.name} if instance else {})),
+                rules=rules,
+                suggestions=(msg("advice.suggest.desktop_cost"), *suggestions),
+                notes=notes,
+            )
+        desktop = base_system(1, quote.date).usd + quote.usd
     result = break_even(
         desktop,
-        per_gpu,
+        rate,
         hours_per_day=hours,
-        gpu_power_w=gpu.tdp_w,
-        electricity_usd_per_kwh=ctx.electricity_usd_per_kwh,
+        electricity_usd_per_kwh=_electricity(query, ctx),
+        **({"gpu_power_w": gpu.tdp_w} if gpu else {}),
     )
-    when = _when(result)
-    headline = (
-        f"A ${desktop:,.0f} {gpu.short_name} desktop beats renting {instance.name} at "
-        f"${per_gpu:.2f}/GPU-hour {when}, at {hours:g} h a day."
-    )
-    rules = (_break_even_rule(result),)
+    said: dict = {"desktop": desktop, "rate": rate, "when": _when(result), "hours": hours}
+    if gpu:
+        said["gpu"] = gpu.short_name
+    if instance:
+        said["instance"] = instance.name
+    key = "advice.cloud.headline" + (".gpu" if gpu else "") + (".instance" if instance else "")
     return Answer(
         kind="cloud_vs_buy",
         query=query,
-        headline=headline,
+        headline=msg(key, **said),
         break_even=result,
         rules=rules,
         suggestions=tuple(suggestions),
-        notes=(f"Cloud price: {instance.provider} {instance.name}, {instance.date:%Y-%m-%d}, {instance.source}",),
-        price_date=quote.date,
-        price_source=quote.source,
+        notes=notes,
+        price_date=quote.date if quote else None,
+        price_source=quote.source if quote else None,
     )
 
 
-def _when(result: BreakEven) -> str:
-    return f"after {result.days:.0f} days ({result.months:.1f} months)" if result.days is not None else "never"
+def _rental(query: Query, desktop_gpu: str | None) -> tuple[Decimal, CloudInstance | None]:
+    """$ per GPU-hour in the cloud: the user's own figure, else the newest on-demand instance of the
+    data-centre card they named, of their desktop's card, or of an A100."""
+    if query.cloud_usd_per_hour is not None:
+        return query.cloud_usd_per_hour, None
+    catalog = load_catalog()
+    cloud_gpu = next((g for g in query.gpus if catalog.get(g).gpu_class == "datacenter"), None)
+    instance = _cloud_instance(cloud_gpu or desktop_gpu or FALLBACK_CLOUD_GPU) or _cloud_instance(FALLBACK_CLOUD_GPU)
+    return (instance.on_demand_usd_per_hour or instance.spot_usd_per_hour) / instance.gpu_count, instance
 
 
-def _break_even_rule(result: BreakEven) -> Rule:
-    return Rule(id="cloud.breakeven", text="days = capex / (utilisation × 24 × (cloud $/h − kW × $/kWh)); "
-                "deep learning for more than a year → buy, less → cloud.", source=result.source)
+def _electricity(query: Query, ctx: AdviceContext) -> Decimal:
+    """The user's own electricity price when the question gives one, else the server's."""
+    return query.electricity_usd_per_kwh if query.electricity_usd_per_kwh is not None else ctx.electricity_usd_per_kwh
+
+
+def _when(result: BreakEven) -> Msg:
+    if result.days is None:
+        return msg("advice.cloud.when.never")
+    return msg("advice.cloud.when.after", days=result.days, months=result.months)
+
+
+def _break_even_rule() -> Rule:
+    return Rule(id="cloud.breakeven", text=msg("advice.rule.break_even"), source=CLOUD_SOURCE)
+
+
+def _cloud_price_note(instance: CloudInstance) -> Msg:
+    return msg("advice.note.cloud_price", provider=instance.provider, instance=instance.name, date=instance.date,
+               source=instance.source)
 
 
 def break_even_answer(
     desktop_usd: float, cloud_usd_per_hour: float, hours_per_day: float, ctx: AdviceContext
 ) -> Answer:
-    """Break-even for figures the user gives directly (no catalog GPU or cloud instance)."""
-    result = break_even(
-        desktop_usd,
-        cloud_usd_per_hour,
-        hours_per_day=hours_per_day,
-        electricity_usd_per_kwh=ctx.electricity_usd_per_kwh,
-    )
-    when = _when(result)
-    headline = (
-        f"A ${desktop_usd:,.0f} desktop beats renting at ${cloud_usd_per_hour:.2f}/GPU-hour {when}, "
-        f"at {hours_per_day:g} h a day."
-    )
-    rules = (_break_even_rule(result),)
-    return Answer(
-        kind="cloud_vs_buy",
-        query=Query(kind="cloud_vs_buy", hours_per_day=hours_per_day),
-        headline=headline,
-        break_even=result,
-        rules=rules,
-    )
+    """Break-even for figures the user gives directly: the same question as a Query (see advise)."""
+    query = Query(kind="cloud_vs_buy", desktop_usd=desktop_usd, cloud_usd_per_hour=cloud_usd_per_hour,
+                  hours_per_day=hours_per_day)
+    return advise(query, ctx)
 
 
-def _cloud_instance(gpu_id: str):
+def _cloud_instance(gpu_id: str) -> CloudInstance | None:
     current = [
         c for c in load_catalog().clouds.values() if c.gpu == gpu_id and not c.historical and c.on_demand_usd_per_hour
     ]
     return max(current, key=lambda c: (c.date, -c.on_demand_usd_per_hour / c.gpu_count), default=None)
 
 
-# ---- power, explain, other ------------------------------------------------------------
+# ---- power, explain, can-run, spec card, cycles, other ----------------------------------------
 
 
 def power(query: Query, ctx: AdviceContext) -> Answer:
@@ -566,37 +597,30 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         return Answer(
             kind="power",
             query=query,
-            headline="Which GPU, and how many?",
-            follow_up=FollowUp(field="gpu", question="Which GPU and how many? e.g. '4x 3090'.", choices=()),
+            headline=msg("advice.power.ask"),
+            follow_up=FollowUp(field="gpu", question=msg("advice.followup.power"), choices=()),
         )
-    gpu_id = query.gpus[0]
+    gpu = load_catalog().get(query.gpus[0])
     count = query.num_gpus or (query.gpu_counts[0] if query.gpu_counts else 1)
-    result = plan(gpu_id, count, power_limit_w=query.power_limit_w)
-    name = load_catalog().get(gpu_id).short_name
-    headline = (
-        f"{count}× {name}: about {result.load_w} W under load → a {result.recommended_psu_w} W PSU (≤ 95 % load)."
-    )
+    if count > MACHINE_MAX_GPUS:
+        raise UserError("error.power.count", max=MACHINE_MAX_GPUS)
+    if query.power_limit_w is not None and query.power_limit_w > gpu.tdp_w:
+        raise UserError("error.power.limit", gpu=gpu.short_name, tdp=gpu.tdp_w)
+    result = plan(gpu.id, count, power_limit_w=query.power_limit_w)
+    said = {"count": count, "gpu": gpu.short_name, "load_w": result.load_w, "psu_w": result.recommended_psu_w}
     if result.power_limit:
         pl = result.power_limit
-        headline += (
-            f" At {pl.limit_w} W each: about {pl.slowdown_percent:.0f} % slower, "
-            f"{pl.watts_saved_per_gpu * count} W saved."
-        )
+        headline = msg("advice.power.headline.limited", limit_w=pl.limit_w, slowdown=pl.slowdown_percent,
+                       saved_w=pl.watts_saved_per_gpu * count, **said)
+    else:
+        headline = msg("advice.power.headline", **said)
     notes = []
     if query.hours_per_day:
         kwh = result.load_w / 1000 * query.hours_per_day * 365
-        notes.append(
-            f"At {query.hours_per_day:g} h a day: {kwh:,.0f} kWh a year ≈ "
-            f"${kwh * float(ctx.electricity_usd_per_kwh):,.0f} at ${ctx.electricity_usd_per_kwh}/kWh."
-        )
-    rules = (
-        Rule(
-            id="power.psu",
-            text="A 1,600 W PSU leaves ~200 W for CPU and board: fine for 4× RTX 3080, "
-            "tight for 4× RTX 3090 (prefer ≥ 1,700 W).",
-            source=result.source,
-        ),
-    )
+        rate = _electricity(query, ctx)
+        notes.append(msg("advice.note.electricity", hours=query.hours_per_day, kwh=kwh, cost=kwh * float(rate),
+                         rate=rate))
+    rules = (Rule(id="power.psu", text=msg("advice.rule.psu"), source=result.source),)
     return Answer(
         kind="power",
         query=query,
@@ -610,64 +634,65 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
 
 def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
     item = explain(query.topic)
+    title = msg(f"advice.explain.{item.topic}")
     return Answer(
         kind="explain",
         query=query,
-        headline=item.title,
+        headline=title,
         explanation=item,
-        rules=(Rule(id=f"explain.{item.topic}", text=item.title, source=item.source),),
+        rules=(Rule(id=f"explain.{item.topic}", text=title, source=item.source),),
     )
 
 
-@lru_cache(maxsize=ANSWERS_REMEMBERED)
-def can_run(
-    query: Query, ctx: AdviceContext, *, mode: str | None = None, precision: str | None = None,
-    context: int | None = None,
-) -> Answer:
+def can_run(query: Query, ctx: AdviceContext) -> Answer:
     """Will a named model fit and how fast; otherwise the cheapest GPUs that fit (engine.canrun).
-    ``mode``, ``precision`` and ``context`` come from /canrun's options; chat questions leave them to
-    the engine's defaults. Remembered like :func:`advise`."""
-    report = assess(query, snapshot=ctx.snapshot, condition=query.condition, mode=mode, precision=precision,
-                    context=context)
+    The query's mode, precision and context length, when stated, replace the engine's defaults."""
+    report = assess(query, snapshot=ctx.snapshot, condition=query.condition, mode=query.mode,
+                    precision=query.precision, context=query.context_tokens)
     follow_up = None
     if report.model_id is None and report.memory_verdict is None and report.floor is None:
-        follow_up = FollowUp(field="model", question="Which model? e.g. 'Llama 3 8B', 'Qwen2.5 14B', '70B'.",
-                             choices=())
-    rules = (Rule(id="canrun.memory", text="Memory = weights + KV cache (GQA-aware) + activations + runtime "
-                  "overhead; decode speed from memory bandwidth, prefill from Tensor Core FLOPS.",
+        follow_up = FollowUp(field="model", question=msg("advice.followup.model"), choices=())
+    rules = (Rule(id="canrun.memory", text=msg("advice.rule.canrun_memory"),
                   source="docs/canrun.md; guide §memory for task floors"),)
     return Answer(kind="can_run", query=query, headline=report.headline, can_run=report, rules=rules,
                   notes=tuple(report.notes), suggestions=tuple(report.assumptions[:2]), follow_up=follow_up,
                   price_date=report.price_date)
 
 
-@lru_cache(maxsize=ANSWERS_REMEMBERED)
+def info(query: Query, ctx: AdviceContext) -> Answer:
+    """A GPU's spec card with its sources (/info): the first GPU the query names."""
+    if not query.gpus:
+        return Answer(kind="info", query=query, headline=msg("advice.info.ask"),
+                      follow_up=FollowUp(field="gpu", question=msg("advice.followup.info"), choices=()))
+    card = load_catalog().get(query.gpus[0])
+    return Answer(kind="info", query=query, headline=msg("advice.info.headline", name=card.name), spec=card)
+
+
+def cycles(query: Query, ctx: AdviceContext) -> Answer:
+    """The guide's worked matrix-multiplication example (/cycles), one of twelve variants; unstated
+    choices are the guide's headline case (2023, Tensor Cores, no TMA)."""
+    tensor_cores = query.tensor_cores if query.tensor_cores is not None else True
+    result = worked_example(query.edition or "2023", tensor_cores, tma=bool(query.tma))
+    return Answer(kind="cycles", query=query, headline=msg("advice.cycles.headline", total=result.total),
+                  cycles=result)
+
+
 def spec_card(gpu_id: str) -> Answer:
-    """A GPU's spec card with its sources (/info). Remembered like :func:`advise`, so a card asked
-    for again is the same Answer and its rendered reply is reused."""
-    spec = load_catalog().get(gpu_id)
-    return Answer(kind="other", query=Query(kind="other", gpus=(spec.id,)), headline=f"**{spec.name}**", spec=spec)
+    """``advise`` for a spec card (kept for callers that name only the card)."""
+    return advise(Query(kind="info", gpus=(gpu_id,)))
 
 
-@lru_cache(maxsize=16)
 def cycles_answer(edition: Literal["2023", "2020"], tensor_cores: bool, tma: bool = False) -> Answer:
-    """The guide's worked matrix-multiplication example (/cycles), one of twelve variants."""
-    result = worked_example(edition, tensor_cores, tma=tma)
-    return Answer(kind="explain", query=Query(kind="explain", topic="tensor_cores"),
-                  headline=f"{result.total} cycles", cycles=result)
+    """``advise`` for the cycle example (kept for callers that give only its three choices)."""
+    return advise(Query(kind="cycles", edition=edition, tensor_cores=tensor_cores, tma=tma))
 
 
 def other(query: Query, ctx: AdviceContext) -> Answer:
     return Answer(
         kind="other",
         query=query,
-        headline="I answer questions about buying GPUs for deep learning.",
-        suggestions=(
-            "Try: 'which GPU for Kaggle under $500?'",
-            "'4090 vs 2x 3090 for LLM fine-tuning'",
-            "'can a 3060 12GB run Llama 3 8B?'",
-            "'PSU for 4x 3090?'",
-        ),
+        headline=msg("advice.other.headline"),
+        suggestions=tuple(msg(f"advice.other.example.{k}") for k in ("kaggle", "compare", "can_run", "power")),
     )
 
 

@@ -22,6 +22,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.catalog import load_catalog
+from engine.message import Msg, msg
 from engine.performance import scaling_efficiency, speed, speeds_array
 from engine.specs import BuildCost, Workload
 
@@ -41,6 +42,13 @@ class PriceQuote(BaseModel):
     date: dt.date
     source: str
     snapshot_id: str | None = None
+
+    def basis_message(self) -> Msg:
+        """Which price this is ("used", "average of new and used"), to say beside the figure."""
+        return msg(f"price.basis.{_BASIS_KEYS[self.basis]}")
+
+
+_BASIS_KEYS = {"new": "new", "used": "used", "average of new and used": "average", "override": "override"}
 
 
 class Electricity(BaseModel):

@@ -14,25 +14,20 @@ from functools import lru_cache
 from engine.answer import Rule
 from engine.catalog import load_catalog
 from engine.cost import PriceCondition, PriceQuote, dearest_within, price_quote
+from engine.message import msg
 from engine.query import Query
 
 SOURCE = "Guide 2023 recommendation flowchart (the guide's gpu_recommendations chart)"
 
-# (chain id, description, [(gpu ids tried together, condition)])
-_TRAIN_TRANSFORMERS = (
-    "train.transformers",
-    "training transformers",
-    [(("rtx-4090",), "new"), (("rtx-3090", "rtx-3090-ti"), "used")],
-)
+# (chain id, [(gpu ids tried together, condition)]); the chain's words are flowchart.chain.<id>
+_TRAIN_TRANSFORMERS = ("train.transformers", [(("rtx-4090",), "new"), (("rtx-3090", "rtx-3090-ti"), "used")])
 _TRAIN_OTHER = (
     "train.other",
-    "training other models",
     [(("rtx-4080",), "new"), (("rtx-4070-ti",), "new"), (("rtx-2080-ti",), "used"), (("rtx-3060-12gb",), "used")],
 )
-_USE_LLMS = ("use.llms", "using LLMs", [(("rtx-4090",), "new"), (("rtx-3090", "rtx-3090-ti"), "used")])
+_USE_LLMS = ("use.llms", [(("rtx-4090",), "new"), (("rtx-3090", "rtx-3090-ti"), "used")])
 _USE_OTHER = (
     "use.other",
-    "using other models",
     [(("rtx-4070-ti", "rtx-4080"), "new"), (("rtx-2080-ti",), "used"), (("rtx-3060-12gb",), "used")],
 )
 
@@ -60,15 +55,11 @@ def _pick(
     """The flowchart's answer for this query as a Rule, or None when the task is unknown."""
     if query.organization:
         big_llm = query.task in ("llm_pretrain", "llm_finetune")
-        text = (
-            "Organisation training LLMs ≥ 13B: rent A100/H100 in the cloud (Azure if rich, AWS otherwise)."
-            if big_llm
-            else "Organisation: H100 SXM if rich; otherwise about 80 % RTX 6000 Ada / L40 and 20 % H100."
-        )
+        text = msg("flowchart.organization.big_llm" if big_llm else "flowchart.organization")
         return Rule(id="flowchart.2023.organization", text=text, source=SOURCE)
     if query.task is None:
         return None
-    chain_id, label, steps = _chain(query.task)
+    chain_id, steps = _chain(query.task)
     catalog = load_catalog()
     for gpu_ids, step_condition in steps:
         wanted = condition or step_condition
@@ -80,17 +71,10 @@ def _pick(
         affordable = [q for q in quotes if budget_usd is None or q.usd <= budget_usd]
         if affordable:
             best = min(affordable, key=lambda q: q.usd)
-            name = catalog.get(best.gpu_id).short_name
-            return Rule(
-                id=f"flowchart.2023.{chain_id}",
-                text=f"The guide's flowchart for {label}: {name} ({best.basis} ${best.usd:,.0f}).",
-                source=SOURCE,
-            )
-    small = (
-        "Flowchart fallback: with only small or streaming datasets, rent (vast.ai, Lambda Cloud); "
-        "otherwise it's complicated — pick memory, metric, then best performance per dollar."
-    )
-    return Rule(id=f"flowchart.2023.{chain_id}.fallback", text=small, source=SOURCE)
+            text = msg("flowchart.pick", chain=msg(f"flowchart.chain.{chain_id}"),
+                       gpu=catalog.get(best.gpu_id).short_name, basis=best.basis_message(), usd=best.usd)
+            return Rule(id=f"flowchart.2023.{chain_id}", text=text, source=SOURCE)
+    return Rule(id=f"flowchart.2023.{chain_id}.fallback", text=msg("flowchart.fallback"), source=SOURCE)
 
 
 def pick(query: Query, budget_usd: Decimal | None, *, snapshot: str | None = None,
@@ -109,7 +93,7 @@ def pick(query: Query, budget_usd: Decimal | None, *, snapshot: str | None = Non
 @lru_cache(maxsize=64)
 def _chart_prices(task: str | None, snapshot: str | None, condition: PriceCondition | None) -> tuple[Decimal, ...]:
     """The prices of every card on this task's chain, as the walk prices them, cheapest first."""
-    _, _, steps = _chain(task)
+    _, steps = _chain(task)
     return tuple(sorted({
         q.usd
         for gpu_ids, step_condition in steps

@@ -1,20 +1,34 @@
-"""The Query: the one contract between the parser, slash-command options and the advisor.
+"""The Query: the whole question, and the one contract between every front end and the advisor.
 
-Whatever way a question arrives (free text, a slash command, a terminal flag), it becomes a
-``Query``; the advisor never sees raw text. Fields follow ``questions/README.md``.
+Whatever way a question arrives (free text, a slash command, a terminal flag, a button), it becomes
+a ``Query``, and ``engine.advise(query, context)`` is the only door to an answer: a can-run's mode,
+precision and context length, a break-even's own desktop cost and cloud price, the card a spec card
+describes and the cycle example's edition are fields here, never extra arguments beside it. So an
+answer is a function of (query, context) alone, and a query written into a button rebuilds it.
+
+A Query validates itself against one table of bounds (``BOUNDS``), so chat, slash commands and the
+terminal accept exactly the same values; constructing one with a value out of range, an unknown GPU
+or precision raises ``engine.errors.UserError`` with a message key per field, never a pydantic dump.
+Fields follow ``questions/README.md``; ``None`` means "not stated", never "zero".
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Literal
+from typing import Annotated, Any, Literal, NamedTuple, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from engine.catalog import load_catalog
+from engine.cycles import Edition
+from engine.errors import UserError, listed
+from engine.message import Msg, msg
 from engine.money import Money, exchange_rates
-from engine.specs import Workload
+from engine.specs import WORKLOADS, Workload
 
-Kind = Literal["recommend", "compare", "can_run", "cloud_vs_buy", "power", "explain", "other"]
+Kind = Literal[
+    "recommend", "compare", "can_run", "cloud_vs_buy", "power", "explain", "info", "cycles", "other"
+]
 Task = Literal[
     "kaggle",
     "learning",
@@ -29,42 +43,156 @@ Task = Literal[
     "other",
 ]
 Condition = Literal["new", "used"]
-KINDS: tuple[Kind, ...] = ("recommend", "compare", "can_run", "cloud_vs_buy", "power", "explain", "other")
-TASKS: tuple[Task, ...] = (
-    "kaggle",
-    "learning",
-    "llm_inference",
-    "llm_finetune",
-    "llm_pretrain",
-    "image_generation",
-    "computer_vision",
-    "nlp",
-    "rl",
-    "research",
-    "other",
-)
+Mode = Literal["inference", "full_finetune", "lora", "qlora", "pretrain"]  # what a can-run question runs
+KINDS: tuple[Kind, ...] = get_args(Kind)
+TASKS: tuple[Task, ...] = get_args(Task)
+MODES: tuple[Mode, ...] = get_args(Mode)
+
+
+class Bound(NamedTuple):
+    """Accepted values: ``low`` ≤ value ≤ ``high`` (``low`` < value when ``low_open``); for text
+    and lists, their length."""
+
+    low: int | Decimal
+    high: int | Decimal
+    low_open: bool = False
+
+    def field(self) -> dict[str, Any]:
+        """The pydantic constraints for a number."""
+        return {"gt" if self.low_open else "ge": self.low, "le": self.high}
+
+    def error(self, name: str) -> UserError:
+        return UserError(f"error.bound.{name}", min=self.low, max=self.high)
+
+
+# Every bound on a question, in one place: the fields below are constrained by it and front ends take their
+# option ranges from it. Counts reach 4,096 and budgets 10^10 in any currency (₩15,000,000 is a normal
+# budget) because chat questions name clusters ("200 H100s"); a power answer says it sizes one machine.
+BOUNDS: dict[str, Bound] = {
+    "budget": Bound(0, 10_000_000_000, low_open=True),  # amount, in the budget's own currency
+    "min_memory_gb": Bound(0, 4096, low_open=True),
+    "hours_per_day": Bound(0, 24),
+    "num_gpus": Bound(1, 4096),
+    "gpu_counts": Bound(1, 4096),  # each entry
+    "gpus": Bound(0, 4),  # entries (gpu_counts has at most as many)
+    "model": Bound(1, 100),  # characters, stripped
+    "topic": Bound(1, 40),  # characters
+    "precision": Bound(1, 20),  # characters
+    "power_limit_w": Bound(1, 2000),
+    "context_tokens": Bound(128, 10_000_000),
+    "desktop_usd": Bound(1, 10_000_000),
+    "cloud_usd_per_hour": Bound(Decimal("0.01"), 10_000),
+    "electricity_usd_per_kwh": Bound(0, 100),
+}
+CHOICES: dict[str, tuple[str, ...]] = {
+    "kind": KINDS, "task": TASKS, "condition": get_args(Condition), "workload": WORKLOADS, "mode": MODES,
+    "edition": get_args(Edition),
+}
+
+
+def _length(name: str) -> dict[str, int]:
+    return {"max_length": int(BOUNDS[name].high)}
+
+
+Count = Annotated[int, Field(**BOUNDS["gpu_counts"].field())]
 
 
 class Query(BaseModel):
-    """A question, structured. ``None`` means "not stated", never "zero"."""
+    """A question, structured: everything an answer depends on besides the server's context.
+
+    Built by ``engine.parse`` from text, by front ends from options and flags, by ``decode`` from a
+    button; answered by ``engine.advise`` alone. Raises ``UserError`` when a value is not accepted.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: Kind = "other"
     task: Task | None = None
     budget: Money | None = None
-    min_memory_gb: float | None = Field(default=None, gt=0, le=4096)
-    hours_per_day: float | None = Field(default=None, ge=0, le=24)
-    num_gpus: int | None = Field(default=None, ge=1, le=4096)
-    gpus: tuple[str, ...] = ()
-    gpu_counts: tuple[int, ...] = Field(default=(), description="per entry of gpus when stated ('2x 3090')")
+    min_memory_gb: float | None = Field(default=None, **BOUNDS["min_memory_gb"].field())
+    hours_per_day: float | None = Field(default=None, **BOUNDS["hours_per_day"].field())
+    num_gpus: int | None = Field(default=None, **BOUNDS["num_gpus"].field())
+    gpus: tuple[str, ...] = Field(default=(), description="catalog ids; a name that resolves is read as its id",
+                                  **_length("gpus"))
+    gpu_counts: tuple[Count, ...] = Field(default=(), description="per entry of gpus when stated ('2x 3090')",
+                                          **_length("gpus"))
     condition: Condition | None = None
     cloud_interest: bool | None = None
-    model: str | None = Field(default=None, description="model named in a can-run question, as typed")
+    model: str | None = Field(default=None, description="model named in a can-run question, as typed",
+                              **_length("model"))
     workload: Workload | None = Field(default=None, description="metric asked for explicitly ('8-bit inference')")
     organization: bool | None = Field(default=None, description="a lab, company or cluster rather than one person")
-    topic: str | None = Field(default=None, description="explain: which of the guide's answers")
-    power_limit_w: int | None = Field(default=None, gt=0, le=2000)
+    topic: str | None = Field(default=None, description="explain: which of the guide's answers", **_length("topic"))
+    power_limit_w: int | None = Field(default=None, **BOUNDS["power_limit_w"].field())
+    # can_run: what to check (None: the engine chooses, as for a chat question)
+    mode: Mode | None = None
+    precision: str | None = Field(default=None, description="a precision name, read as its canonical form",
+                                  **_length("precision"))
+    context_tokens: int | None = Field(default=None, **BOUNDS["context_tokens"].field())
+    # cloud_vs_buy: the user's own figures (None: priced from the catalog and the cloud data)
+    desktop_usd: Decimal | None = Field(default=None, **BOUNDS["desktop_usd"].field())
+    cloud_usd_per_hour: Decimal | None = Field(default=None, description="per GPU-hour",
+                                               **BOUNDS["cloud_usd_per_hour"].field())
+    electricity_usd_per_kwh: Decimal | None = Field(default=None, description="None: the server's setting",
+                                                    **BOUNDS["electricity_usd_per_kwh"].field())
+    # cycles: which of the guide's worked examples (None: 2023, with Tensor Cores, without TMA)
+    edition: Edition | None = None
+    tensor_cores: bool | None = None
+    tma: bool | None = None
+
+    def __init__(self, **data: Any) -> None:
+        """Validate, turning what pydantic rejects into the one error front ends catch."""
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise user_error(exc) from exc
+
+    @field_validator("model", "topic", "precision", mode="before")
+    @classmethod
+    def _stripped(cls, value: object) -> object:
+        return (value.strip() or None) if isinstance(value, str) else value
+
+    @field_validator("budget")
+    @classmethod
+    def _budget_in_bounds(cls, value: Money | None) -> Money | None:
+        bound = BOUNDS["budget"]
+        if value is not None and not bound.low < value.amount <= bound.high:
+            raise bound.error("budget")
+        return value
+
+    @field_validator("gpus")
+    @classmethod
+    def _catalog_ids(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        """Catalog ids; what a person typed ("3090") is read as the card it names, or refused."""
+        catalog = load_catalog()
+        return tuple(g if g in catalog.gpus else _resolved(g) for g in value)
+
+    @field_validator("precision")
+    @classmethod
+    def _known_precision(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        from engine.memory import PRECISIONS, get_precision  # engine.memory imports this module
+
+        try:
+            return get_precision(value).name
+        except ValueError:
+            raise UserError("error.unknown_precision", name=value, known=listed(tuple(PRECISIONS))) from None
+
+    @field_validator("topic")
+    @classmethod
+    def _known_topic(cls, value: str | None) -> str | None:
+        from engine.explain import TOPICS  # engine.explain imports the answers, which import this module
+
+        if value is not None and value not in TOPICS:
+            raise UserError("error.unknown_topic", name=value, known=listed(TOPICS))
+        return value
+
+    @model_validator(mode="after")
+    def _answerable(self) -> Query:
+        if self.edition == "2020" and self.tma:
+            raise UserError("error.cycles.tma_2020")
+        return self
 
     def budget_usd(self) -> Decimal | None:
         """The budget in US dollars at the dated rates; None without a budget or a rate for its currency."""
@@ -81,6 +209,39 @@ class Query(BaseModel):
         return self.model_copy(update={k: getattr(newer, k) for k in stated})
 
 
+def _resolved(text: str) -> str:
+    catalog = load_catalog()
+    found = catalog.resolve(text)
+    if found is not None:
+        return found
+    close = [catalog.get(g).short_name for g in catalog.suggest(text)]
+    hint = msg("error.did_you_mean", names=listed(close)) if close else None
+    raise UserError("error.unknown_gpu", name=text, hint=hint)
+
+
+_BOUND_ERRORS = {
+    "greater_than", "greater_than_equal", "less_than", "less_than_equal", "too_long", "too_short",
+    "string_too_long", "string_too_short", "finite_number",
+}
+
+
+def user_error(exc: ValidationError) -> UserError:
+    """What was wrong with a question, as the message a user reads: the first rejected field's bound,
+    choices or "not valid" (a UserError raised by a validator comes through as it was)."""
+    first = exc.errors()[0]
+    if isinstance(error := (first.get("ctx") or {}).get("error"), UserError):
+        return error
+    field = str(first["loc"][0]) if first["loc"] else ""
+    kind = first["type"]
+    if kind == "too_long" and field in ("gpus", "gpu_counts"):
+        return BOUNDS["gpus"].error("gpus")
+    if field in BOUNDS and (kind in _BOUND_ERRORS or kind.endswith(("_parsing", "_type"))):
+        return BOUNDS[field].error(field)  # a number out of range, or not a number: say what is accepted
+    if kind in ("literal_error", "enum") and field in CHOICES:
+        return UserError("error.choice", field=field, choices=listed(CHOICES[field]))
+    return UserError("error.invalid", field=field)
+
+
 class ParseResult(BaseModel):
     """What the parser read, and what it could not: the bot asks about ``missing`` and says ``notes``."""
 
@@ -91,4 +252,4 @@ class ParseResult(BaseModel):
     missing: tuple[Literal["task", "budget", "gpu", "model"], ...] = ()
     uncertain: tuple[str, ...] = Field(default=(), description="fields the parser guessed")
     unknown_gpus: tuple[str, ...] = Field(default=(), description="GPU-like names that matched no catalog card")
-    notes: tuple[str, ...] = Field(default=(), description="short messages for the user, e.g. 'ignored budget -500'")
+    notes: tuple[Msg, ...] = Field(default=(), description="what the user should know, e.g. an ignored budget")

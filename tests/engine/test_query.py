@@ -1,0 +1,386 @@
+"""The Query is the whole question: its bounds (one table), its errors (UserError, never a pydantic
+dump), and every field reaching ``advise`` — the only door to an answer."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+import pytest
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from bot.words import english, render
+from engine import AdviceContext, advise
+from engine.advisor import cycles_answer, spec_card
+from engine.catalog import load_catalog
+from engine.cloud import break_even
+from engine.cost import price_quote
+from engine.datafiles import data_dir
+from engine.errors import UserError
+from engine.explain import TOPICS, explain
+from engine.memory import MODES as MEMORY_MODES
+from engine.message import Msg
+from engine.money import Money
+from engine.query import BOUNDS, MODES, Query, user_error
+
+LANGS = ("en", "zh-Hant", "zh-Hans")
+
+
+def usd(amount: float | int | str) -> Money:
+    return Money(amount=Decimal(str(amount)), currency="USD")
+
+
+# ---- bounds: one table, inside and outside each edge -----------------------------------------
+
+# field → (values accepted, values refused); every entry of BOUNDS has a row, so a new bound gets a test.
+EDGES: dict[str, tuple[list[Any], list[Any]]] = {
+    "budget": ([usd("0.01"), usd(10**10), Money(amount=10**10, currency="KRW")], [usd(0), usd(-5), usd(10**10 + 1)]),
+    "min_memory_gb": ([0.5, 4096], [0, -1, 4096.5]),
+    "hours_per_day": ([0, 3.5, 24], [-0.1, 24.1]),
+    "num_gpus": ([1, 4096], [0, 4097]),
+    "gpu_counts": ([(1,), (4096, 2)], [(0,), (4097,)]),
+    "gpus": ([(), ("rtx-3090", "rtx-4090", "a100-80gb-sxm", "h100")], [("rtx-3090", "rtx-4090", "rtx-3080-10gb",
+                                                                         "rtx-3070", "rtx-3060-12gb")]),
+    "model": (["x" * 100, "Llama 3 8B"], ["x" * 101]),
+    "topic": (["tensor_cores"], ["x" * 41]),
+    "precision": (["bf16"], ["x" * 21]),
+    "power_limit_w": ([1, 2000], [0, 2001]),
+    "context_tokens": ([128, 10_000_000], [127, 10_000_001]),
+    "desktop_usd": ([1, Decimal("2200.50"), 10_000_000], [0.5, 10_000_001]),
+    "cloud_usd_per_hour": ([0.01, Decimal("2.14"), 10_000], [0.009, Decimal("10000.01")]),
+    "electricity_usd_per_kwh": ([0, Decimal("0.3"), 100], [-0.01, 100.01]),
+}
+
+
+def test_every_bound_has_its_edges_tested():
+    assert set(EDGES) == set(BOUNDS)
+
+
+@pytest.mark.parametrize(("field", "value"), [(f, v) for f, (ok, _) in EDGES.items() for v in ok])
+def test_values_inside_a_bound_are_accepted(field, value):
+    assert getattr(Query(**{field: value}), field) is not None or value == ()
+
+
+@pytest.mark.parametrize(("field", "value"), [(f, v) for f, (_, bad) in EDGES.items() for v in bad])
+def test_values_outside_a_bound_raise_a_user_error_naming_the_bound(field, value):
+    with pytest.raises(UserError) as caught:
+        Query(**{field: value})
+    error = caught.value
+    bound = BOUNDS[field]
+    assert error.key == f"error.bound.{field}"
+    assert error.values == {"min": bound.low, "max": bound.high}
+    for lang in LANGS:
+        text = render(error.message, lang)
+        assert text and "{" not in text and "error." not in text
+
+
+def test_bound_messages_say_the_limits_in_words():
+    with pytest.raises(UserError) as caught:
+        Query(budget=usd(0))
+    assert english(caught.value.message) == "A budget must be more than 0 and at most 10,000,000,000."
+    with pytest.raises(UserError) as caught:
+        Query(context_tokens=64)
+    assert english(caught.value.message) == "A context length must be between 128 and 10,000,000 tokens."
+    assert "每 GPU 小時 $0.01" in render(user_error_of(cloud_usd_per_hour=0).message, "zh-Hant")
+
+
+def user_error_of(**fields: Any) -> UserError:
+    with pytest.raises(UserError) as caught:
+        Query(**fields)
+    return caught.value
+
+
+def test_text_fields_are_stripped_and_blank_is_not_stated():
+    assert Query(model="  Llama 3 8B  ").model == "Llama 3 8B"
+    assert Query(model="   ").model is None
+    assert Query(model=" " * 150 + "x").model == "x"
+
+
+def test_names_are_read_as_catalog_ids():
+    assert Query(gpus=("3090", "RTX 4090")).gpus == ("rtx-3090", "rtx-4090")
+    assert Query(precision="Q4_K_M").precision == "q4_k_m" and Query(precision="bfloat16").precision == "bf16"
+
+
+# ---- one error type, with a message key per field ----------------------------------------------
+
+
+def test_an_unknown_gpu_is_a_user_error_with_the_typed_name():
+    error = user_error_of(gpus=("rtx-3090", "zzqx"))
+    assert error.key == "error.unknown_gpu" and error.values["name"] == "zzqx"
+    assert english(error.message) == "I don't know the GPU “zzqx”."
+    close = user_error_of(gpus=("rtx 4090 tii",))
+    assert close.values["hint"] is not None and "RTX 4090" in english(close.message)
+
+
+def test_unknown_precision_topic_and_choices_list_what_is_accepted():
+    precision = user_error_of(precision="q9_x")
+    assert precision.key == "error.unknown_precision" and "q4_k_m" in english(precision.message)
+    topic = user_error_of(topic="quantum")
+    assert topic.key == "error.unknown_topic" and "tensor_cores" in english(topic.message)
+    mode = user_error_of(mode="training")
+    assert mode.key == "error.choice" and "qlora" in english(mode.message) and "、" in render(mode.message, "zh-Hans")
+    assert user_error_of(kind="chat").values["field"] == "kind"
+    assert user_error_of(edition="2020", tma=True).key == "error.cycles.tma_2020"
+
+
+def test_anything_else_wrong_is_still_a_user_error_never_a_pydantic_dump():
+    assert user_error_of(num_gpus="many").key == "error.bound.num_gpus"  # not a number: say which are accepted
+    for fields in ({"nonsense": 1}, {"budget": {"amount": 5, "currency": "dollars"}}, {"organization": "maybe"}):
+        error = user_error_of(**fields)
+        assert isinstance(error, ValueError) and error.key == "error.invalid"
+        for lang in LANGS:
+            text = render(error.message, lang)
+            assert "pydantic" not in text and "validation error" not in text.lower()
+
+
+def test_a_validation_error_from_elsewhere_converts_the_same_way():
+    """Query.model_validate (a decoder, a stored query) bypasses __init__; user_error turns what it
+    raises into the same UserError as the constructor would."""
+    with pytest.raises(ValidationError) as caught:
+        Query.model_validate({"kind": "power", "num_gpus": 0})
+    assert user_error(caught.value).key == "error.bound.num_gpus"
+    with pytest.raises(ValidationError) as caught:
+        Query.model_validate({"gpus": ["zzqx"]})
+    converted = user_error(caught.value)
+    assert converted.key == "error.unknown_gpu" and converted.values["name"] == "zzqx"
+
+
+def test_user_error_carries_a_message():
+    error = UserError("error.power.count", max=16)
+    assert error.message == Msg(key="error.power.count", args={"max": 16})
+    assert str(error) == "error.power.count {'max': 16}" and isinstance(error, ValueError)
+
+
+# ---- the Query stays a value ----------------------------------------------------------------
+
+
+def test_queries_are_frozen_hashable_and_merge_with_the_new_fields():
+    query = Query(kind="can_run", model="Llama 3 8B", mode="lora", precision="bf16", context_tokens=4096)
+    assert hash(query) == hash(Query(kind="can_run", model="Llama 3 8B", mode="lora", precision="BF16",
+                                     context_tokens=4096))
+    with pytest.raises(ValidationError):
+        query.mode = "qlora"  # type: ignore[misc]
+    merged = query.merged(Query(precision="nf4", mode="qlora"))
+    assert (merged.model, merged.mode, merged.precision, merged.context_tokens) == ("Llama 3 8B", "qlora", "nf4", 4096)
+
+
+def test_the_can_run_modes_are_the_memory_models_modes():
+    assert MODES == MEMORY_MODES
+
+
+# ---- every field reaches advise ---------------------------------------------------------------
+
+
+def canrun(**fields: Any):
+    return advise(Query(kind="can_run", model="Llama 3 8B", gpus=("rtx-3090",), **fields)).can_run
+
+
+def test_can_run_mode_precision_and_context_change_the_answer():
+    plain = canrun()
+    assert plain.mode == "inference"
+    quantised = canrun(precision="q4_k_m")
+    assert quantised.verdicts[0].precision == "q4_k_m"
+    assert quantised.verdicts[0].need_gib < plain.verdicts[0].need_gib
+    assert canrun(mode="qlora").mode == "qlora"
+    long = canrun(precision="bf16", context_tokens=65_536)
+    assert long.context == 65_536 and long.verdicts[0].need_gib > canrun(precision="bf16").verdicts[0].need_gib
+
+
+def test_break_even_with_the_users_figures_is_the_cloud_models_break_even():
+    answer = advise(Query(kind="cloud_vs_buy", desktop_usd=2200, cloud_usd_per_hour=Decimal("2.14"), hours_per_day=3.6))
+    assert answer.break_even.days == break_even(2200, Decimal("2.14"), hours_per_day=3.6).days
+    assert english(answer.headline) == (
+        "A $2,200 desktop beats renting at $2.14/GPU-hour after 293 days (9.6 months), at 3.6 h a day."
+    )
+    wrapped = advise(Query(kind="cloud_vs_buy", desktop_usd=2200, cloud_usd_per_hour=2.14, hours_per_day=3.6))
+    assert wrapped.break_even.days == answer.break_even.days
+
+
+def test_catalog_priced_and_user_given_break_even_take_one_path():
+    priced = advise(Query(kind="cloud_vs_buy", gpus=("rtx-3090",), hours_per_day=3))
+    inputs = priced.break_even.inputs
+    given = advise(Query(kind="cloud_vs_buy", gpus=("rtx-3090",), hours_per_day=3,
+                         desktop_usd=inputs.desktop_cost_usd, cloud_usd_per_hour=inputs.cloud_usd_per_hour))
+    assert given.break_even == priced.break_even
+    assert priced.price_date is not None and given.price_date is None
+
+
+def test_a_missing_catalog_price_never_blocks_a_break_even():
+    unpriced = next(g.id for g in load_catalog().gpus.values()
+                    if g.gpu_class == "consumer" and g.has_tensor_cores and price_quote(g.id) is None)
+    own = advise(Query(kind="cloud_vs_buy", gpus=(unpriced,), desktop_usd=1800, hours_per_day=4))
+    assert own.break_even is not None and own.break_even.inputs.desktop_cost_usd == 1800
+    assert own.break_even.inputs.gpu_power_w == load_catalog().get(unpriced).tdp_w
+    neither = advise(Query(kind="cloud_vs_buy", gpus=(unpriced,), hours_per_day=4))
+    assert neither.break_even is None and neither.headline.key == "advice.cloud.no_price.instance"
+    assert "/GPU-hour" in english(neither.headline) and any(r.id == "cloud.breakeven" for r in neither.rules)
+    assert neither.suggestions[0].key == "advice.suggest.desktop_cost"
+
+
+def test_the_questions_electricity_price_wins_over_the_servers():
+    base = Query(kind="cloud_vs_buy", desktop_usd=2000, cloud_usd_per_hour=1, hours_per_day=8)
+    server = advise(base, AdviceContext(electricity_usd_per_kwh=Decimal("0.12"))).break_even
+    own = advise(base.model_copy(update={"electricity_usd_per_kwh": Decimal("0.40")})).break_even
+    assert own.inputs.electricity_usd_per_kwh == Decimal("0.40") and own.days > server.days
+
+
+def test_no_hours_at_all_is_a_user_error_for_a_break_even():
+    with pytest.raises(UserError) as caught:
+        advise(Query(kind="cloud_vs_buy", gpus=("rtx-3090",), hours_per_day=0))
+    assert caught.value.key == "error.cloud.no_hours"
+
+
+def test_power_says_what_it_supports():
+    with pytest.raises(UserError) as caught:
+        advise(Query(kind="power", gpus=("rtx-3090",), num_gpus=200))
+    assert caught.value.key == "error.power.count" and caught.value.values == {"max": 16}
+    with pytest.raises(UserError) as caught:
+        advise(Query(kind="power", gpus=("rtx-3090",), power_limit_w=500))
+    assert caught.value.values == {"gpu": "RTX 3090", "tdp": 350}
+
+
+def test_a_spec_card_is_a_query():
+    card = advise(Query(kind="info", gpus=("3090",)))
+    assert card.kind == "info" and card.spec.id == "rtx-3090"
+    assert english(card.headline) == "**NVIDIA GeForce RTX 3090**"
+    assert spec_card("rtx-3090") is card
+    ask = advise(Query(kind="info"))
+    assert ask.spec is None and ask.follow_up.field == "gpu"
+
+
+@pytest.mark.parametrize(("fields", "total"), [
+    ({}, 235),
+    ({"tensor_cores": False}, 504),
+    ({"tma": True}, 200),
+    ({"edition": "2020", "tensor_cores": True}, 221),
+    ({"edition": "2020", "tensor_cores": False}, 392),
+])
+def test_the_cycle_example_is_a_query(fields, total):
+    answer = advise(Query(kind="cycles", **fields))
+    assert answer.kind == "cycles" and answer.cycles.total == total and english(answer.headline) == f"{total} cycles"
+
+
+def test_the_old_names_are_thin_wrappers_over_advise():
+    query = Query(kind="cycles", edition="2023", tensor_cores=True, tma=True)
+    assert cycles_answer("2023", True, True) is advise(query)
+
+
+@pytest.mark.parametrize("topic", TOPICS)
+def test_explanation_headlines_are_the_guides_titles_in_every_language(topic):
+    answer = advise(Query(kind="explain", topic=topic))
+    item = explain(topic)
+    for lang in LANGS:
+        assert render(answer.headline, lang) == item.wording(lang).title
+
+
+# ---- every message this part of the engine says renders in every language -------------------
+
+
+def _messages(value: Any) -> list[Msg]:
+    if isinstance(value, Msg):
+        return [value]
+    if isinstance(value, BaseModel):
+        return [m for name in type(value).model_fields for m in _messages(getattr(value, name))]
+    if isinstance(value, tuple | list):
+        return [m for item in value for m in _messages(item)]
+    if isinstance(value, dict):
+        return [m for item in value.values() for m in _messages(item)]
+    return []
+
+
+def _answers() -> list:
+    def q(**fields: Any) -> Query:
+        return Query(**fields)
+
+    old, cheap_3090 = AdviceContext(snapshot="2023-01"), AdviceContext(snapshot="2020-09")
+    override = price_quote("rtx-3090", snapshot="2023-01").model_copy(update={"usd": Decimal(300), "basis": "override"})
+    unpriced = next(g.id for g in load_catalog().gpus.values()
+                    if g.gpu_class == "consumer" and g.has_tensor_cores and price_quote(g.id) is None)
+    asked = [
+        (q(kind="recommend"), None),
+        (q(kind="recommend", task="kaggle"), None),
+        (q(kind="recommend", task="kaggle", budget=usd(500), hours_per_day=1, cloud_interest=True), None),
+        (q(kind="recommend", task="kaggle", budget=usd(1500)), old),
+        (q(kind="recommend", task="kaggle", budget=usd(1500), condition="new"),
+         AdviceContext(snapshot="2023-01", price_overrides={"rtx-3090": override})),
+        (q(kind="recommend", task="llm_inference", num_gpus=2, condition="used"), None),
+        (q(kind="recommend", task="llm_finetune", budget=Money(amount=1500, currency="EUR")), None),
+        (q(kind="recommend", task="image_generation", budget=usd(1700)), old),
+        (q(kind="recommend", task="llm_pretrain", organization=True), None),
+        (q(kind="recommend", organization=True, min_memory_gb=80), None),
+        (q(kind="recommend", budget=usd(150), condition="used"), cheap_3090),
+        (q(kind="recommend", budget=usd(30)), None),
+        (q(kind="recommend", task="llm_finetune", budget=usd(50)), None),
+        (q(kind="recommend", min_memory_gb=4096), None),
+        (q(kind="recommend", task="llm_pretrain", num_gpus=16), None),
+        (q(kind="compare"), None),
+        (q(kind="compare", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 2)), old),
+        (q(kind="compare", gpus=(unpriced, "rtx-3090")), None),
+        (q(kind="cloud_vs_buy", gpus=("rtx-3090",), hours_per_day=3), None),
+        (q(kind="cloud_vs_buy", gpus=("rtx-3090",), hours_per_day=0.5, cloud_usd_per_hour=Decimal("0.05")), None),
+        (q(kind="cloud_vs_buy", desktop_usd=2000), None),
+        (q(kind="cloud_vs_buy", desktop_usd=2000, cloud_usd_per_hour=2, hours_per_day=8), None),
+        (q(kind="cloud_vs_buy", gpus=(unpriced,), hours_per_day=4), None),
+        (q(kind="cloud_vs_buy", gpus=(unpriced,), cloud_usd_per_hour=1, hours_per_day=4), None),
+        (q(kind="power"), None),
+        (q(kind="power", gpus=("rtx-3090",), num_gpus=4, hours_per_day=8), None),
+        (q(kind="power", gpus=("rtx-3090",), num_gpus=2, power_limit_w=300), None),
+        (q(kind="can_run"), None),
+        (q(kind="info"), None),
+        (q(kind="info", gpus=("rtx-4090",)), None),
+        (q(kind="cycles"), None),
+        (q(kind="other"), None),
+        *((q(kind="explain", topic=topic), None) for topic in TOPICS),
+    ]
+    return [advise(query, ctx) for query, ctx in asked]
+
+
+def _errors() -> list[UserError]:
+    wrong: list[dict[str, Any]] = [
+        *({field: bad[0]} for field, (_, bad) in EDGES.items()),
+        {"gpus": ("zzqx",)}, {"gpus": ("rtx 4090 tii",)}, {"precision": "q9_x"}, {"topic": "quantum"},
+        {"mode": "training"}, {"edition": "2020", "tma": True}, {"nonsense": 1},
+    ]
+    out = [user_error_of(**fields) for fields in wrong]
+    for query in (Query(kind="power", gpus=("rtx-3090",), num_gpus=17),
+                  Query(kind="power", gpus=("rtx-3090",), power_limit_w=400),
+                  Query(kind="cloud_vs_buy", hours_per_day=0)):
+        with pytest.raises(UserError) as caught:
+            advise(query)
+        out.append(caught.value)
+    return out
+
+
+def _catalog_keys() -> set[str]:
+    return set(yaml.safe_load((data_dir() / "locales" / "messages" / "advice.yaml").read_text(encoding="utf-8")))
+
+
+# Reached only when a price snapshot holds no price at all: with no budget and no memory floor every priced
+# card fits, so "no priced GPU fits that budget" needs an empty market.
+UNREACHABLE = {"advice.recommend.no_fit.any"}
+
+
+def test_every_advice_message_renders_in_every_language():
+    said = [m for answer in _answers() for m in _messages(answer)] + [e.message for e in _errors()]
+    ours = _catalog_keys()
+    nested = {message: message.keys() for message in said}  # each message's key and those inside it
+    reached = {key for keys in nested.values() for key in keys}
+    assert ours - UNREACHABLE <= reached, sorted(ours - UNREACHABLE - reached)
+    for message, keys in nested.items():
+        if not set(keys) & ours:
+            continue  # another module's words (canrun, memory, power): their tests render them
+        for lang in LANGS:
+            text = render(message, lang)
+            assert text and "{" not in text.replace("{value}", "") and "advice." not in text, (message.key, lang)
+            if lang != "en":
+                assert not any(key in text for key in keys), (message.key, lang)
+
+
+def test_dates_in_headlines_render_per_language():
+    answer = advise(Query(kind="recommend", task="kaggle", budget=usd(1500)), AdviceContext(snapshot="2023-01"))
+    date = answer.headline["date"]
+    assert isinstance(date, dt.date) and date == answer.options[0].price.date
+    assert f"{date:%b %Y}" in english(answer.headline)
+    assert f"{date.year}年{date.month}月" in render(answer.headline, "zh-Hant")
