@@ -9,6 +9,9 @@ For a named GPU the verdict walks a quality ladder (BF16 → 8-bit → Q6_K → 
 for inference; LoRA at BF16 → QLoRA for fine-tuning) and reports the best rung that fits. When
 nothing named fits, or no GPU was named, it prices the cheapest cards and card counts that do, from
 the same dated snapshots as the rest of the advisor. Equations and sources: docs/canrun.md.
+
+Every verdict, note, assumption and speed basis is a message (:mod:`engine.message`) whose values
+are the figures and names; the words, per language, are in ``data/locales/messages/canrun.yaml``.
 """
 
 from __future__ import annotations
@@ -30,15 +33,19 @@ from engine.memory import (
     Mode,
     Split,
     capacity_gb,
+    clauses,
     estimate,
     get_precision,
     gpus_needed,
     has_kv_cache,
+    kind_words,
     kv_bytes,
     memory_floor,
+    model_words,
     resolve_model,
 )
 from engine.memory import active_params_b as _active_b
+from engine.message import Msg, msg
 from engine.model_specs import ModelSpec, load_model_catalog
 from engine.performance import scaling_efficiency
 from engine.query import Query
@@ -82,7 +89,7 @@ class SpeedRange(Frozen):
     high: float
     bound: float
     unit: str
-    basis: str
+    basis: Msg
 
 
 class TimeEstimate(Frozen):
@@ -92,7 +99,7 @@ class TimeEstimate(Frozen):
     flops: float
     hours_low: float
     hours_high: float
-    basis: str
+    basis: Msg
 
 
 class Rung(Frozen):
@@ -121,8 +128,8 @@ class GpuVerdict(Frozen):
     prefill: SpeedRange | None = None
     training: TimeEstimate | None = None
     needed: tuple[tuple[Mode, str, int | None], ...] = ()
-    verdict: str
-    notes: tuple[str, ...] = ()
+    verdict: Msg
+    notes: tuple[Msg, ...] = ()
 
 
 class MemoryVerdict(Frozen):
@@ -136,7 +143,7 @@ class MemoryVerdict(Frozen):
     need_gib: float
     estimate: MemoryEstimate
     tried: tuple[Rung, ...]
-    verdict: str
+    verdict: Msg
 
 
 class Alternative(Frozen):
@@ -162,20 +169,20 @@ class CanRunReport(Frozen):
     model_id: str | None = None
     model_name: str | None = None
     model: ModelSpec | None = None
-    model_basis: str | None = None
+    model_basis: Msg | None = None
     unresolved: str | None = None
     suggestions: tuple[str, ...] = ()
     mode: Mode | None = None
-    mode_reason: str = ""
+    mode_reason: Msg | None = None
     alternative_mode: Mode | None = None
     context: int | None = None
     verdicts: tuple[GpuVerdict, ...] = ()
     memory_verdict: MemoryVerdict | None = None
     floor: MemoryFloor | None = None
     alternatives: tuple[Alternative, ...] = ()
-    headline: str
-    notes: tuple[str, ...] = ()
-    assumptions: tuple[str, ...] = ()
+    headline: Msg
+    notes: tuple[Msg, ...] = ()
+    assumptions: tuple[Msg, ...] = ()
     snapshot_id: str | None = None
     price_date: dt.date | None = None
 
@@ -226,15 +233,13 @@ def decode_speed(
     def rate(efficiency: float, sync_s: float) -> float:
         return batch / (seconds / efficiency + syncs * sync_s)
 
-    basis = (
-        f"{card.bandwidth_gbs:g} GB/s ÷ ({weight_bytes / GB:.2f} GB of active weights at {prec.bits:g} bits + "
-        f"{kv / GB:.2f} GB KV cache at {length:,} tokens) per step of {batch} token(s); "
-        f"{DECODE_EFFICIENCY[0]:.0%}-{DECODE_EFFICIENCY[1]:.0%} of peak bandwidth"
-    )
-    if gpus > 1:
-        basis += (f"; {gpus} GPUs tensor parallel: each reads 1/{gpus}, plus {syncs} all-reduces per token at "
-                  f"{ALL_REDUCE_S[1] * 1e6:.0f}-{ALL_REDUCE_S[0] * 1e6:.0f} µs (NVLink-PCIe)" if split == "tensor"
-                  else f"; {gpus} GPUs in a layer split take turns: no faster than one")
+    basis = msg("canrun.basis.decode", bandwidth=card.bandwidth_gbs, weights_gb=weight_bytes / GB, bits=prec.bits,
+                kv_gb=kv / GB, context=length, batch=batch, low=DECODE_EFFICIENCY[0], high=DECODE_EFFICIENCY[1])
+    if gpus > 1 and split == "tensor":
+        basis = clauses(basis, msg("canrun.basis.decode_tensor", gpus=gpus, syncs=syncs,
+                                   fast_us=ALL_REDUCE_S[1] * 1e6, slow_us=ALL_REDUCE_S[0] * 1e6))
+    elif gpus > 1:
+        basis = clauses(basis, msg("canrun.basis.decode_pipeline", gpus=gpus))
     return SpeedRange(
         low=rate(DECODE_EFFICIENCY[0], ALL_REDUCE_S[0]),
         high=rate(DECODE_EFFICIENCY[1], ALL_REDUCE_S[1]),
@@ -244,17 +249,18 @@ def decode_speed(
     )
 
 
-def usable_tflops(gpu: Gpu, compute: str) -> tuple[float | None, str]:
-    """Dense throughput for a precision's matmuls: FP8/INT8 Tensor Cores where the card has them,
-    else FP16 (weight-only quantizations dequantize to FP16); FP32 units without Tensor Cores."""
+def usable_tflops(gpu: Gpu, compute: str) -> tuple[float | None, Msg]:
+    """Dense throughput for a precision's matmuls, and which units give it: FP8/INT8 Tensor Cores
+    where the card has them, else FP16 (weight-only quantizations dequantize to FP16); FP32 units
+    without Tensor Cores."""
     if not gpu.has_tensor_cores or compute == "fp32":
-        return gpu.fp32_tflops, "FP32 units"
+        return gpu.fp32_tflops, msg("canrun.units.fp32")
     fp16 = gpu.fp16_tensor_tflops_fp16acc or gpu.fp16_tensor_tflops
     if compute == "fp8" and gpu.fp8_tensor_tflops:
-        return gpu.fp8_tensor_tflops, "FP8 Tensor Cores"
+        return gpu.fp8_tensor_tflops, msg("canrun.units.tensor", precision="FP8")
     if compute == "int8" and gpu.int8_tensor_tops:
-        return gpu.int8_tensor_tops, "INT8 Tensor Cores"
-    return fp16, "FP16 Tensor Cores"
+        return gpu.int8_tensor_tops, msg("canrun.units.tensor", precision="INT8")
+    return fp16, msg("canrun.units.tensor", precision="FP16")
 
 
 def prefill_speed(
@@ -272,8 +278,8 @@ def prefill_speed(
     per_token = 2 * _active_b(spec) * 1e9
     bound = tflops * 1e12 / per_token
     tp_low, tp_high = _tp_factor(gpus, split)
-    basis = (f"{tflops:g} TFLOPS ({unit}) ÷ 2 × {_active_b(spec):g}B active params per token; "
-             f"{COMPUTE_UTILISATION[0]:.0%}-{COMPUTE_UTILISATION[1]:.0%} utilisation (guide)")
+    basis = msg("canrun.basis.prefill", tflops=tflops, units=unit, active_b=_active_b(spec),
+                low=COMPUTE_UTILISATION[0], high=COMPUTE_UTILISATION[1])
     return SpeedRange(
         low=bound * COMPUTE_UTILISATION[0] * tp_low,
         high=bound * COMPUTE_UTILISATION[1] * tp_high,
@@ -309,9 +315,10 @@ def training_time(
     scale = gpus * scaling_efficiency(gpus)
     fastest = flops / (tflops * 1e12 * COMPUTE_UTILISATION[1] * scale) / 3600
     slowest = flops / (tflops * 1e12 * COMPUTE_UTILISATION[0] * scale) / 3600
-    basis = (f"{k} × {_active_b(spec):g}B active params × {tokens:.3g} tokens = {flops:.2e} FLOP at {tflops:g} "
-             f"TFLOPS (FP16, FP32 accumulate) × {COMPUTE_UTILISATION[0]:.0%}-{COMPUTE_UTILISATION[1]:.0%}"
-             + (f" × {gpus} GPUs × {scaling_efficiency(gpus):.2f} scaling (guide: 8 A100 = 7×)" if gpus > 1 else ""))
+    figures = {"k": k, "active_b": _active_b(spec), "tokens": tokens, "flops": flops, "tflops": tflops,
+               "low": COMPUTE_UTILISATION[0], "high": COMPUTE_UTILISATION[1]}
+    basis = (msg("canrun.basis.training_gpus", **figures, gpus=gpus, scaling=scaling_efficiency(gpus)) if gpus > 1
+             else msg("canrun.basis.training", **figures))
     return TimeEstimate(tokens=tokens, flops=flops, hours_low=fastest, hours_high=slowest, basis=basis)
 
 
@@ -360,47 +367,62 @@ def _try(
     return out
 
 
-def _label(mode: Mode, precision: str) -> str:
+def _label(mode: Mode, precision: str) -> Msg:
     """How a rung reads in a sentence: "GGUF Q4_K_M", "LoRA on a BF16 base", "QLoRA (4-bit NF4 base)"."""
     prec = get_precision(precision)
     if mode == "qlora":
-        return "QLoRA (4-bit NF4 base)"
+        return msg("canrun.rung.qlora")
     if mode == "lora":
-        return f"LoRA on a {prec.label} base"
+        return msg("canrun.rung.lora", precision=prec.label)
     if mode in ("full_finetune", "pretrain"):
-        return f"{prec.label} mixed precision"
-    return prec.label
+        return msg("canrun.rung.mixed_precision", precision=prec.label)
+    return msg("canrun.rung.inference", precision=prec.label)
 
 
-def _speed_words(decode: SpeedRange | None) -> str:
-    return f", ~{decode.low:.0f}-{decode.high:.0f} tokens/s" if decode else ""
+def _setup(name: str | Msg, count: int) -> str | Msg:
+    """A GPU (or a memory size) as named, or "2× RTX 4090" for several."""
+    return msg("canrun.setup.count", count=count, gpu=name) if count > 1 else name
 
 
-def _setup(name: str, count: int) -> str:
-    return f"{count}× {name}" if count > 1 else name
+def _sentences(first: Msg, *more: Msg) -> Msg:
+    """Sentences said one after another (space-separated in English, run on in Chinese)."""
+    out = first
+    for then in more:
+        out = msg("canrun.sentences", first=out, then=then)
+    return out
 
 
-def _verdict_text(setup: str, tried: list[Rung], cap_gib: float, decode: SpeedRange | None) -> str:
+def _fit(need: float, per_gpu: bool, capacity: float, decode: SpeedRange | None) -> Msg:
+    """"needs 16.8 GB of 24 GB, ~41-55 tokens/s": what a fitting rung uses, and how fast it decodes."""
+    fit = msg("canrun.fit.per_gpu" if per_gpu else "canrun.fit.one", need=need, capacity=capacity)
+    return msg("canrun.fit.with_speed", fit=fit, low=decode.low, high=decode.high) if decode else fit
+
+
+def _verdict_text(setup: str | Msg, tried: list[Rung], cap_gib: float, decode: SpeedRange | None) -> Msg:
+    """No (even the last rung is too big), yes at the first rung, or yes lower down the ladder with
+    what the first rung would have needed."""
     last = tried[-1]
     need = last.estimate.per_gpu_gib
-    per = " per GPU" if last.estimate.gpus > 1 else ""
-    label = _label(last.mode, last.precision)
+    per_gpu = last.estimate.gpus > 1
+    rung = _label(last.mode, last.precision)
     if not last.fits:
-        return f"No: even {label} needs {need:.1f} GB{per}, more than {setup}'s {cap_gib:g} GB{per}."
-    fit = f"needs {need:.1f} GB{per} of {cap_gib:g} GB{_speed_words(decode)}"
+        return msg("canrun.verdict.no_per_gpu" if per_gpu else "canrun.verdict.no", rung=rung, need=need,
+                   setup=setup, capacity=cap_gib)
+    fit = _fit(need, per_gpu, cap_gib, decode)
     if len(tried) == 1:
-        return f"Yes, at {label}: {fit}."
+        return msg("canrun.verdict.yes", rung=rung, fit=fit)
     first = tried[0]
-    return (f"Yes at {label}: {fit}. "
-            f"{_label(first.mode, first.precision)} would need {first.estimate.per_gpu_gib:.1f} GB{per}.")
+    instead = msg("canrun.would_need_per_gpu" if per_gpu else "canrun.would_need",
+                  rung=_label(first.mode, first.precision), need=first.estimate.per_gpu_gib)
+    return msg("canrun.verdict.yes_lower", rung=rung, fit=fit, instead=instead)
 
 
-def _needed_text(name: str, needed: list[tuple[Mode, str, int | None]], fitted: bool) -> str:
-    """" It would take 4× RTX 4090 at BF16." for a setup that does not fit as asked."""
-    if fitted:
-        return ""
-    parts = [f"{n}× {name} at {_label(m, p)}" for m, p, n in needed if n]
-    return f" It would take {' or '.join(parts)}." if parts else ""
+def _with_needed(verdict: Msg, name: str, needed: list[tuple[Mode, str, int | None]], fitted: bool) -> Msg:
+    """The verdict, then "It would take 4× RTX 4090 at BF16." for a setup that does not fit as asked."""
+    options = tuple(msg("canrun.take", count=n, gpu=name, rung=_label(m, p)) for m, p, n in needed if n)
+    if fitted or not options:
+        return verdict
+    return msg("canrun.verdict.with_needed", verdict=verdict, options=options)
 
 
 def _gpu_verdict(
@@ -417,21 +439,20 @@ def _gpu_verdict(
         tokens = PRETRAIN_TOKENS_PER_PARAM * spec.params_b * 1e9 if best.mode == "pretrain" else FINETUNE_TOKENS
         training = training_time(spec, gpu, tokens, mode=best.mode, gpus=count)
     needed: list[tuple[Mode, str, int | None]] = []
-    notes: list[str] = []
+    notes: list[Msg] = []
     if not best.fits or len(tried) > 1:
         for rung_mode, prec in (rungs[0], rungs[-1]) if len(rungs) > 1 else (rungs[0],):
             needed.append((rung_mode, prec, gpus_needed(spec, gpu, rung_mode, prec, context=context)))
     if best.fits and best.estimate.per_gpu_gib > TIGHT_SHARE * gpu.memory_gb:
-        notes.append("Tight: little room left for a longer context, a bigger batch or a desktop on this card.")
+        notes.append(msg("canrun.note.tight"))
     if count > 1:
-        notes.append(f"Split over {count} GPUs (tensor parallel): every card must hold its share; memory "
-                     "is not pooled. A layer split (llama.cpp's default) needs about the same per card.")
+        notes.append(msg("canrun.note.split", count=count))
     if gpu.gpu_class == "laptop":
-        notes.append("Laptop GPU: clocks and power vary by design; speed may be well below this.")
+        notes.append(msg("canrun.note.laptop"))
     if not gpu.has_tensor_cores:
-        notes.append("No Tensor Cores: the guide does not recommend this card for deep learning.")
+        notes.append(msg("canrun.note.no_tensor_cores"))
     if gpu.vendor == "amd":
-        notes.append("AMD: ROCm support varies by framework; GGUF (llama.cpp) and vLLM run, bitsandbytes less so.")
+        notes.append(msg("canrun.note.amd"))
     return GpuVerdict(
         gpu_id=gpu.id,
         name=gpu.short_name,
@@ -447,8 +468,9 @@ def _gpu_verdict(
         prefill=prefill if best.fits else None,
         training=training if best.fits else None,
         needed=tuple(needed),
-        verdict=_verdict_text(_setup(gpu.short_name, count), tried, gpu.memory_gb, decode if best.fits else None)
-        + _needed_text(gpu.short_name, needed, best.fits),
+        verdict=_with_needed(
+            _verdict_text(_setup(gpu.short_name, count), tried, gpu.memory_gb, decode if best.fits else None),
+            gpu.short_name, needed, best.fits),
         notes=tuple(notes),
     )
 
@@ -468,7 +490,7 @@ def _memory_verdict(
         need_gib=best.estimate.per_gpu_gib,
         estimate=best.estimate,
         tried=tuple(tried),
-        verdict=_verdict_text(_setup(f"{memory_gb:g} GB", count), tried, memory_gb, None),
+        verdict=_verdict_text(_setup(msg("canrun.setup.memory", gb=memory_gb), count), tried, memory_gb, None),
     )
 
 
@@ -528,8 +550,9 @@ def _alternative_targets(spec: ModelSpec, mode: Mode) -> list[tuple[Mode, str]]:
 # ---- the question ---------------------------------------------------------------------------
 
 
-def _generic_model(text: str) -> ModelSpec | None:
-    """A bare size ("33B", "a 33b model") → the nearest generic stand-in, rescaled to that size."""
+def _generic_model(text: str) -> tuple[ModelSpec, Msg] | None:
+    """A bare size ("33B", "a 33b model") → the nearest generic stand-in, rescaled to that size, and
+    what it stands for."""
     match = _BARE_SIZE.match(text)
     if not match:
         return None
@@ -542,42 +565,45 @@ def _generic_model(text: str) -> ModelSpec | None:
         return None
     nearest = min(generics, key=lambda g: abs(math.log(g.params_b / size)))
     if math.isclose(nearest.params_b, size):
-        return nearest
+        return nearest, msg("canrun.model_basis.stand_in", size=nearest.params_b)
     label = f"{size:g}"
-    return nearest.model_copy(update={
+    scaled = nearest.model_copy(update={
         "id": f"generic-{label}b",
         "name": f"Generic {label}B dense model",
         "aliases": (),
         "params_b": size,
-        "notes": f"{label}B parameters with the shape of {nearest.name} (nearest generic stand-in).",
+        "notes": None,
     })
+    return scaled, msg("canrun.model_basis.rescaled", size=size, shape=model_words(nearest))
 
 
-def _resolve(text: str) -> tuple[ModelSpec | None, str | None, tuple[str, ...]]:
+def _resolve(text: str) -> tuple[ModelSpec | None, Msg | None, tuple[str, ...]]:
     """(model, basis, suggestions) for what the user typed."""
     catalog = load_model_catalog()
     model_id = catalog.resolve(text)
     if model_id is not None:
         spec = catalog.get(model_id)
-        basis = spec.notes.split(".")[0] if spec.family == "generic" and spec.notes else f"catalog: {spec.source}"
-        return spec, basis, ()
+        if spec.family == "generic":
+            return spec, msg("canrun.model_basis.stand_in", size=spec.params_b), ()
+        return spec, msg("canrun.model_basis.catalog", source=spec.source), ()
     generic = _generic_model(text)
     if generic is not None:
-        return generic, generic.notes, ()
+        return generic[0], generic[1], ()
     return None, None, tuple(catalog.suggest(text))
 
 
-def _mode_for(spec: ModelSpec, query: Query, mode: Mode | None) -> tuple[Mode, str, Mode | None]:
+def _mode_for(spec: ModelSpec, query: Query, mode: Mode | None) -> tuple[Mode, Msg, Mode | None]:
     """(mode, why, the alternative to mention)."""
     if mode is not None:
-        return mode, "mode given", None
+        return mode, msg("canrun.mode_reason.given"), None
     if query.task == "llm_pretrain":
-        return "pretrain", "training from scratch: every weight, gradient and optimizer state", "qlora"
+        return "pretrain", msg("canrun.mode_reason.pretrain"), "qlora"
     if query.task == "llm_finetune":
         if spec.kind == "llm" and spec.params_b >= 1:
-            return "lora", "fine-tuning an LLM: LoRA at BF16 by default; QLoRA (4-bit base) uses far less", "qlora"
-        return "full_finetune", f"fine-tuning a {spec.params_b:g}B {spec.kind} model: all weights (small enough)", None
-    return "inference", "running the model (inference)", None
+            return "lora", msg("canrun.mode_reason.lora"), "qlora"
+        return "full_finetune", msg("canrun.mode_reason.full_small", params_b=spec.params_b,
+                                    kind=kind_words(spec)), None
+    return "inference", msg("canrun.mode_reason.inference"), None
 
 
 def _named_setups(query: Query) -> list[tuple[Gpu, int]]:
@@ -597,51 +623,56 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
     floor = memory_floor(query.task) if query.task else None
     setups = _named_setups(query)
     if floor is None:
-        return CanRunReport(query=query, model_text=model_text,
-                            headline='Which model do you want to run? Name it ("Llama 3.1 8B") or a size ("70B").')
-    have = [(g.short_name, g.memory_gb) for g, _ in setups] or (
-        [(f"{query.min_memory_gb:g} GB", query.min_memory_gb)] if query.min_memory_gb else [])
+        return CanRunReport(query=query, model_text=model_text, headline=msg("canrun.ask_model"))
+    have: list[tuple[str | Msg, float]] = [(g.short_name, g.memory_gb) for g, _ in setups] or (
+        [(msg("canrun.setup.memory", gb=query.min_memory_gb), query.min_memory_gb)] if query.min_memory_gb else [])
     if not have:
         return CanRunReport(query=query, model_text=model_text, floor=floor,
-                            headline=f"{floor.rule}. Which GPU do you have?")
-    lines = []
-    for name, gb in have:
-        word = "meets" if gb >= floor.gb else "is below"
-        lines.append(f"{name} ({gb:g} GB) {word} the guide's floor")
+                            headline=msg("canrun.floor.ask_gpu", rule=floor.rule))
+    lines = [msg("canrun.floor.meets" if gb >= floor.gb else "canrun.floor.below", setup=name, gb=gb)
+             for name, gb in have]
     return CanRunReport(query=query, model_text=model_text, floor=floor,
-                        headline=f"{'; '.join(lines)} — {floor.rule}.")
+                        headline=msg("canrun.floor.headline", verdicts=clauses(*lines), rule=floor.rule))
 
 
 def _headline(spec: ModelSpec, verdicts: list[GpuVerdict], memory: MemoryVerdict | None,
-              alternatives: list[Alternative]) -> str:
+              alternatives: list[Alternative]) -> Msg:
     if verdicts:
-        head = " ".join(f"{_setup(v.name, v.count)}: {v.verdict}" for v in verdicts)
+        head = _sentences(*(msg("canrun.headline.verdict", setup=_setup(v.name, v.count), verdict=v.verdict)
+                            for v in verdicts))
     elif memory is not None:
         head = memory.verdict
     else:
-        head = f"{spec.name}:"
+        head = msg("canrun.headline.model", model=model_words(spec))
     if alternatives and not any(v.fits for v in verdicts) and (memory is None or not memory.fits):
         cheapest = min(alternatives, key=lambda a: a.gpus_usd)
-        head += f" Cheapest that fits: {_alternative_words(cheapest)}"
         top = alternatives[0]
         if (top.mode, top.precision) != (cheapest.mode, cheapest.precision):
-            head += f"; at {_label(top.mode, top.precision)}: {_alternative_words(top, with_label=False)}"
-        head += "."
+            offer = msg("canrun.cheapest_and_top", cheapest=_alternative_words(cheapest),
+                        rung=_label(top.mode, top.precision), top=_alternative_words(top, with_label=False))
+        else:
+            offer = msg("canrun.cheapest", cheapest=_alternative_words(cheapest))
+        head = _sentences(head, offer)
     return head
 
 
-def _alternative_words(alt: Alternative, *, with_label: bool = True) -> str:
-    label = f" at {_label(alt.mode, alt.precision)}" if with_label else ""
-    return f"{_setup(alt.name, alt.count)}{label} (${alt.gpus_usd:,.0f} for the GPUs{_speed_words(alt.decode)})"
+def _alternative_words(alt: Alternative, *, with_label: bool = True) -> Msg:
+    """"2× RTX 3090 at GGUF Q4_K_M ($1,600 for the GPUs, ~12-16 tokens/s)"."""
+    cost = (msg("canrun.alt.cost_speed", usd=alt.gpus_usd, low=alt.decode.low, high=alt.decode.high) if alt.decode
+            else msg("canrun.alt.cost", usd=alt.gpus_usd))
+    setup = _setup(alt.name, alt.count)
+    if with_label:
+        return msg("canrun.alt.setup_at", setup=setup, rung=_label(alt.mode, alt.precision), cost=cost)
+    return msg("canrun.alt.setup", setup=setup, cost=cost)
 
 
 _ASSUMPTIONS = (
-    "Memory per GPU, never pooled: a model split over cards must fit each card's share.",
-    "Card sizes are GiB (a '24 GB' card holds 24 GiB, as nvidia-smi shows); file sizes are decimal GB.",
-    f"Inference at the model's default context capped at {DEFAULT_INFERENCE_CONTEXT:,} tokens, batch 1, FP16 KV cache.",
-    f"Decode speed at {DECODE_EFFICIENCY[0]:.0%}-{DECODE_EFFICIENCY[1]:.0%} of memory bandwidth; prefill and "
-    f"training at {COMPUTE_UTILISATION[0]:.0%}-{COMPUTE_UTILISATION[1]:.0%} Tensor Core utilisation (guide).",
-    "Prices are GPU prices from the dated snapshot; base systems are not included.",
+    msg("canrun.assume.per_gpu"),
+    msg("canrun.assume.gib"),
+    msg("canrun.assume.inference", context=DEFAULT_INFERENCE_CONTEXT),
+    msg("canrun.assume.speed", decode_low=DECODE_EFFICIENCY[0], decode_high=DECODE_EFFICIENCY[1],
+        compute_low=COMPUTE_UTILISATION[0], compute_high=COMPUTE_UTILISATION[1]),
+    msg("canrun.assume.prices"),
 )
 
 
@@ -665,17 +696,19 @@ def assess(
         return _floor_report(query, text)
     spec, basis, suggestions = _resolve(text)
     if spec is None:
-        hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
+        names = tuple(msg("canrun.name", name=s) for s in suggestions)
+        headline = (msg("canrun.unknown_model_suggest", model=text, suggestions=names) if names
+                    else msg("canrun.unknown_model", model=text))
         return CanRunReport(query=query, model_text=text, unresolved=text, suggestions=suggestions,
-                            headline=f"I don't know the model \"{text}\".{hint}")
+                            headline=headline)
     chosen, why, other = _mode_for(spec, query, mode)
-    notes: list[str] = []
+    notes: list[Msg] = []
     if chosen in ("lora", "qlora") and not (spec.hidden_size and spec.layers):
-        chosen, why = "full_finetune", f"{spec.name} has no transformer shape for LoRA: full fine-tune"
+        chosen, why = "full_finetune", msg("canrun.mode_reason.no_lora_shape", model=model_words(spec))
     setups = _named_setups(query)
     verdicts = [_gpu_verdict(spec, chosen, gpu, count, context, precision) for gpu, count in setups]
     if len({g.id for g, _ in setups}) > 1:
-        notes.append("Different cards are checked one by one: mixed cards are not pooled into one memory.")
+        notes.append(msg("canrun.note.mixed_cards"))
     memory = None
     if not setups and query.min_memory_gb:
         memory = _memory_verdict(spec, chosen, query.min_memory_gb, query.num_gpus or 1, context, precision)
@@ -684,7 +717,7 @@ def assess(
     if not any(v.fits for v in verdicts) and (memory is None or not memory.fits):
         max_usd = query.budget_usd()
         if query.budget is not None and max_usd is None:
-            notes.append(f"No exchange rate for {query.budget.currency}: alternatives are not limited to the budget.")
+            notes.append(msg("canrun.note.no_exchange_rate", currency=query.budget.currency))
         for target_mode, prec in _alternative_targets(spec, chosen):
             alternatives += cheapest_setups(spec, target_mode, prec, context=context, snapshot=snapshot,
                                             condition=condition, max_usd=max_usd,
@@ -692,15 +725,13 @@ def assess(
         if alternatives:
             quote_date, snapshot_id = alternatives[0].price.date, alternatives[0].price.snapshot_id
         elif max_usd is not None:
-            notes.append("No priced setup (up to 4 desktop or 8 datacenter cards) fits within the budget.")
+            notes.append(msg("canrun.note.none_in_budget", desktop=MAX_DESKTOP_GPUS, server=MAX_SERVER_GPUS))
     if other == "qlora" and chosen == "lora":
-        notes.append("QLoRA (4-bit base, Dettmers et al. 2023) needs about a third of LoRA's memory, "
-                     "at some cost in speed.")
+        notes.append(msg("canrun.note.qlora"))
     if chosen == "pretrain":
-        notes.append("Pre-training from scratch; for fine-tuning an existing model ask about LoRA or QLoRA.")
+        notes.append(msg("canrun.note.pretrain"))
     if spec.is_moe and chosen == "inference":
-        notes.append(f"MoE: memory holds all {spec.params_b:g}B parameters; speed follows the "
-                     f"{_active_b(spec):g}B active per token.")
+        notes.append(msg("canrun.note.moe", total_b=spec.params_b, active_b=_active_b(spec)))
     return CanRunReport(
         query=query,
         model_text=text,

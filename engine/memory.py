@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine.catalog import load_catalog
+from engine.message import Msg, msg
 from engine.model_specs import ModelSpec, load_model_catalog
 from engine.query import Task
 from engine.specs import Gpu
@@ -27,28 +28,29 @@ class MemoryFloor(BaseModel):
     task: Task
     gb: float
     edition: Edition
-    rule: str
+    rule: Msg
 
 
+# Each floor: the size and the guide's wording of it (message ``memory.floor.<wording>``).
 _FLOORS: dict[Edition, dict[Task, tuple[float, str]]] = {
     "2023": {
-        "image_generation": (12, "image generation: ≥ 12 GB"),
-        "llm_inference": (24, "working with transformers: ≥ 24 GB"),
-        "llm_finetune": (24, "working with transformers: ≥ 24 GB"),
-        "llm_pretrain": (24, "working with transformers: ≥ 24 GB"),
-        "nlp": (24, "working with transformers: ≥ 24 GB"),
+        "image_generation": (12, "image_generation"),
+        "llm_inference": (24, "transformers"),
+        "llm_finetune": (24, "transformers"),
+        "llm_pretrain": (24, "transformers"),
+        "nlp": (24, "transformers"),
     },
     "2020": {
-        "kaggle": (8, "Kaggle competitions: ≥ 8 GB"),
-        "learning": (8, "learning deep learning: below 11 GB is fine (the guide's pick, the RTX 3070, has 8 GB)"),
-        "computer_vision": (10, "computer vision applications: ≥ 10 GB"),
-        "rl": (10, "prototyping neural networks (transformer or CNN): ≥ 10 GB"),
-        "other": (10, "prototyping neural networks (transformer or CNN): ≥ 10 GB"),
-        "nlp": (11, "using pretrained transformers; training small transformers from scratch: ≥ 11 GB"),
-        "llm_inference": (11, "using pretrained transformers: ≥ 11 GB"),
-        "llm_finetune": (24, "training large transformers in research/production: ≥ 24 GB"),
-        "llm_pretrain": (24, "training large transformers in research/production: ≥ 24 GB"),
-        "research": (24, "training large transformers or CNNs in research/production: ≥ 24 GB"),
+        "kaggle": (8, "kaggle"),
+        "learning": (8, "learning"),
+        "computer_vision": (10, "computer_vision"),
+        "rl": (10, "prototyping"),
+        "other": (10, "prototyping"),
+        "nlp": (11, "pretrained_and_small"),
+        "llm_inference": (11, "pretrained"),
+        "llm_finetune": (24, "large_transformers"),
+        "llm_pretrain": (24, "large_transformers"),
+        "research": (24, "research"),
     },
 }
 
@@ -62,16 +64,26 @@ def memory_floor(task: Task, edition: Edition | None = None) -> MemoryFloor | No
     editions: tuple[Edition, ...] = (edition,) if edition else ("2023", "2020")
     for ed in editions:
         if task in _FLOORS[ed]:
-            gb, rule = _FLOORS[ed][task]
-            return MemoryFloor(task=task, gb=gb, edition=ed, rule=f"Guide {ed}: {rule}")
+            gb, wording = _FLOORS[ed][task]
+            rule = msg("memory.floor.rule", edition=ed, rule=msg(f"memory.floor.{wording}", gb=float(gb)))
+            return MemoryFloor(task=task, gb=gb, edition=ed, rule=rule)
     return None
+
+
+def clauses(first: Msg, *more: Msg) -> Msg:
+    """Clauses of one explanation read as one ("a; b; c" in English, "a；b；c" in Chinese), so an
+    optional clause is a message of its own rather than English glued onto a sentence."""
+    out = first
+    for then in more:
+        out = msg("memory.clauses", first=out, then=then)
+    return out
 
 
 # =============================================================================================
 # How much memory a given model needs: weights, KV cache, activations, optimizer states.
 # =============================================================================================
 #
-# Every figure is built from named terms, each with the assumption behind it in words, so an answer
+# Every figure is built from named terms, each with the assumption behind it as a message, so an answer
 # can say why a model does or does not fit. Bytes are counted exactly and reported in decimal GB
 # (1e9 bytes, as Hugging Face file sizes are); GPU memory sizes are binary (a "24 GB" card holds
 # 24 GiB, as nvidia-smi shows), so fit checks compare against ``capacity_gb`` = memory_gb × 2^30.
@@ -103,7 +115,8 @@ DEFAULT_ACTIVATION_ALLOWANCE_GB = 0.5
 
 
 class Precision(BaseModel):
-    """A way to store weights: real bits per weight including scales, and what the matmuls run in."""
+    """A way to store weights: real bits per weight including scales, and what the matmuls run in.
+    ``label`` is the format's display name ("GGUF Q4_K_M"); ``source`` says where the bits come from."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -111,38 +124,36 @@ class Precision(BaseModel):
     bits: float
     compute: Compute
     label: str
-    source: str
+    source: Msg
 
 
-_GGUF = "llama.cpp tools/quantize/quantize.cpp: file size of LLaMA-v1-7B (6.74B) in GiB × 8 / params"
+def _source(what: str, **figures: float) -> Msg:
+    """Where a precision's bits per weight come from (message ``memory.precision_source.<what>``);
+    the k-quants' ("gguf") are measured from llama.cpp's table of LLaMA-v1-7B file sizes."""
+    return msg(f"memory.precision_source.{what}", **figures)
+
+
 PRECISIONS: dict[str, Precision] = {
     p.name: p
     for p in (
-        Precision(name="fp32", bits=32, compute="fp32", label="FP32", source="IEEE 754 single precision"),
-        Precision(name="fp16", bits=16, compute="fp16", label="FP16", source="IEEE 754 half precision"),
-        Precision(name="bf16", bits=16, compute="fp16", label="BF16", source="bfloat16: 8-bit exponent, 16 bits"),
-        Precision(name="fp8", bits=8, compute="fp8", label="FP8",
-                  source="E4M3/E5M2 with per-tensor or per-channel scales (negligible)"),
-        Precision(name="int8", bits=8, compute="int8", label="INT8",
-                  source="LLM.int8 / W8A8 with per-channel scales (negligible)"),
-        Precision(name="int4", bits=4, compute="fp16", label="INT4",
-                  source="plain 4-bit weights; real formats add scales (see gptq-4bit, q4_k_m)"),
-        Precision(name="q8_0", bits=8.5, compute="fp16", label="GGUF Q8_0",
-                  source="llama.cpp block_q8_0: 32 int8 + one fp16 scale = 34 B per 32 weights"),
-        Precision(name="q6_k", bits=6.5625, compute="fp16", label="GGUF Q6_K",
-                  source="llama.cpp block_q6_K: 210 B per 256 weights (k-quants PR #1684)"),
-        Precision(name="q5_k_m", bits=5.67, compute="fp16", label="GGUF Q5_K_M", source=f"{_GGUF}: 4.45G"),
-        Precision(name="q4_k_m", bits=4.84, compute="fp16", label="GGUF Q4_K_M", source=f"{_GGUF}: 3.80G"),
-        Precision(name="q3_k_m", bits=3.91, compute="fp16", label="GGUF Q3_K_M", source=f"{_GGUF}: 3.07G"),
-        Precision(name="q2_k", bits=3.35, compute="fp16", label="GGUF Q2_K", source=f"{_GGUF}: 2.63G"),
+        Precision(name="fp32", bits=32, compute="fp32", label="FP32", source=_source("fp32")),
+        Precision(name="fp16", bits=16, compute="fp16", label="FP16", source=_source("fp16")),
+        Precision(name="bf16", bits=16, compute="fp16", label="BF16", source=_source("bf16")),
+        Precision(name="fp8", bits=8, compute="fp8", label="FP8", source=_source("fp8")),
+        Precision(name="int8", bits=8, compute="int8", label="INT8", source=_source("int8")),
+        Precision(name="int4", bits=4, compute="fp16", label="INT4", source=_source("int4")),
+        Precision(name="q8_0", bits=8.5, compute="fp16", label="GGUF Q8_0", source=_source("q8_0")),
+        Precision(name="q6_k", bits=6.5625, compute="fp16", label="GGUF Q6_K", source=_source("q6_k")),
+        Precision(name="q5_k_m", bits=5.67, compute="fp16", label="GGUF Q5_K_M", source=_source("gguf", file_gib=4.45)),
+        Precision(name="q4_k_m", bits=4.84, compute="fp16", label="GGUF Q4_K_M", source=_source("gguf", file_gib=3.80)),
+        Precision(name="q3_k_m", bits=3.91, compute="fp16", label="GGUF Q3_K_M", source=_source("gguf", file_gib=3.07)),
+        Precision(name="q2_k", bits=3.35, compute="fp16", label="GGUF Q2_K", source=_source("gguf", file_gib=2.63)),
         Precision(name="gptq-4bit", bits=4.25, compute="fp16", label="GPTQ 4-bit (group 128)",
-                  source="4-bit weights + fp16 scale and packed zero per 128 weights ≈ 4.16-4.25 bits"),
+                  source=_source("group_128")),
         Precision(name="awq-4bit", bits=4.25, compute="fp16", label="AWQ 4-bit (group 128)",
-                  source="4-bit weights + fp16 scale and packed zero per 128 weights ≈ 4.16-4.25 bits"),
-        Precision(name="nf4", bits=4.127, compute="fp16", label="NF4 (QLoRA)",
-                  source="Dettmers et al. 2023 (QLoRA) §3: double quantization, 4 + 0.127 bits per parameter"),
-        Precision(name="mxfp4", bits=4.25, compute="fp16", label="MXFP4",
-                  source="OCP MX spec: 32 FP4 (E2M1) values share one 8-bit scale; gpt-oss model card"),
+                  source=_source("group_128")),
+        Precision(name="nf4", bits=4.127, compute="fp16", label="NF4 (QLoRA)", source=_source("nf4")),
+        Precision(name="mxfp4", bits=4.25, compute="fp16", label="MXFP4", source=_source("mxfp4")),
     )
 }
 _PRECISION_ALIASES = {
@@ -188,7 +199,7 @@ class MemoryTerm(BaseModel):
     name: str
     gb: float
     per_gpu_gb: float
-    basis: str
+    basis: Msg
 
 
 class MemoryEstimate(BaseModel):
@@ -212,7 +223,7 @@ class MemoryEstimate(BaseModel):
     terms: tuple[MemoryTerm, ...]
     total_gb: float
     per_gpu_gb: float
-    notes: tuple[str, ...] = ()
+    notes: tuple[Msg, ...] = ()
 
     @property
     def total_gib(self) -> float:
@@ -330,16 +341,16 @@ def _kv_share(model: ModelSpec, gpus: int, split: Split) -> float:
     return math.ceil(kv / gpus) / kv
 
 
-def _term(name: str, per_gpu_bytes: float, gpus: int, basis: str, total_bytes: float | None = None) -> MemoryTerm:
+def _term(name: str, per_gpu_bytes: float, gpus: int, basis: Msg, total_bytes: float | None = None) -> MemoryTerm:
     total = per_gpu_bytes * gpus if total_bytes is None else total_bytes
     return MemoryTerm(name=name, gb=total / GB, per_gpu_gb=per_gpu_bytes / GB, basis=basis)
 
 
-def _split_words(gpus: int, split: Split) -> str:
+def _split_clauses(gpus: int, split: Split) -> tuple[Msg, ...]:
+    """How the term is spread over several GPUs, as a clause to add (none on one GPU)."""
     if gpus == 1:
-        return ""
-    how = "tensor parallel: each GPU holds 1/n" if split == "tensor" else "layer (pipeline) split"
-    return f"; split over {gpus} GPUs ({how})"
+        return ()
+    return (msg(f"memory.basis.split_{split}", gpus=gpus),)
 
 
 def _weights_term(model: ModelSpec, prec: Precision, gpus: int, split: Split, frozen_4bit: bool) -> MemoryTerm:
@@ -347,59 +358,61 @@ def _weights_term(model: ModelSpec, prec: Precision, gpus: int, split: Split, fr
     if frozen_4bit:
         emb = embedding_params(model)
         total = (params - emb) * prec.bits / 8 + emb * 2
-        basis = (f"{model.params_b:g}B params: linear layers at {prec.bits:g} bits ({prec.label}), embedding and "
-                 f"output head ({emb / 1e9:.2f}B) kept in BF16 as bitsandbytes does")
+        basis = msg("memory.basis.weights_frozen_4bit", params_b=model.params_b, bits=prec.bits, label=prec.label,
+                    embedding_b=emb / 1e9)
     else:
         total = params * prec.bits / 8
-        basis = f"{model.params_b:g}B params × {prec.bits:g} bits ({prec.label}; {prec.source})"
-    if model.is_moe:
-        basis += f"; MoE: all {model.params_b:g}B stay in memory though only {active_params_b(model):g}B are active"
+        basis = msg("memory.basis.weights", params_b=model.params_b, bits=prec.bits, label=prec.label,
+                    source=prec.source)
+    moe = (msg("memory.basis.moe_resident", total_b=model.params_b, active_b=active_params_b(model)),)
     share = _layer_share(model, gpus, split)
-    return _term("weights", total * share, gpus, basis + _split_words(gpus, split), total)
+    return _term("weights", total * share, gpus,
+                 clauses(basis, *(moe if model.is_moe else ()), *_split_clauses(gpus, split)), total)
+
+
+def _kv_shape(model: ModelSpec) -> Msg:
+    """What one layer caches per token: MLA's latent and RoPE key, or K and V of every KV head."""
+    values = model.kv_values_per_token_layer
+    if model.uses_mla:
+        return msg("memory.basis.kv_shape_mla", rank=model.kv_lora_rank, rope=model.qk_rope_head_dim, values=values)
+    if model.kv_heads != model.attention_heads:
+        return msg("memory.basis.kv_shape_gqa", kv_heads=model.kv_heads, head_dim=model.head_dim, values=values,
+                   query_heads=model.attention_heads)
+    return msg("memory.basis.kv_shape", kv_heads=model.kv_heads, head_dim=model.head_dim, values=values)
 
 
 def _kv_term(model: ModelSpec, context: int, batch: int, kv_name: str, gpus: int, split: Split) -> MemoryTerm:
     per_value = kv_bytes(kv_name)
     total = (model.kv_cache_bytes(context, per_value) or 0.0) * batch
-    values = model.kv_values_per_token_layer
-    if model.uses_mla:
-        shape = f"MLA latent {model.kv_lora_rank} + RoPE key {model.qk_rope_head_dim} = {values} values per layer"
-    else:
-        shape = f"2 × {model.kv_heads} KV heads × {model.head_dim} = {values} values per layer"
-        if model.kv_heads != model.attention_heads:
-            shape += f" (GQA: {model.attention_heads} query heads share {model.kv_heads} KV heads)"
-    basis = f"{shape} × {model.layers} layers × {context:,} tokens × batch {batch} × {per_value:g} B ({kv_name})"
+    extra: list[Msg] = []
     if model.local_layers:
-        basis += f"; {model.local_layers} sliding-window layers keep only {model.sliding_window:,} tokens"
+        extra.append(msg("memory.basis.sliding_window", layers=model.local_layers, window=model.sliding_window))
     share = _kv_share(model, gpus, split)
     per_gpu = total * share
     if gpus > 1 and model.uses_mla and split == "tensor":
-        basis += "; MLA latent replicated on every GPU"
-    return _term("KV cache", per_gpu, gpus, basis + _split_words(gpus, split), per_gpu * gpus)
+        extra.append(msg("memory.basis.mla_replicated"))
+    basis = msg("memory.basis.kv", shape=_kv_shape(model), layers=model.layers, context=context, batch=batch,
+                bytes=per_value, kv_precision=kv_name)
+    return _term("KV cache", per_gpu, gpus, clauses(basis, *extra, *_split_clauses(gpus, split)), per_gpu * gpus)
 
 
 def _overhead_term(gpus: int) -> MemoryTerm:
-    basis = (f"{RUNTIME_OVERHEAD_GB:g} GB per GPU: CUDA context (~0.3-0.5 GB), cuBLAS/cuDNN workspaces and "
-             "allocator fragmentation (0.5-1 GB in practice; top of the range)")
-    return _term("runtime overhead", RUNTIME_OVERHEAD_GB * GB, gpus, basis)
+    return _term("runtime overhead", RUNTIME_OVERHEAD_GB * GB, gpus,
+                 msg("memory.basis.overhead", gb=RUNTIME_OVERHEAD_GB))
 
 
 def _inference_activation_term(model: ModelSpec, context: int, batch: int, gpus: int) -> MemoryTerm:
     if not has_transformer_shape(model):
         gb = ACTIVATION_ALLOWANCE_GB.get(model.kind, DEFAULT_ACTIVATION_ALLOWANCE_GB)
-        basis = f"{gb:g} GB allowance: a {model.kind} model's working set depends on resolution, not modelled"
-        if model.kind == "diffusion":
-            basis += " (denoiser activations and VAE decode at 1024², rough)"
-        return _term("activations", gb * GB, gpus, basis)
+        key = "allowance_diffusion" if model.kind == "diffusion" else "allowance"
+        return _term("activations", gb * GB, gpus, msg(f"memory.basis.{key}", gb=gb, kind=kind_words(model)))
     h = model.hidden_size or 0
     i = model.intermediate_size or 4 * h
-    tokens = batch * min(context, PREFILL_CHUNK_TOKENS)
-    work = tokens * (4 * h + 2 * i) * 2
+    chunk = min(context, PREFILL_CHUNK_TOKENS)
+    work = batch * chunk * (4 * h + 2 * i) * 2
     logits = batch * (model.vocab_size or 0) * 4
-    basis = (f"one {min(context, PREFILL_CHUNK_TOKENS)}-token prefill chunk × batch {batch} through one layer: "
-             f"(4·h + 2·i) × 2 B per token, h={h}, i={i}; fp32 logits for the last token only; "
-             "FlashAttention-style kernels (no seq² score matrix)")
-    return _term("activations", work + logits, gpus, basis)
+    return _term("activations", work + logits, gpus,
+                 msg("memory.basis.activations_inference", chunk=chunk, batch=batch, h=h, i=i))
 
 
 def _training_activation_term(
@@ -407,37 +420,30 @@ def _training_activation_term(
 ) -> MemoryTerm:
     if not has_transformer_shape(model):
         gb = ACTIVATION_ALLOWANCE_GB.get(model.kind, DEFAULT_ACTIVATION_ALLOWANCE_GB) * batch
-        return _term("activations", gb * GB, gpus,
-                     f"{gb:g} GB allowance (batch {batch}): no transformer shape to compute activations from")
+        return _term("activations", gb * GB, gpus, msg("memory.basis.allowance_training", gb=gb, batch=batch))
     h, layers, heads = model.hidden_size or 0, model.layers or 0, model.attention_heads or 0
     tokens = batch * seq
     full_layer = 34 * h  # Korthikanti et al. 2022, eq. 2, with FlashAttention (no 5·a·s score term)
     if checkpointing:
         stored = tokens * (layers * 2 * h + full_layer)
-        how = (f"gradient checkpointing: each of {layers} layers keeps its input (2·h B per token) and one layer "
-               f"at a time is recomputed in full (34·h B per token)")
+        how = msg("memory.basis.checkpointing", layers=layers)
     else:
         stored = tokens * layers * full_layer
-        how = (f"no recomputation: 34·h B per token per layer × {layers} layers (Korthikanti et al. 2022; the "
-               f"5·a·s attention-score term, {5 * heads * seq:,} B, is dropped for FlashAttention)")
+        how = msg("memory.basis.no_recomputation", layers=layers, score_bytes=5 * heads * seq)
     logits = tokens * (model.vocab_size or 0) * 8
-    basis = (f"{how}; h={h}, {seq:,} tokens × batch {batch}; plus fp32 logits and their log-softmax "
-             f"(8 B × vocab {model.vocab_size} per token)")
-    if gpus > 1:
-        basis += ("; per GPU: each GPU runs its own micro-batch"
-                  if split == "tensor" else "; per GPU: a 1F1B pipeline keeps up to n micro-batches in flight")
-    return _term("activations", stored + logits, gpus, basis)
+    sizes = (msg("memory.basis.training_tokens", h=h, seq=seq, batch=batch),)
+    if model.vocab_size:
+        sizes = (msg("memory.basis.training_tokens_logits", h=h, seq=seq, batch=batch, vocab=model.vocab_size),)
+    per_gpu = (msg(f"memory.basis.micro_batches_{split}"),) if gpus > 1 else ()
+    return _term("activations", stored + logits, gpus, clauses(how, *sizes, *per_gpu))
 
 
-def _optimizer_bytes(optimizer: Optimizer, fp32_params: bool) -> tuple[float, str]:
+def _optimizer_bytes(optimizer: Optimizer, fp32_params: bool) -> tuple[float, Msg]:
     """Optimizer-state bytes per trained parameter, and what they hold."""
     master = 0.0 if fp32_params else 4.0
-    master_words = "" if fp32_params else "fp32 master copy 4 B + "
-    if optimizer == "adamw":
-        return master + 8, f"{master_words}Adam m 4 B + v 4 B"
-    if optimizer == "adamw_8bit":
-        return master + 2, f"{master_words}8-bit Adam m 1 B + v 1 B (bitsandbytes; 6 B/param less than AdamW)"
-    return master + 4, f"{master_words}SGD momentum 4 B"
+    per_param = {"adamw": 8.0, "adamw_8bit": 2.0, "sgd": 4.0}[optimizer]
+    words = msg(f"memory.optimizer.{optimizer}")
+    return master + per_param, words if fp32_params else msg("memory.optimizer.with_master", optimizer=words)
 
 
 def _full_training_terms(
@@ -450,18 +456,21 @@ def _full_training_terms(
     fp32 = prec.name == "fp32"
     opt_b, opt_words = _optimizer_bytes(optimizer, fp32)
     share = _layer_share(model, gpus, split)
-    where = "" if gpus == 1 else (
-        f"; sharded over {gpus} GPUs (ZeRO-3/FSDP or tensor parallel)" if split == "tensor"
-        else f"; pipeline: each GPU holds its {share:.0%} of the layers")
-    terms = [
+    where = () if gpus == 1 else (
+        (msg("memory.basis.sharded", gpus=gpus),) if split == "tensor"
+        else (msg("memory.basis.pipeline_share", share=share),))
+    b = model.params_b
+    return [
         _term("weights", params * width * share, gpus,
-              f"{model.params_b:g}B params × {width:g} B ({prec.label} working copy){where}", params * width),
+              clauses(msg("memory.basis.working_copy", params_b=b, bytes=width, label=prec.label), *where),
+              params * width),
         _term("gradients", params * width * share, gpus,
-              f"{model.params_b:g}B params × {width:g} B ({prec.label} gradients){where}", params * width),
+              clauses(msg("memory.basis.gradients", params_b=b, bytes=width, label=prec.label), *where),
+              params * width),
         _term("optimizer states", params * opt_b * share, gpus,
-              f"{model.params_b:g}B params × {opt_b:g} B ({opt_words}){where}", params * opt_b),
+              clauses(msg("memory.basis.optimizer", params_b=b, bytes=opt_b, optimizer=opt_words), *where),
+              params * opt_b),
     ]
-    return terms
 
 
 def _adapter_terms(
@@ -470,12 +479,24 @@ def _adapter_terms(
     """LoRA adapters train in fp32 (PEFT's default): weights 4 B + grads 4 B + optimizer states."""
     n = lora_params(model, rank, targets)
     opt_b, opt_words = _optimizer_bytes(optimizer, fp32_params=True)
-    shape = f"{n / 1e6:.1f}M adapter params (rank {rank}, {targets}, {model.layers} layers)"
+    shape = msg("memory.basis.adapter_shape", params_m=n / 1e6, rank=rank, targets=targets, layers=model.layers)
     return [
-        _term("LoRA adapters", n * 4, gpus, f"{shape} × 4 B (fp32)"),
-        _term("adapter gradients", n * 4, gpus, f"{shape} × 4 B (fp32)"),
-        _term("adapter optimizer states", n * opt_b, gpus, f"{shape} × {opt_b:g} B ({opt_words})"),
+        _term("LoRA adapters", n * 4, gpus, msg("memory.basis.adapter_fp32", shape=shape)),
+        _term("adapter gradients", n * 4, gpus, msg("memory.basis.adapter_fp32", shape=shape)),
+        _term("adapter optimizer states", n * opt_b, gpus,
+              msg("memory.basis.adapter_optimizer", shape=shape, bytes=opt_b, optimizer=opt_words)),
     ]
+
+
+def kind_words(model: ModelSpec) -> Msg:
+    """The model's kind as words ("a diffusion model"'s "diffusion"), for sentences about it."""
+    return msg(f"memory.kind.{model.kind}")
+
+
+def model_words(model: ModelSpec) -> str | Msg:
+    """The model's name for a sentence: as published, or for a stand-in named by its size alone
+    ("70B") the words for "a generic 70B dense model" in the reader's language."""
+    return msg("memory.model.generic", size=model.params_b) if model.family == "generic" else model.name
 
 
 # ---- the estimate ---------------------------------------------------------------------------
@@ -532,7 +553,7 @@ def _estimate(
     length = context or min(spec.default_context or default_len, default_len)
     if context is not None and context < 1:
         raise ValueError("context must be at least 1 token")
-    notes: list[str] = []
+    notes: list[Msg] = []
 
     terms: list[MemoryTerm]
     if mode in ("full_finetune", "pretrain"):
@@ -553,13 +574,13 @@ def _estimate(
         terms.append(_training_activation_term(spec, length, batch, gradient_checkpointing, gpus, split))
         if mode == "qlora":
             buf = _largest_matrix(spec) * 2
-            terms.append(_term("dequantization buffer", buf, gpus,
-                               "the largest 4-bit matrix dequantized to BF16 for its matmul, one at a time"))
+            terms.append(_term("dequantization buffer", buf, gpus, msg("memory.basis.dequantization_buffer")))
     terms.append(_overhead_term(gpus))
     if spec.max_context and length > spec.max_context:
-        notes.append(f"{length:,} tokens exceed {spec.name}'s documented {spec.max_context:,}-token context.")
+        notes.append(msg("memory.note.context_too_long", tokens=length, model=model_words(spec),
+                         max_context=spec.max_context))
     if not has_transformer_shape(spec) and spec.kind != "cnn":
-        notes.append(f"{spec.name}: activations are an allowance, not computed from a shape.")
+        notes.append(msg("memory.note.activation_allowance", model=model_words(spec)))
     return MemoryEstimate(
         model_id=spec.id,
         mode=mode,

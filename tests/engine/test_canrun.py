@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import re
+import string
 import subprocess
 import sys
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
+from typing import get_args
 
 import pytest
+from pydantic import BaseModel
 
+from bot.words import english, render
 from engine.canrun import (
     DECODE_EFFICIENCY,
     CanRunReport,
@@ -20,9 +26,13 @@ from engine.canrun import (
     training_time,
 )
 from engine.catalog import load_catalog
+from engine.cost import PriceQuote
+from engine.datafiles import data_dir, read_yaml
+from engine.memory import PRECISIONS, estimate, memory_floor
+from engine.message import Msg, msg
 from engine.model_specs import load_model_catalog
-from engine.money import Money
-from engine.query import Query
+from engine.money import Money, exchange_rates
+from engine.query import Query, Task
 
 
 def q(**fields) -> Query:
@@ -118,8 +128,8 @@ def test_70b_on_two_4090s_fits_at_4_bit_not_pooled():
     assert verdict.precision == "q4_k_m"
     assert verdict.need_gib <= 24
     assert verdict.decode is not None and verdict.decode.low < verdict.decode.high
-    assert "Q4_K_M" in verdict.verdict and "per GPU" in verdict.verdict
-    assert any("not pooled" in n for n in verdict.notes)
+    assert "Q4_K_M" in english(verdict.verdict) and "per GPU" in english(verdict.verdict)
+    assert any("not pooled" in english(n) for n in verdict.notes)
     # One card alone holds nothing near it.
     single = assess(q(model="llama 3.1 70b", gpus=("rtx-4090",)))
     assert not single.verdicts[0].fits
@@ -131,7 +141,7 @@ def test_8b_on_a_3090_fits_at_bf16_with_speed():
     verdict = report.verdicts[0]
     assert verdict.fits and verdict.precision == "bf16"
     assert report.alternatives == ()
-    assert report.headline.startswith("RTX 3090: Yes, at BF16")
+    assert english(report.headline).startswith("RTX 3090: Yes, at BF16")
 
 
 def test_num_gpus_applies_to_a_single_named_gpu():
@@ -142,7 +152,7 @@ def test_num_gpus_applies_to_a_single_named_gpu():
 def test_mixed_gpus_are_checked_one_by_one():
     report = assess(q(model="llama 3.1 70b", gpus=("rtx-3090", "rtx-4090"), gpu_counts=(1, 1)))
     assert [v.count for v in report.verdicts] == [1, 1]
-    assert any("not pooled" in n for n in report.notes)
+    assert any("not pooled" in english(n) for n in report.notes)
 
 
 def test_memory_only_question():
@@ -168,7 +178,7 @@ def test_unresolved_model_gets_suggestions():
     report = assess(q(model="mixtral", gpus=("rtx-3090",)))
     assert report.unresolved == "mixtral"
     assert "mixtral-8x7b" in report.suggestions
-    assert "mixtral" in report.headline
+    assert "mixtral" in english(report.headline)
 
 
 def test_finetune_defaults_to_lora_and_mentions_qlora():
@@ -176,7 +186,7 @@ def test_finetune_defaults_to_lora_and_mentions_qlora():
     assert report.mode == "lora" and report.alternative_mode == "qlora"
     assert report.verdicts[0].fits and report.verdicts[0].mode == "lora"
     assert report.verdicts[0].training is not None
-    assert any("QLoRA" in n for n in report.notes)
+    assert any("QLoRA" in english(n) for n in report.notes)
     small = assess(q(model="mistral 7b", task="llm_finetune", gpus=("rtx-3060-12gb",)))
     assert small.verdicts[0].mode == "qlora" and small.verdicts[0].fits
 
@@ -185,7 +195,7 @@ def test_small_non_llm_finetune_is_full():
     report = assess(q(model="bert large", task="llm_finetune", gpus=("rtx-4060-laptop",)))
     assert report.mode == "full_finetune"
     assert report.verdicts[0].fits
-    assert any("Laptop" in n for n in report.verdicts[0].notes)
+    assert any("Laptop" in english(n) for n in report.verdicts[0].notes)
 
 
 def test_pretraining_70b_on_four_a100s_does_not_fit():
@@ -193,14 +203,14 @@ def test_pretraining_70b_on_four_a100s_does_not_fit():
     verdict = report.verdicts[0]
     assert report.mode == "pretrain" and not verdict.fits
     assert verdict.needed == (("pretrain", "bf16", 16),)
-    assert "16×" in verdict.verdict
+    assert "16×" in english(verdict.verdict)
 
 
 def test_no_model_uses_the_guides_floor():
     report = assess(q(task="kaggle", gpus=("gtx-1060-6gb",)))
     assert report.floor is not None and report.floor.gb == 8
-    assert "below" in report.headline
-    assert assess(q()).headline.startswith("Which model")
+    assert "below" in english(report.headline)
+    assert english(assess(q()).headline).startswith("Which model")
 
 
 def test_alternatives_skip_laptops_and_respect_budget():
@@ -223,7 +233,7 @@ def test_sxm_only_for_organisations():
 
 def test_moe_note_and_speed():
     report = assess(q(model="mixtral 8x7b", gpus=("h100-pcie",)))
-    assert any("MoE" in n for n in report.notes)
+    assert any("MoE" in english(n) for n in report.notes)
 
 
 def test_canrun_does_not_import_the_advisor():
@@ -231,3 +241,135 @@ def test_canrun_does_not_import_the_advisor():
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
     assert out.stdout.strip() == "False"
+
+
+# --- every word is a message, in every language ---------------------------------------------------
+
+_ORDINARY_WORD = re.compile(r"[A-Za-z]+")
+
+
+def _messages(value: object) -> Iterator[Msg]:
+    """Every message in a report (or estimate, speed, verdict), however deeply it sits; the question
+    and price quotes belong to other modules."""
+    if isinstance(value, Msg):
+        yield value
+    elif isinstance(value, BaseModel) and not isinstance(value, Query | PriceQuote):
+        for name in type(value).model_fields:
+            yield from _messages(getattr(value, name))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _messages(item)
+
+
+def _names(message: Msg) -> list[str]:
+    """The plain strings a message carries (model, GPU and precision names, ids, the user's text):
+    they may stay Latin in every language."""
+    out: list[str] = []
+    for value in message.args.values():
+        for item in value if isinstance(value, tuple) else (value,):
+            out.extend(_names(item) if isinstance(item, Msg) else [item] if isinstance(item, str) else [])
+    return out
+
+
+def _english_run(text: str) -> str | None:
+    """Three or more ordinary English words in a row (space-separated letters, not all capitals;
+    punctuation around a word does not break the run)."""
+    run: list[str] = []
+    for token in (t.strip(string.punctuation) for t in text.split()):
+        if _ORDINARY_WORD.fullmatch(token) and not token.isupper():
+            run.append(token)
+            if len(run) == 3:
+                return " ".join(run)
+        else:
+            run = []
+    return None
+
+
+def _spread() -> list[object]:
+    """Reports and figures that between them reach every sentence the can-run path can say."""
+    catalog = load_catalog()
+    amd = next(g.id for g in catalog.gpus.values() if g.vendor == "amd")
+    old = next(g.id for g in catalog.gpus.values() if not g.has_tensor_cores)
+    unknown_currency = next(c for c in ("XTS", "XXX", "ZZZ") if not exchange_rates().supports(c))
+    reports = [
+        assess(q(model="llama 3.1 8b", gpus=("rtx-3090",))),  # fits at once
+        assess(q(model="llama 3.1 70b", gpus=("rtx-4090",), gpu_counts=(2,))),  # 2 GPUs, lower rung
+        assess(q(model="llama 3.1 70b", gpus=("rtx-4090",))),  # does not fit: what it would take, alternatives
+        assess(q(model="llama 3.1 70b", gpus=("rtx-3090", "rtx-4090"), gpu_counts=(1, 1))),  # mixed cards
+        assess(q(model="mixtral")),  # unknown, with suggestions
+        assess(q(model="qqqq")),  # unknown, nothing close
+        assess(q(model="llama 3 8b", min_memory_gb=8)),  # a bare memory size
+        assess(q(model="llama 3.1 70b", min_memory_gb=24, num_gpus=2)),  # two of a memory size, no fit
+        assess(q(model="70B")),  # no GPU: the cheapest setups, generic stand-in
+        assess(q(model="33B", min_memory_gb=24, task="llm_finetune")),  # rescaled stand-in, QLoRA
+        assess(q(model="mistral 7b", task="llm_finetune", gpus=("rtx-3060-12gb",))),  # LoRA → QLoRA
+        assess(q(model="mistral 7b", task="llm_finetune", gpus=("rtx-4090",), gpu_counts=(2,))),  # LoRA on 2 GPUs
+        assess(q(model="mixtral 8x7b", gpus=("h100-pcie",))),  # MoE
+        assess(q(model="bert large", task="llm_finetune", gpus=("rtx-4060-laptop",))),  # laptop, small full fine-tune
+        assess(q(model="70B", task="llm_pretrain", gpus=("a100-80gb-sxm",), gpu_counts=(4,))),  # pre-training
+        assess(q(model="llama 3.1 8b", task="llm_pretrain")),  # training alternatives (no decode speed)
+        assess(q(model="llama 3.1 8b", gpus=(amd,))),  # AMD
+        assess(q(model="llama 3.1 8b", gpus=(old,))),  # no Tensor Cores
+        assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), precision="q8_0"),  # INT8-less prefill path
+        assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), mode="inference", precision="int8"),  # mode given
+        assess(q(model="sdxl", gpus=("rtx-3090",)), mode="lora"),  # no transformer shape for LoRA
+        assess(q(model="llama 3.1 70b", budget=Money(amount=Decimal(300), currency="USD"))),  # nothing in budget
+        assess(q(model="llama 3.1 70b", budget=Money(amount=Decimal(300), currency=unknown_currency))),
+        assess(q(model="whisper large v3", task="llm_finetune", gpus=("rtx-3090",))),
+        assess(q(model="vit-l-16", task="llm_pretrain", gpus=("rtx-3090",), gpu_counts=(2,))),
+        assess(q(model="vit-l-16", task="llm_finetune", gpus=("rtx-3090",))),
+        assess(q(model="resnet-50", gpus=("rtx-3090",))),
+        assess(q(task="kaggle", gpus=("gtx-1060-6gb", "rtx-3090"), gpu_counts=(1, 1))),  # floor: below and meets
+        assess(q(task="kaggle", min_memory_gb=12)),
+        assess(q(task="kaggle")),  # floor, which GPU?
+        assess(q()),  # which model?
+    ]
+    small_llm = spec("llama-3.1-8b").model_copy(update={"params_b": 0.5})
+    figures = [
+        assess(q(model="qwen 0.5b", task="llm_finetune", gpus=("rtx-3090",))),
+        training_time(small_llm, "rtx-3090", 1e8, mode="full_finetune", gpus=2),
+        decode_speed("llama-3.1-70b", "h100-sxm", "bf16", gpus=2, split="pipeline"),
+        *(memory_floor(task, edition) for task in get_args(Task) for edition in ("2023", "2020")),
+        *(estimate("llama-3.1-8b", "inference", name) for name in PRECISIONS),
+        *(estimate("llama-3.1-8b", "full_finetune", "bf16", optimizer=o) for o in ("adamw", "adamw_8bit", "sgd")),
+        estimate("llama-3.1-8b", "full_finetune", "bf16", gpus=3, split="pipeline", gradient_checkpointing=False),
+        estimate("llama-3.1-8b", "qlora", "nf4", gpus=3, split="pipeline"),
+        estimate("llama-2-7b", "inference", "bf16", gpus=2, split="pipeline", context=10**6),
+        estimate("deepseek-v3", "inference", "fp8", gpus=8),
+        estimate("gemma-3-27b", "inference", "bf16"),
+        estimate("sdxl", "inference", "fp16"),
+        estimate("resnet-50", "full_finetune", "fp32"),
+        estimate(small_llm.model_copy(update={"layers": None}), "inference", "bf16"),
+    ]
+    return reports + [f for f in figures if f is not None]
+
+
+def test_every_canrun_message_reads_in_chinese():
+    emitted: set[str] = set()
+    terms: set[str] = set()
+    for item in _spread():
+        terms |= {t.name for t in getattr(item, "terms", ())}
+        for message in _messages(item):
+            said = message.keys()
+            emitted.update(said)
+            english(message)
+            names = sorted(_names(message), key=len, reverse=True)
+            for lang in ("zh-Hans", "zh-Hant"):
+                text = render(message, lang)
+                for name in names:
+                    text = text.replace(name, " ")
+                assert not any(key in text for key in said), text
+                assert _english_run(text) is None, (lang, message.key, render(message, lang))
+    ours = set(read_yaml(data_dir() / "locales" / "messages" / "canrun.yaml"))
+    sentences = {k for k in ours if not k.startswith("memory.term.")}
+    assert sentences <= emitted, sorted(sentences - emitted)  # every sentence in the catalog is one we say
+    assert ours - sentences == {f"memory.term.{t}" for t in terms}  # and every term's name has words
+    for term in terms:
+        assert english(msg(f"memory.term.{term}")) == term
+        assert render(msg(f"memory.term.{term}"), "zh-Hant") != term
+
+
+def test_english_run_finds_three_words():
+    assert _english_run("拆到 2 张 GPU（张量并行）") is None
+    assert _english_run("RTX 3090：可以 needs more memory") == "needs more memory"
+    assert _english_run("Tight: little room left.") == "Tight little room"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from bot.words import english, render
 from engine.catalog import load_catalog
 from engine.memory import (
     GB,
@@ -50,6 +51,13 @@ def test_memory_floor_prefers_2023_then_2020():
     assert memory_floor("kaggle").gb == 8 and memory_floor("kaggle").edition == "2020"
     assert memory_floor("llm_inference", "2020").gb == 11
     assert memory_floor("image_generation", "2020") is None
+
+
+def test_memory_floor_rule_is_a_message_in_every_language():
+    rule = memory_floor("kaggle").rule
+    assert english(rule) == "Guide 2020: Kaggle competitions: ≥ 8 GB"
+    assert render(rule, "zh-Hans") == "指南 2020：Kaggle 竞赛：≥ 8 GB"
+    assert "RTX 3070, has 8 GB" in english(memory_floor("learning").rule)
 
 
 # --- published cross-checks ---------------------------------------------------------------------
@@ -195,7 +203,7 @@ def test_terms_carry_their_assumptions():
     assert isinstance(est, MemoryEstimate)
     assert [t.name for t in est.terms] == ["weights", "KV cache", "activations", "runtime overhead"]
     assert all(t.basis for t in est.terms)
-    assert "GQA" in est.term("KV cache").basis
+    assert "GQA" in english(est.term("KV cache").basis)
     assert est.total_gb == pytest.approx(sum(t.gb for t in est.terms))
     assert est.context == 8192  # default context capped at 8K
     with pytest.raises(ValidationError):
@@ -256,7 +264,7 @@ def test_mla_latent_is_replicated_under_tensor_parallel():
     one = estimate("deepseek-v3", "inference", "fp8")
     eight = estimate("deepseek-v3", "inference", "fp8", gpus=8)
     assert eight.term("KV cache").per_gpu_gb == pytest.approx(one.gb_of("KV cache"))
-    assert "replicated" in eight.term("KV cache").basis
+    assert "replicated" in english(eight.term("KV cache").basis)
 
 
 def test_pipeline_split_takes_whole_layers():
