@@ -14,7 +14,7 @@ Fields follow ``questions/README.md``; ``None`` means "not stated", never "zero"
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated, Any, Literal, NamedTuple, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -84,6 +84,7 @@ BOUNDS: dict[str, Bound] = {
     "cloud_usd_per_hour": Bound(Decimal("0.01"), 10_000),
     "electricity_usd_per_kwh": Bound(0, 100),
 }
+MODEL_TEXT_BYTES = 20  # of a model name the catalog does not know: what a button can carry (engine.codec)
 CHOICES: dict[str, tuple[str, ...]] = {
     "kind": KINDS, "task": TASKS, "condition": get_args(Condition), "workload": WORKLOADS, "mode": MODES,
     "edition": get_args(Edition),
@@ -155,10 +156,49 @@ class Query(BaseModel):
     @field_validator("budget")
     @classmethod
     def _budget_in_bounds(cls, value: Money | None) -> Money | None:
+        """In bounds, and to the currency's minor unit (a cent of a budget changes no answer)."""
         bound = BOUNDS["budget"]
         if value is not None and not bound.low < value.amount <= bound.high:
             raise bound.error("budget")
-        return value
+        if value is None:
+            return None
+        if value.rounded().amount <= 0:
+            raise bound.error("budget")
+        return value.rounded()
+
+    @field_validator("min_memory_gb", "hours_per_day")
+    @classmethod
+    def _hundredths(cls, value: float | None, info: Any) -> float | None:
+        """To 0.01 GB or hour: finer figures change no answer, and a button carries the figure exactly."""
+        if value is None:
+            return None
+        rounded = round(value, 2)
+        if info.field_name == "min_memory_gb" and rounded <= 0:
+            raise BOUNDS["min_memory_gb"].error("min_memory_gb")
+        return rounded
+
+    @field_validator("desktop_usd", "cloud_usd_per_hour", "electricity_usd_per_kwh")
+    @classmethod
+    def _decimal_places(cls, value: Decimal | None, info: Any) -> Decimal | None:
+        """Dollars to the cent; hourly and kWh prices to a hundredth of a cent."""
+        if value is None:
+            return None
+        step = Decimal("0.01") if info.field_name == "desktop_usd" else Decimal("0.0001")
+        return value.quantize(step, rounding=ROUND_HALF_UP)
+
+    @field_validator("model")
+    @classmethod
+    def _model_id(cls, value: str | None) -> str | None:
+        """A model the catalog knows is read as its id; an unknown name keeps its first
+        ``MODEL_TEXT_BYTES`` bytes, all that an answer shows of it ("I don't know the model …")."""
+        if value is None:
+            return None
+        from engine.model_specs import load_model_catalog  # engine.model_specs loads a data file
+
+        known = load_model_catalog().resolve(value)
+        if known is not None:
+            return known
+        return value.encode()[:MODEL_TEXT_BYTES].decode(errors="ignore").strip() or value
 
     @field_validator("gpus")
     @classmethod

@@ -93,7 +93,8 @@ def user_error_of(**fields: Any) -> UserError:
 
 
 def test_text_fields_are_stripped_and_blank_is_not_stated():
-    assert Query(model="  Llama 3 8B  ").model == "Llama 3 8B"
+    assert Query(model="  Llama 3 8B  ").model == "llama-3-8b"  # a known model is read as its id
+    assert Query(model="  Baichuan2-13B  ").model == "Baichuan2-13B"
     assert Query(model="   ").model is None
     assert Query(model=" " * 150 + "x").model == "x"
 
@@ -163,7 +164,7 @@ def test_queries_are_frozen_hashable_and_merge_with_the_new_fields():
     with pytest.raises(ValidationError):
         query.mode = "qlora"  # type: ignore[misc]
     merged = query.merged(Query(precision="nf4", mode="qlora"))
-    assert (merged.model, merged.mode, merged.precision, merged.context_tokens) == ("Llama 3 8B", "qlora", "nf4", 4096)
+    assert (merged.model, merged.mode, merged.precision, merged.context_tokens) == ("llama-3-8b", "qlora", "nf4", 4096)
 
 
 def test_the_can_run_modes_are_the_memory_models_modes():

@@ -1,0 +1,237 @@
+"""A Query in under 100 characters and back, exactly: what a button carries.
+
+Discord gives a button 100 characters of ``custom_id`` and nothing else; a button that redraws a
+chart or records a vote must rebuild the very answer it sits under after a restart, on any shard.
+So ``encode`` packs every field of a ``Query`` into bits — one presence bit per field, then each
+stated value at a fixed width (a choice by its index, a number at the resolution Query keeps, a
+GPU or model by a 24-bit hash of its catalog id) — and writes them as Base85 text; an unknown
+model name follows as UTF-8, then one check byte. ``decode`` reverses it and validates through ``Query`` again.
+``decode(encode(q)) == q`` for every valid Query (a property test), and the longest Query fits.
+
+The layout is part of every button already posted: add new fields at the end of ``LAYOUT`` and new
+choices at the end of their lists, never reorder (tests/engine/test_codec.py pins an encoding).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import zlib
+from decimal import Decimal
+from functools import cache
+from typing import Any, get_args
+
+from engine.catalog import load_catalog
+from engine.cycles import Edition
+from engine.errors import UserError
+from engine.money import Money
+from engine.query import BOUNDS, CHOICES, Query
+
+ID_BITS = 24
+COUNT_BITS = 13  # 0..8191 holds 1..4096
+MAX_ITEMS_BITS = 3  # 0..7 holds up to BOUNDS["gpus"] entries
+CURRENCY_LETTER_BITS = 5
+
+
+@cache
+def _topics() -> tuple[str, ...]:
+    from engine.explain import TOPICS
+
+    return tuple(TOPICS)
+
+
+@cache
+def _precisions() -> tuple[str, ...]:
+    from engine.memory import PRECISIONS
+
+    return tuple(PRECISIONS)
+
+
+def _code(identifier: str) -> int:
+    return zlib.crc32(identifier.encode()) & ((1 << ID_BITS) - 1)
+
+
+@cache
+def _gpu_codes() -> dict[int, str]:
+    return {_code(g): g for g in load_catalog().gpus}
+
+
+@cache
+def _model_codes() -> dict[int, str]:
+    from engine.model_specs import load_model_catalog
+
+    return {_code(m): m for m in load_model_catalog().ids()}
+
+
+def _check(payload: bytes) -> bytes:
+    """One check byte: a forged, truncated or foreign custom_id fails before it is read as a Query."""
+    return bytes([zlib.crc32(payload) & 0xFF])
+
+
+def _bits(n: int) -> int:
+    return max(1, (n - 1).bit_length())
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.value, self.size = 0, 0
+
+    def put(self, value: int, bits: int) -> None:
+        if not 0 <= value < 1 << bits:
+            raise ValueError(f"{value} does not fit in {bits} bits")
+        self.value = (self.value << bits) | value
+        self.size += bits
+
+    def to_bytes(self) -> bytes:
+        pad = -self.size % 8
+        return (self.value << pad).to_bytes((self.size + pad) // 8, "big")
+
+
+class _Reader:
+    def __init__(self, data: bytes, size: int) -> None:
+        self.value, self.left = int.from_bytes(data, "big"), len(data) * 8
+        self.size = size
+
+    def take(self, bits: int) -> int:
+        self.left -= bits
+        if self.left < 0:
+            raise ValueError("truncated")
+        return (self.value >> self.left) & ((1 << bits) - 1)
+
+
+def _scaled(step: Decimal, high: Decimal | int) -> tuple[Decimal, int]:
+    return step, _bits(int(Decimal(high) / step) + 1)
+
+
+# field → how its value is packed: ("choice", options) · ("bool",) · ("int", low, high) ·
+# ("fixed", step, high) for numbers kept at a resolution · ("money",) · ("gpus",) · ("counts",) · ("model",)
+LAYOUT: tuple[tuple[str, tuple[Any, ...]], ...] = (
+    ("kind", ("choice", CHOICES["kind"])),
+    ("task", ("choice", CHOICES["task"])),
+    ("budget", ("money",)),
+    ("min_memory_gb", ("fixed", Decimal("0.01"), BOUNDS["min_memory_gb"].high)),
+    ("hours_per_day", ("fixed", Decimal("0.01"), BOUNDS["hours_per_day"].high)),
+    ("num_gpus", ("int", BOUNDS["num_gpus"].low, BOUNDS["num_gpus"].high)),
+    ("gpus", ("gpus",)),
+    ("gpu_counts", ("counts",)),
+    ("condition", ("choice", CHOICES["condition"])),
+    ("cloud_interest", ("bool",)),
+    ("model", ("model",)),
+    ("workload", ("choice", CHOICES["workload"])),
+    ("organization", ("bool",)),
+    ("topic", ("choice", None)),  # the guide's topics (engine.explain.TOPICS)
+    ("power_limit_w", ("int", BOUNDS["power_limit_w"].low, BOUNDS["power_limit_w"].high)),
+    ("mode", ("choice", CHOICES["mode"])),
+    ("precision", ("choice", None)),  # engine.memory.PRECISIONS
+    ("context_tokens", ("int", BOUNDS["context_tokens"].low, BOUNDS["context_tokens"].high)),
+    ("desktop_usd", ("fixed", Decimal("0.01"), BOUNDS["desktop_usd"].high)),
+    ("cloud_usd_per_hour", ("fixed", Decimal("0.0001"), BOUNDS["cloud_usd_per_hour"].high)),
+    ("electricity_usd_per_kwh", ("fixed", Decimal("0.0001"), BOUNDS["electricity_usd_per_kwh"].high)),
+    ("edition", ("choice", get_args(Edition))),
+    ("tensor_cores", ("bool",)),
+    ("tma", ("bool",)),
+)
+BUDGET_CENTS_BITS = _bits(int(BOUNDS["budget"].high) * 100 + 1)
+
+
+def _options(name: str, spec: tuple[Any, ...]) -> tuple[str, ...]:
+    if spec[1] is not None:
+        return tuple(spec[1])
+    return _topics() if name == "topic" else _precisions()
+
+
+def _stated(value: Any) -> bool:
+    return value is not None and value != ()
+
+
+def encode(query: Query) -> str:
+    """``query`` as at most ``MAX_LENGTH`` printable ASCII characters (Base85)."""
+    out = _Writer()
+    text = b""
+    for name, spec in LAYOUT:
+        value = getattr(query, name)
+        out.put(int(_stated(value)), 1)
+        if not _stated(value):
+            continue
+        kind = spec[0]
+        if kind == "choice":
+            options = _options(name, spec)
+            out.put(options.index(value), _bits(len(options)))
+        elif kind == "bool":
+            out.put(int(value), 1)
+        elif kind == "int":
+            out.put(value - spec[1], _bits(spec[2] - spec[1] + 1))
+        elif kind == "fixed":
+            step, bits = _scaled(spec[1], spec[2])
+            out.put(int(Decimal(str(value)) / step), bits)
+        elif kind == "money":
+            for letter in value.currency:
+                out.put(ord(letter) - ord("A"), CURRENCY_LETTER_BITS)
+            out.put(int(value.amount * 100), BUDGET_CENTS_BITS)
+        elif kind == "gpus":
+            out.put(len(value), MAX_ITEMS_BITS)
+            for gpu in value:
+                out.put(_code(gpu), ID_BITS)
+        elif kind == "counts":
+            out.put(len(value), MAX_ITEMS_BITS)
+            for count in value:
+                out.put(count - 1, COUNT_BITS)
+        elif kind == "model":
+            known = _code(value) in _model_codes() and _model_codes()[_code(value)] == value
+            out.put(int(known), 1)
+            if known:
+                out.put(_code(value), ID_BITS)
+            else:
+                text = value.encode()
+    payload = out.to_bytes() + text
+    return base64.b85encode(payload + _check(payload)).decode()
+
+
+def decode(text: str) -> Query:
+    """The Query ``encode`` wrote; a ``UserError`` for text that is not one (an old or forged button)."""
+    try:
+        data = base64.b85decode(text)
+        if len(data) < 2 or _check(data[:-1]) != data[-1:]:
+            raise ValueError("not an encoded query")
+        return Query(**_fields(data[:-1]))
+    except (ValueError, KeyError, IndexError, binascii.Error) as exc:
+        if isinstance(exc, UserError):
+            raise
+        raise UserError("error.stale_button") from None
+
+
+def _fields(data: bytes) -> dict[str, Any]:
+    reader = _Reader(data, len(data))
+    fields: dict[str, Any] = {}
+    text_follows = False
+    for name, spec in LAYOUT:
+        if not reader.take(1):
+            continue
+        kind = spec[0]
+        if kind == "choice":
+            options = _options(name, spec)
+            fields[name] = options[reader.take(_bits(len(options)))]
+        elif kind == "bool":
+            fields[name] = bool(reader.take(1))
+        elif kind == "int":
+            fields[name] = reader.take(_bits(spec[2] - spec[1] + 1)) + spec[1]
+        elif kind == "fixed":
+            step, bits = _scaled(spec[1], spec[2])
+            number = reader.take(bits) * step
+            fields[name] = float(number) if name in ("min_memory_gb", "hours_per_day") else number
+        elif kind == "money":
+            currency = "".join(chr(reader.take(CURRENCY_LETTER_BITS) + ord("A")) for _ in range(3))
+            fields[name] = Money(amount=Decimal(reader.take(BUDGET_CENTS_BITS)) / 100, currency=currency)
+        elif kind == "gpus":
+            fields[name] = tuple(_gpu_codes()[reader.take(ID_BITS)] for _ in range(reader.take(MAX_ITEMS_BITS)))
+        elif kind == "counts":
+            fields[name] = tuple(reader.take(COUNT_BITS) + 1 for _ in range(reader.take(MAX_ITEMS_BITS)))
+        elif kind == "model":
+            if reader.take(1):
+                fields[name] = _model_codes()[reader.take(ID_BITS)]
+            else:
+                text_follows = True
+    if text_follows:
+        used = (len(data) * 8 - reader.left + 7) // 8
+        fields["model"] = data[used:].decode()
+    return fields

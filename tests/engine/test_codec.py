@@ -1,0 +1,118 @@
+"""encode/decode: every valid Query survives a button's custom_id exactly, and the longest fits."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.catalog import load_catalog
+from engine.codec import LAYOUT, _code, decode, encode
+from engine.errors import UserError
+from engine.explain import TOPICS
+from engine.memory import PRECISIONS
+from engine.model_specs import load_model_catalog
+from engine.money import Money
+from engine.query import BOUNDS, CHOICES, MODEL_TEXT_BYTES, Query
+
+# What the button adds around the encoded query (bot.views): "ga:c:s:" or "ga:v:d:".
+PREFIX = len("ga:c:s:")
+GPUS = sorted(load_catalog().gpus)
+MODELS = load_model_catalog().ids()
+
+
+def _fixed(step: str, high: int | Decimal, low: str = "0") -> st.SearchStrategy[Decimal]:
+    scale = Decimal(step)
+    return st.integers(int(Decimal(low) / scale), int(Decimal(high) / scale)).map(lambda n: n * scale)
+
+
+def _hundredths(low: float, high: float) -> st.SearchStrategy[float]:
+    return st.floats(low, high, allow_nan=False).map(lambda x: round(x, 2))
+
+
+queries = st.builds(
+    lambda gpus, counts, **fields: _valid(lambda: Query(gpus=gpus, gpu_counts=counts[: len(gpus)], **fields)),
+    gpus=st.lists(st.sampled_from(GPUS), max_size=4).map(tuple),
+    counts=st.lists(st.integers(1, int(BOUNDS["gpu_counts"].high)), max_size=4).map(tuple),
+    kind=st.sampled_from(CHOICES["kind"]),
+    task=st.none() | st.sampled_from(CHOICES["task"]),
+    budget=st.none() | st.builds(lambda cents, cur: Money(amount=Decimal(cents) / 100, currency=cur),
+                                 st.integers(1, int(BOUNDS["budget"].high) * 100),
+                                 st.sampled_from(["USD", "EUR", "CNY", "TWD", "JPY", "KRW", "GBP"])),
+    min_memory_gb=st.none() | _hundredths(0.01, 4096),
+    hours_per_day=st.none() | _hundredths(0, 24),
+    num_gpus=st.none() | st.integers(1, int(BOUNDS["num_gpus"].high)),
+    condition=st.none() | st.sampled_from(CHOICES["condition"]),
+    cloud_interest=st.none() | st.booleans(),
+    model=st.none() | st.sampled_from(MODELS) | st.text(min_size=1, max_size=40),
+    workload=st.none() | st.sampled_from(CHOICES["workload"]),
+    organization=st.none() | st.booleans(),
+    topic=st.none() | st.sampled_from(TOPICS),
+    power_limit_w=st.none() | st.integers(1, 2000),
+    mode=st.none() | st.sampled_from(CHOICES["mode"]),
+    precision=st.none() | st.sampled_from(sorted(PRECISIONS)),
+    context_tokens=st.none() | st.integers(128, 10_000_000),
+    desktop_usd=st.none() | _fixed("0.01", 10_000_000, "1"),
+    cloud_usd_per_hour=st.none() | _fixed("0.0001", 10_000, "0.01"),
+    electricity_usd_per_kwh=st.none() | _fixed("0.0001", 100),
+    edition=st.none() | st.sampled_from(["2023", "2020"]),
+    tensor_cores=st.none() | st.booleans(),
+    tma=st.none() | st.booleans(),
+).filter(lambda query: query is not None)
+
+
+def _valid(build):
+    try:
+        return build()
+    except UserError:
+        return None
+
+
+@settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(queries)
+def test_every_valid_query_survives_a_button(query: Query):
+    text = encode(query)
+    assert decode(text) == query
+    assert len(text) + PREFIX <= 100, (len(text), query)
+    assert text.isascii() and text.isprintable()
+
+
+def test_the_longest_query_fits():
+    longest = Query(
+        kind="can_run", task="llm_finetune", budget=Money(amount=BOUNDS["budget"].high - Decimal("0.01"), currency="KRW"),
+        min_memory_gb=4095.99, hours_per_day=23.99, num_gpus=4096, gpus=tuple(GPUS[:4]), gpu_counts=(4096,) * 4,
+        condition="used", cloud_interest=True, model="語" * MODEL_TEXT_BYTES, workload="infer16", organization=True,
+        topic=TOPICS[-1], power_limit_w=1999, mode="full_finetune", precision=sorted(PRECISIONS)[-1],
+        context_tokens=9_999_999, desktop_usd=Decimal("9999999.99"), cloud_usd_per_hour=Decimal("9999.9999"),
+        electricity_usd_per_kwh=Decimal("99.9999"), edition="2023", tensor_cores=True, tma=True,
+    )
+    assert decode(encode(longest)) == longest
+    assert len(encode(longest)) + PREFIX <= 100
+
+
+def test_every_field_of_query_has_a_place_in_the_layout():
+    assert [name for name, _ in LAYOUT] == list(Query.model_fields)
+
+
+def test_catalog_ids_do_not_collide_in_their_codes():
+    assert len({_code(g) for g in GPUS}) == len(GPUS)
+    assert len({_code(m) for m in MODELS}) == len(MODELS)
+
+
+def test_the_layout_is_pinned_so_posted_buttons_keep_working():
+    """Changing this encoding breaks every button already posted: append fields and choices only."""
+    query = Query(kind="recommend", task="llm_finetune", budget=Money(amount=3000, currency="EUR"),
+                  hours_per_day=8, organization=True, condition="used")
+    assert encode(query) == PINNED
+    assert decode(PINNED) == query
+
+
+PINNED = "gyf_^00AWU6CfDC0C4"  # written out, not computed: the encoding of the query above on 2026-12-03
+
+
+@pytest.mark.parametrize("text", ["", "zz", "!!!!!", "0" * 95, "ga:c:e:xx", "\x00", PINNED[:-2], PINNED[1:]])
+def test_a_stale_or_forged_button_is_a_user_error(text):
+    with pytest.raises(UserError):
+        decode(text)
