@@ -200,13 +200,13 @@ def test_the_cache_is_a_bounded_lru():
 
 async def test_render_async_runs_off_the_event_loop(monkeypatch):
     threads: list[str] = []
-    draw = charts._draw
+    draw = charts.rendering._draw
 
     def watched(spec):
         threads.append(threading.current_thread().name)
         return draw(spec)
 
-    monkeypatch.setattr(charts, "_draw", watched)
+    monkeypatch.setattr(charts.rendering, "_draw", watched)
     loop_thread = threading.current_thread().name
     pngs = await asyncio.gather(
         charts.render_async("power", plan("rtx-3080-10gb", 4)),
