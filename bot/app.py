@@ -26,12 +26,13 @@ from bot.chat import MemoryConversationStore, WriteThroughConversations
 from bot.config import Settings
 from bot.expiring import Expiring
 from bot.i18n import Lang, Translator, from_discord, t
+from bot.words import render
 from bot.observability import Metrics, health_app, start_health_server
 from bot.store import GuildSettings, Store, advice_context, open_store
 from bot.views import DYNAMIC_ITEMS
 from engine.advisor import AdviceContext
 from engine.advisor import warm_up as warm_up_engine
-from engine.datafiles import DataError
+from engine.errors import UserError
 
 log = logging.getLogger("gpu_advisor")
 SAFE = discord.AllowedMentions.none()
@@ -60,12 +61,12 @@ class AdvisorTree(app_commands.CommandTree):
         return not getattr(self.client, "closing", False)
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        lang = from_discord(interaction.locale)
+        lang = interaction.extras.get("lang") or from_discord(interaction.locale)
         original = getattr(error, "original", error)
         if isinstance(error, app_commands.CommandOnCooldown):
             message = t(lang, "error.cooldown", seconds=f"{error.retry_after:.0f}")
-        elif isinstance(original, ValueError | KeyError) and not isinstance(original, DataError):
-            message = t(lang, "error.bad_value", message=str(original.args[0] if original.args else original))
+        elif isinstance(original, UserError):  # what the user got wrong, in their (or the server's) language
+            message = render(original.message, lang)
         elif isinstance(error, app_commands.MissingPermissions):
             need = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
             message = t(lang, "error.permission", need=need)

@@ -15,6 +15,7 @@ from functools import lru_cache
 from bot.render import unknown_gpu_msg
 from engine.advisor import AdviceContext, advise
 from engine.answer import ANSWERS_REMEMBERED, Answer, FollowUp
+from engine.errors import UserError
 from engine.message import msg
 from engine.parse import parse
 from engine.query import ParseResult, Query
@@ -60,13 +61,17 @@ def is_follow_up(text: str, result: ParseResult) -> bool:
 def respond(result: ParseResult, context: AdviceContext) -> Answer:
     """The engine's answer to a parsed question, with what the parser has to say back: ignored
     values, and GPU names it did not know ("did you mean …?") — a comparison with an unknown card
-    asks again rather than comparing against something else. Remembered like the engine's answers,
+    asks again rather than comparing against something else; a question the engine refuses
+    (``UserError``) is answered with what was wrong. Remembered like the engine's answers,
     so a repeated question gets the same Answer object (and bot.views.rendered its reply)."""
     hints = tuple(unknown_gpu_msg(name) for name in result.unknown_gpus)
     if hints and result.query.kind == "compare" and len(result.query.gpus) < 2:
         return Answer(kind="compare", query=result.query, headline=msg("sentences", items=hints),
                       follow_up=FollowUp(field="gpu", question=msg("followup.name_two"), choices=()))
-    answer = advise(result.query, context)
+    try:
+        answer = advise(result.query, context)
+    except UserError as exc:  # "rent or buy at 0 hours a day": say what was wrong, as an answer of its own
+        return Answer(kind="other", query=result.query, headline=exc.message, notes=(*hints, *result.notes))
     notes = (*hints, *result.notes)
     return answer.model_copy(update={"notes": (*answer.notes, *notes)}) if notes else answer
 

@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from bot.render import answer_text, cycles_text, spec_text
-from engine.advisor import AdviceContext, advise, can_run
+from bot.render import answer_text
+from bot.words import english
+from engine.advisor import AdviceContext, advise
 from engine.answer import Answer
 from engine.catalog import load_catalog
-from engine.cloud import break_even
-from engine.cycles import worked_example
+from engine.errors import UserError
 from engine.explain import TOPICS
 from engine.money import Money, exchange_rates
 from engine.query import TASKS, Query
@@ -122,61 +122,57 @@ def cmd_compare(args: argparse.Namespace) -> None:
     emit(advise(Query(**fields), _context(args)), args)
 
 
+# The guide's worked case ("a $2,200 desktop against an AWS p3.2xlarge at $2.14/h"), used when no card is named.
+GUIDE_DESKTOP_USD, GUIDE_CLOUD_USD_PER_HOUR = 2200, 2.14
+
+
 def cmd_breakeven(args: argparse.Namespace) -> None:
-    if (args.utilization is None) == (args.hours is None):
-        raise UsageError("give exactly one of --hours (per day) or --utilization (percent)")
+    """Rent or buy through the same Query a chat question builds: ``breakeven --gpu 3090 --hours 3``
+    and "rent or buy a 3090, 3 hours a day" are one question with one answer."""
+    if args.utilization is not None and args.hours is not None:
+        raise UsageError("give one of --hours (per day) or --utilization (percent), not both")
     if args.utilization is not None and not 0 < args.utilization <= 100:
         raise UsageError("utilization must be more than 0 and at most 100 percent")
-    if args.hours is not None and not 0 < args.hours <= 24:
-        raise UsageError("hours per day must be more than 0 and at most 24")
-    for name in ("desktop_cost", "cloud_hourly", "electricity"):
-        if getattr(args, name) < 0 or (name != "electricity" and getattr(args, name) == 0):
-            raise UsageError(f"{name.replace('_', ' ')} must be positive")
-    power_w = load_catalog().get(gpu_arg(args.gpu)).tdp_w if args.gpu else args.gpu_watts
-    result = break_even(
-        args.desktop_cost,
-        args.cloud_hourly,
-        utilisation=args.utilization / 100 if args.utilization is not None else None,
-        hours_per_day=args.hours,
-        gpu_power_w=power_w,
-        electricity_usd_per_kwh=args.electricity,
-    )
-    if args.json:
-        print(result.model_dump_json(indent=2))
-        return
-    when = f"{result.days:.0f} days ({result.months:.1f} months)" if result.days is not None else "never"
-    lines = [
-        f"Break-even: {when}",
-        f"Electricity: {result.kwh_per_year:,.0f} kWh/yr ≈ ${result.electricity_cost_per_year:,.0f}/yr",
-        f"Cloud: ${result.cloud_cost_per_year:,.0f}/yr",
-        result.verdict,
-        *result.notes,
-        f"[{result.source}]",
-    ]
-    print("\n".join(lines))
+    fields: dict = {"kind": "cloud_vs_buy"}
+    if args.utilization is not None:
+        fields["hours_per_day"] = args.utilization / 100 * 24
+    elif args.hours is not None:
+        fields["hours_per_day"] = args.hours
+    if args.gpu:
+        fields["gpus"] = (gpu_arg(args.gpu),)
+    desktop, cloud = args.desktop_cost, args.cloud_hourly
+    if not args.gpu:
+        desktop = GUIDE_DESKTOP_USD if desktop is None else desktop
+        cloud = GUIDE_CLOUD_USD_PER_HOUR if cloud is None else cloud
+    for name, value in (("desktop_usd", desktop), ("cloud_usd_per_hour", cloud),
+                        ("electricity_usd_per_kwh", args.electricity)):
+        if value is not None:
+            fields[name] = _decimal(value)
+    emit(advise(Query(**fields), _context(args)), args)
+
+
+def _decimal(value: float) -> Decimal:
+    return Decimal(str(value))
 
 
 def cmd_cycles(args: argparse.Namespace) -> None:
-    try:
-        result = worked_example(args.edition, not args.no_tensor_cores, tma=args.tma)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    print(result.model_dump_json(indent=2) if args.json else cycles_text(result))
+    query = Query(kind="cycles", edition=args.edition, tensor_cores=not args.no_tensor_cores, tma=args.tma)
+    emit(advise(query, _context(args)), args)
 
 
 def cmd_power(args: argparse.Namespace) -> None:
     fields: dict = {"kind": "power", "gpus": (gpu_arg(args.gpu),), "num_gpus": positive_int(str(args.count), "count")}
     if args.power_limit is not None:
-        tdp = load_catalog().get(fields["gpus"][0]).tdp_w
-        if not 0 < args.power_limit <= tdp:
-            raise UsageError(f"power limit must be between 1 and the card's {tdp} W")
         fields["power_limit_w"] = args.power_limit
     emit(advise(Query(**fields), _context(args)), args)
 
 
 def cmd_info(args: argparse.Namespace) -> None:
-    gpu = load_catalog().get(gpu_arg(" ".join(args.gpu)))
-    print(gpu.model_dump_json(indent=2, by_alias=True) if args.json else spec_text(gpu))
+    answer = advise(Query(kind="info", gpus=(gpu_arg(" ".join(args.gpu)),)), _context(args))
+    if args.json and answer.spec is not None:  # the spec card's facts, as stored in data/gpus.yaml
+        print(answer.spec.model_dump_json(indent=2, by_alias=True))
+        return
+    emit(answer, args)
 
 
 def cmd_canrun(args: argparse.Namespace) -> None:
@@ -186,14 +182,10 @@ def cmd_canrun(args: argparse.Namespace) -> None:
         fields["gpus"], fields["gpu_counts"] = (gpu_arg(" ".join(args.gpu)),), (count,)
     elif count > 1:
         fields["num_gpus"] = count
-    if args.context is not None and args.context < 1:
-        raise UsageError("context must be a positive number of tokens")
-    try:
-        answer = can_run(Query(**fields), _context(args), mode=args.mode, precision=args.precision,
-                         context=args.context)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    emit(answer, args)
+    for name, value in (("mode", args.mode), ("precision", args.precision), ("context_tokens", args.context)):
+        if value is not None:
+            fields[name] = value
+    emit(advise(Query(**fields), _context(args)), args)
 
 
 def cmd_explain(args: argparse.Namespace) -> None:
@@ -284,13 +276,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("breakeven", parents=[common], help="days until a desktop beats renting")
-    p.add_argument("--desktop-cost", type=float, default=2200.0)
-    p.add_argument("--cloud-hourly", type=float, default=2.14)
-    p.add_argument("--hours", type=float)
+    p.add_argument("--gpu", help="the desktop's card: priced from the catalog, its TDP as the power draw")
+    p.add_argument("--desktop-cost", type=float, help="USD (default: the card's price; without --gpu the guide's $2,200)")
+    p.add_argument("--cloud-hourly", type=float, help="USD per GPU-hour (default: the cloud data; without --gpu $2.14)")
+    p.add_argument("--hours", type=float, help="hours of use per day (default: the guide's 15 %%)")
     p.add_argument("--utilization", type=float, help="percent of the day")
-    p.add_argument("--gpu", help="take the GPU's TDP as its power draw")
-    p.add_argument("--gpu-watts", type=float, default=350.0)
-    p.add_argument("--electricity", type=float, default=0.12, help="$ per kWh")
+    p.add_argument("--electricity", type=float, help="$ per kWh (default 0.12)")
     p.set_defaults(func=cmd_breakeven)
 
     p = sub.add_parser("cycles", parents=[common], help="the guide's worked matmul example")
@@ -346,6 +337,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.func(args)
     except UsageError as exc:
         print(f"gpu-advisor: {exc}", file=sys.stderr)
+        return 2
+    except UserError as exc:  # a value the question may not have: the same words chat and Discord use
+        print(f"gpu-advisor: {english(exc.message)}", file=sys.stderr)
         return 2
     except KeyError as exc:
         print(f"gpu-advisor: {exc.args[0]}", file=sys.stderr)

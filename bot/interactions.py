@@ -10,10 +10,11 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Lang, from_discord
-from bot.render import unknown_gpu
+from bot.render import unknown_gpu_msg
 from bot.views import answer_message
 from engine.answer import Answer
 from engine.catalog import load_catalog, normalize_name
+from engine.errors import UserError
 from engine.model_specs import load_model_catalog
 
 if TYPE_CHECKING:
@@ -59,12 +60,13 @@ async def model_autocomplete(interaction: discord.Interaction, current: str) -> 
 
 
 def resolve_gpu(text: str, lang: Lang) -> str:
-    """A catalog id, or a ValueError whose message the user sees (with "did you mean")."""
+    """A catalog id, or a UserError the user reads in their language (with "did you mean")."""
     catalog = load_catalog()
     gpu_id = text if text in catalog.gpus else catalog.resolve(text)
     if gpu_id is None:
         shown = discord.utils.escape_markdown(discord.utils.escape_mentions(text[:60]))
-        raise ValueError(unknown_gpu(text, lang, shown))
+        message = unknown_gpu_msg(text, shown)
+        raise UserError(message.key, **message.args)
     return gpu_id
 
 

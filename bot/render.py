@@ -26,7 +26,7 @@ def answer_text(answer: Answer, lang: Lang = "en") -> str:
 
 
 def document_text(doc: Document) -> str:
-    parts = [doc.headline.replace("**", "")] if doc.headline else []
+    parts = [doc.title, doc.headline.replace("**", "")]
     for block in doc.blocks:
         parts.append(_block_text(block))
     if doc.footer:

@@ -17,7 +17,8 @@ from bot.discord_internals import ComponentsOnce
 from bot.embeds import answer_embed, why_embed
 from bot.i18n import Lang, from_discord, t
 from bot.words import english, render
-from engine.advisor import AdviceContext, advise
+from engine.advisor import advise
+from engine.codec import decode, encode
 from engine.answer import ANSWERS_REMEMBERED, Answer
 from engine.catalog import load_catalog
 from engine.money import Money
@@ -146,64 +147,18 @@ class FollowUpButton(
         await _show(interaction, advise(query, context), self.lang)
 
 
-# ---- charts: the button carries what redraws the chart, so it survives restarts ---------------
+# ---- charts and votes: the button carries the whole question (engine.codec), so it survives restarts ----
 
-TOKEN = r"[a-z0-9.*_-]{1,40}(?::[a-z0-9.*_-]{1,40}){1,6}"
-
-
-def chart_token(answer: Answer) -> str | None:
-    """A compact, restart-proof description of the chart for ``answer`` (≤ ~80 characters)."""
-    q = answer.query
-    if answer.comparison:
-        c = answer.comparison
-        return f"cmp:{c.gpu_ids[0]}*{c.counts[0]}:{c.gpu_ids[1]}*{c.counts[1]}:{c.workload}"
-    if answer.options:
-        top = answer.options[0]
-        budget = int(q.budget_usd() or 0)
-        return (
-            f"rec:{q.task or 'x'}:{top.workload}:{q.min_memory_gb or 0:g}:{budget}:{q.condition or 'x'}:{top.gpu_count}"
-        )
-    if answer.break_even and q.gpus:
-        return f"be:{q.gpus[0]}:{answer.break_even.inputs.utilisation * 24:.2f}"
-    if answer.power:
-        p = answer.power
-        return f"pw:{p.gpu_id}:{p.gpu_count}:{p.power_limit.limit_w if p.power_limit else 0}"
-    if answer.can_run and answer.can_run.model_id and answer.can_run.verdicts:
-        v = answer.can_run.verdicts[0]
-        return f"cr:{answer.can_run.model_id}:{v.gpu_id}:{v.count}"
-    return None
+QUERY = r"(?P<query>[!-~]{1,90})"  # Base85 text of engine.codec.encode
+LANG_CODES: dict[str, Lang] = {"e": "en", "t": "zh-Hant", "s": "zh-Hans"}
+LANG_CODE = {lang: code for code, lang in LANG_CODES.items()}
 
 
-def answer_for_token(token: str, context: AdviceContext) -> Answer:
-    """Rebuild the answer a chart token describes (the inverse of :func:`chart_token`)."""
-    kind, *parts = token.split(":")
-    if kind == "cmp":
-        (a, na), (b, nb) = (p.split("*") for p in parts[:2])
-        query = Query(kind="compare", gpus=(a, b), gpu_counts=(int(na), int(nb)), workload=parts[2])
-    elif kind == "rec":
-        task, workload, memory, budget, condition, count = parts
-        fields: dict = {"kind": "recommend", "workload": workload, "num_gpus": int(count)}
-        if task != "x":
-            fields["task"] = task
-        if float(memory):
-            fields["min_memory_gb"] = float(memory)
-        if int(budget):
-            fields["budget"] = Money(amount=int(budget), currency="USD")
-        if condition != "x":
-            fields["condition"] = condition
-        query = Query(**fields)
-    elif kind == "be":
-        query = Query(kind="cloud_vs_buy", gpus=(parts[0],), hours_per_day=float(parts[1]))
-    elif kind == "pw":
-        fields = {"kind": "power", "gpus": (parts[0],), "num_gpus": int(parts[1])}
-        if int(parts[2]):
-            fields["power_limit_w"] = int(parts[2])
-        query = Query(**fields)
-    elif kind == "cr":
-        query = Query(kind="can_run", model=parts[0], gpus=(parts[1],), gpu_counts=(int(parts[2]),))
-    else:
-        raise ValueError(f"unknown chart token {token!r}")
-    return advise(query, context)
+def charted(answer: Answer) -> bool:
+    """Whether ``answer`` has a chart (bot.charts.answer_spec draws one for exactly these)."""
+    can_run = answer.can_run
+    return bool(answer.comparison or answer.options or answer.break_even or answer.power
+                or (can_run and can_run.model_id and can_run.verdicts))
 
 
 async def send_chart(interaction: discord.Interaction, answer: Answer, lang: Lang, *, ephemeral: bool = False) -> None:
@@ -222,15 +177,17 @@ async def send_chart(interaction: discord.Interaction, answer: Answer, lang: Lan
     )
 
 
-class ChartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:chart:(?P<token>{TOKEN}):{LANG}"):
-    def __init__(self, token: str, lang: Lang) -> None:
-        self.token, self.lang = token, lang
+class ChartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:chart:(?P<lang>[ets]):{QUERY}"):
+    """Draws the chart of the answer it sits under: the question is in the button, answered again."""
+
+    def __init__(self, query: str, lang: Lang) -> None:
+        self.query, self.lang = query, lang
         super().__init__(
             discord.ui.Button(
                 label=t(lang, "button.chart"),
                 style=discord.ButtonStyle.secondary,
                 emoji="📊",
-                custom_id=f"ga:chart:{token}:{lang}",
+                custom_id=f"ga:chart:{LANG_CODE[lang]}:{query}",
             )
         )
 
@@ -238,23 +195,23 @@ class ChartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:char
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> Any:
-        return cls(match["token"], match["lang"])  # type: ignore[arg-type]
+        return cls(match["query"], LANG_CODES[match["lang"]])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        answer = answer_for_token(self.token, await _bot(interaction).context_for(interaction.guild_id))
+        answer = advise(decode(self.query), await _bot(interaction).context_for(interaction.guild_id))
         await send_chart(interaction, answer, self.lang)
 
 
-class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:vote:(?P<vote>up|down):(?P<token>{TOKEN})"):
-    """👍/👎 under a recommendation, stored with the query that produced it (rebuilt from the token)."""
+class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:vote:(?P<vote>up|down):{QUERY}"):
+    """👍/👎 under a recommendation, stored with the whole question that produced it."""
 
-    def __init__(self, vote: str, token: str) -> None:
-        self.vote, self.token = vote, token
+    def __init__(self, vote: str, query: str) -> None:
+        self.vote, self.query = vote, query
         super().__init__(
             discord.ui.Button(
                 emoji="👍" if vote == "up" else "👎",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"ga:vote:{vote}:{token}",
+                custom_id=f"ga:vote:{vote}:{query}",
             )
         )
 
@@ -262,11 +219,11 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:vote:
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> Any:
-        return cls(match["vote"], match["token"])
+        return cls(match["vote"], match["query"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = _bot(interaction)
-        answer = answer_for_token(self.token, await bot.context_for(interaction.guild_id))
+        answer = advise(decode(self.query), await bot.context_for(interaction.guild_id))
         if bot.store is not None and interaction.message is not None:
             await bot.store.feedback.vote(
                 interaction.message.id,
@@ -279,11 +236,6 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:vote:
             )
         lang = from_discord(interaction.locale)
         await interaction.response.send_message(t(lang, "vote.thanks"), ephemeral=True, allowed_mentions=SAFE)
-
-
-def _chart_button(answer: Answer, lang: Lang) -> ChartButton | None:
-    token = chart_token(answer)
-    return ChartButton(token, lang) if token and len(f"ga:chart:{token}:{lang}") <= 100 else None
 
 
 def answer_message(answer: Answer, lang: Lang) -> dict[str, Any]:
@@ -375,12 +327,13 @@ def answer_view(answer: Answer, lang: Lang) -> AnswerView | None:
         view.add_item(WhyButton(top.gpu_id, top.workload, lang))
     elif answer.comparison:
         view.add_item(WhyButton(answer.comparison.gpu_ids[0], answer.comparison.workload, lang))
-    chart = _chart_button(answer, lang)
-    if chart is not None:
-        view.add_item(chart)
-        if answer.kind == "recommend" and len(f"ga:vote:down:{chart.token}") <= 100:
-            view.add_item(VoteButton("up", chart.token))
-            view.add_item(VoteButton("down", chart.token))
+    if charted(answer) or answer.kind == "recommend":
+        query = encode(answer.query)
+        if charted(answer):
+            view.add_item(ChartButton(query, lang))
+        if answer.kind == "recommend":
+            view.add_item(VoteButton("up", query))
+            view.add_item(VoteButton("down", query))
     return view if view.children else None
 
 

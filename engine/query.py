@@ -84,7 +84,7 @@ BOUNDS: dict[str, Bound] = {
     "cloud_usd_per_hour": Bound(Decimal("0.01"), 10_000),
     "electricity_usd_per_kwh": Bound(0, 100),
 }
-MODEL_TEXT_BYTES = 20  # of a model name the catalog does not know: what a button can carry (engine.codec)
+MODEL_TEXT_BYTES = 16  # of a model name the catalog does not know: what a button can carry (engine.codec)
 CHOICES: dict[str, tuple[str, ...]] = {
     "kind": KINDS, "task": TASKS, "condition": get_args(Condition), "workload": WORKLOADS, "mode": MODES,
     "edition": get_args(Edition),

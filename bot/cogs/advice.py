@@ -19,23 +19,21 @@ from bot.interactions import (
     resolve_gpu,
     send_answer,
 )
-from engine.advisor import advise, break_even_answer, can_run
+from engine.advisor import advise
+from engine.errors import UserError
 from engine.money import Money, exchange_rates
-from engine.query import Query, Task
+from engine.query import Mode, Query, Task
 
 Workload = Literal["train16", "infer16", "infer8"]
-Mode = Literal["inference", "lora", "qlora", "full_finetune", "pretrain"]
-MAX_BUDGET = Decimal(10_000_000)
 
 
 def _budget(amount: float | None, currency: str) -> Money | None:
+    """The budget option as Money (its bounds are Query's); an unknown currency is the user's to fix."""
     if amount is None:
         return None
-    if not 0 < amount <= MAX_BUDGET:
-        raise ValueError(f"A budget must be more than 0 and at most {MAX_BUDGET:,}.")
     code = currency.upper()
     if not exchange_rates().supports(code):
-        raise ValueError(f"Unknown currency {code[:10]}; use an ISO code like USD, EUR, TWD, CNY.")
+        raise UserError("error.currency", code=code[:10])
     return Money(amount=Decimal(str(amount)), currency=code)
 
 
@@ -130,19 +128,15 @@ class Advice(commands.Cog):
         electricity: app_commands.Range[float, 0.0, 100.0] | None = None,
     ) -> None:
         lang = lang_of(interaction)
+        fields: dict = {"kind": "cloud_vs_buy", "hours_per_day": hours_per_day}
+        if gpu:
+            fields["gpus"] = (resolve_gpu(gpu, lang),)
+        for name, value in (("desktop_usd", desktop_cost), ("cloud_usd_per_hour", hourly),
+                            ("electricity_usd_per_kwh", electricity)):
+            if value is not None:
+                fields[name] = Decimal(str(value))
         context = await bot_of(interaction).context_for(interaction.guild_id)
-        if desktop_cost is None or hourly is None:
-            fields: dict = {"kind": "cloud_vs_buy", "hours_per_day": hours_per_day}
-            if gpu:
-                fields["gpus"] = (resolve_gpu(gpu, lang),)
-            if electricity is not None:
-                context = context.model_copy(update={"electricity_usd_per_kwh": Decimal(str(electricity))})
-            await send_answer(interaction, advise(Query(**fields), context), lang)
-            return
-        if electricity is not None:
-            context = context.model_copy(update={"electricity_usd_per_kwh": Decimal(str(electricity))})
-        answer = break_even_answer(desktop_cost, hourly, hours_per_day, context)
-        await send_answer(interaction, answer, lang)
+        await send_answer(interaction, advise(Query(**fields), context), lang)
 
     @app_commands.command(name="canrun", description=_("Can a model run on a GPU, how fast, and what fits"))
     @app_commands.describe(
@@ -172,13 +166,10 @@ class Advice(commands.Cog):
             fields["gpu_counts"] = (count,)
         elif count > 1:
             fields["num_gpus"] = count
-        answer = can_run(
-            Query(**fields),
-            await bot_of(interaction).context_for(interaction.guild_id),
-            mode=mode,
-            precision=precision,
-            context=context,
-        )
+        for name, value in (("mode", mode), ("precision", precision), ("context_tokens", context)):
+            if value is not None:
+                fields[name] = value
+        answer = advise(Query(**fields), await bot_of(interaction).context_for(interaction.guild_id))
         await send_answer(interaction, answer, lang)
 
     @app_commands.command(name="power", description=_("PSU size, power limit, slots and cooling"))

@@ -15,6 +15,7 @@ from bot import charts
 from bot.interactions import bot_of, command_cooldown, gpu_autocomplete, lang_of, model_autocomplete, resolve_gpu
 from bot.views import SAFE, send_chart
 from engine.advisor import advise
+from engine.errors import UserError
 from engine.money import Money
 from engine.query import Query, Task
 
@@ -69,7 +70,7 @@ class Charts(commands.Cog):
             query = Query(**fields)
         elif kind == "memory":
             if not model:
-                raise ValueError("The memory chart needs a model, e.g. Llama 3 8B.")
+                raise UserError("error.chart.model")
             card = resolve_gpu(gpu or "rtx 4090", lang)
             query = Query(kind="can_run", model=model, gpus=(card,), gpu_counts=(count,))
         else:

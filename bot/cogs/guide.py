@@ -10,7 +10,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.interactions import command_cooldown, gpu_autocomplete, lang_of, resolve_gpu, send_answer
-from engine.advisor import advise, cycles_answer, spec_card
+from engine.advisor import advise
 from engine.explain import TOPICS
 from engine.query import Query
 
@@ -27,7 +27,7 @@ class Guide(commands.Cog):
     @app_commands.checks.dynamic_cooldown(command_cooldown)
     async def info(self, interaction: discord.Interaction, gpu: str) -> None:
         lang = lang_of(interaction)
-        await send_answer(interaction, spec_card(resolve_gpu(gpu, lang)), lang)
+        await send_answer(interaction, advise(Query(kind="info", gpus=(resolve_gpu(gpu, lang),))), lang)
 
     @app_commands.command(name="cycles", description=_("The guide's worked matrix-multiplication cycle example"))
     @app_commands.describe(edition="guide edition", tensor_cores="use Tensor Cores", tma="overlap loads (TMA)")
@@ -39,7 +39,8 @@ class Guide(commands.Cog):
         tensor_cores: bool = True,
         tma: bool = False,
     ) -> None:
-        await send_answer(interaction, cycles_answer(edition, tensor_cores, tma), lang_of(interaction))
+        query = Query(kind="cycles", edition=edition, tensor_cores=tensor_cores, tma=tma)
+        await send_answer(interaction, advise(query), lang_of(interaction))
 
     @app_commands.command(name="explain", description=_("The guide's answer on a topic"))
     @app_commands.describe(topic="what to explain")

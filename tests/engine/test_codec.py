@@ -17,8 +17,8 @@ from engine.model_specs import load_model_catalog
 from engine.money import Money
 from engine.query import BOUNDS, CHOICES, MODEL_TEXT_BYTES, Query
 
-# What the button adds around the encoded query (bot.views): "ga:c:s:" or "ga:v:d:".
-PREFIX = len("ga:c:s:")
+# The longest a button puts before the encoded query (bot.views: "ga:chart:s:", "ga:vote:down:").
+PREFIX = len("ga:vote:down:")
 GPUS = sorted(load_catalog().gpus)
 MODELS = load_model_catalog().ids()
 
