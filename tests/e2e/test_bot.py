@@ -406,3 +406,29 @@ async def test_a_bare_mention_and_a_failed_answer_get_a_short_reply(double: Disc
         await double.send_message(double.channel.id, mention(double, "best gpu for kaggle under $500"),
                                   mentions=[double.bot_user.id])
         assert (await double.wait_for_message(double.channel.id)).embeds
+
+
+async def test_chart_and_vote_rebuild_a_multi_field_question_exactly(double: DiscordDouble) -> None:
+    """"lab, train LLMs, under €3000, 8 h/day": the buttons carry the whole question, so the chart
+    draws that very answer (multi-GPU options, euros) and 👍 stores that very query."""
+    from bot import charts
+    from bot.chat import understand
+    from engine.advisor import advise
+    from engine.query import Query
+
+    text = "our lab wants to train LLMs, under €3000, about 8 h/day"
+    bot = make_bot()
+    async with double.run(bot):
+        await double.send_message(double.channel.id, mention(double, text), mentions=[double.bot_user.id])
+        reply = await double.wait_for_message(double.channel.id)
+        asked = understand(text, None, "USD").query
+        assert asked.organization and asked.hours_per_day == 8 and asked.budget.currency == "EUR"
+        chart_id = next(cid for cid in reply.custom_ids if cid.startswith("ga:chart:"))
+        drawn = await (await double.press_button(reply.message_id, chart_id)).wait_response(
+            predicate=lambda s: bool(s.files))
+        expected = charts.render_spec(charts.answer_spec(advise(asked, await bot.context_for(double.guild.id)), "en"))
+        assert drawn.files[0].data == expected
+        up = next(cid for cid in reply.custom_ids if cid.startswith("ga:vote:up:"))
+        assert (await (await double.press_button(reply.message_id, up, user="fan")).wait_response()).ephemeral
+        (vote,) = await bot.store.feedback.votes(reply.message_id)
+        assert vote.vote == 1 and Query.model_validate_json(vote.query_json) == asked
