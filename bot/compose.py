@@ -92,13 +92,13 @@ def price_words(quote: PriceQuote | None, lang: Lang) -> str:
     """"$1,207 (used, Sep 2026)" — a price always with its basis and date, or "no price"."""
     if quote is None:
         return say(lang, "price.none")
-    return say(lang, "price.quote", usd=quote.usd, basis=say(lang, f"basis.{quote.basis}"), date=quote.date)
+    return say(lang, "price.quote", usd=quote.usd, basis=render(quote.basis_message(), lang), date=quote.date)
 
 
 def options_table(options: tuple[Option, ...], lang: Lang) -> Table:
     reference = load_catalog().get(options[0].reference_id).short_name
     rows = tuple((counted(o.name, o.gpu_count), f"{o.memory_gb:g} GB", f"{o.speed_vs_reference:.2f}×",
-                  f"{o.value_vs_best:.0%}", _money(o), say(lang, f"basis.{o.price.basis}"), f"{o.price.date:%Y-%m}")
+                  f"{o.value_vs_best:.0%}", _money(o), render(o.price.basis_message(), lang), f"{o.price.date:%Y-%m}")
                  for o in options)
     headers = (say(lang, "col.gpu"), say(lang, "col.memory"), say(lang, "col.speed_vs", reference=reference),
                say(lang, "col.value"), say(lang, "col.price"), say(lang, "col.basis"), say(lang, "col.date"))

@@ -11,13 +11,14 @@ import datetime as dt
 import json
 from collections.abc import Callable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import case, delete, func, select
 
 from bot.store.db import Database, as_utc, utcnow
-from bot.store.errors import InvalidValue
+from bot.store.errors import InvalidValue, given
 from bot.store.models import feedback
-from engine.query import Query
+from engine.errors import UserError
+from engine.query import Query, user_error
 
 HEADLINE_MAX = 500
 QUERY_MAX = 20_000
@@ -92,7 +93,7 @@ class FeedbackRepository:
             await self.clear(answer_id, user_id)
             return None
         if vote not in (1, -1) or isinstance(vote, bool):
-            raise InvalidValue(f"a vote is +1 or -1, not {vote!r}")
+            raise InvalidValue("store.error.vote", given=given(vote))
         parsed = query if isinstance(query, Query) else _query(query)
         query_json = parsed.model_dump_json(exclude_unset=True)
         now = as_utc(self.clock())
@@ -173,11 +174,16 @@ def _text(value: str) -> str:
 
 def _query(text: str) -> Query:
     if not isinstance(text, str) or len(text) > QUERY_MAX:
-        raise InvalidValue("the query must be a Query or its JSON")
+        raise InvalidValue("store.error.query.type")
     try:
         return Query.model_validate_json(text)
-    except ValueError as error:
-        raise InvalidValue(f"not a valid query: {error}") from None
+    except ValidationError as error:  # say which field and what is accepted, as Query itself does
+        problem = user_error(error)
+        if problem.key == "error.invalid" and not problem.values.get("field"):  # not JSON, or not an object
+            raise InvalidValue("store.error.query.type") from None
+        raise InvalidValue("store.error.query.invalid", problem=problem.message) from None
+    except UserError as error:
+        raise InvalidValue("store.error.query.invalid", problem=error.message) from None
 
 
 def format_feedback_report(report: FeedbackReport, *, headline_width: int = 70) -> str:

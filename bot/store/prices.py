@@ -31,10 +31,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import and_, func, select, update
 
 from bot.store.db import Database, as_utc, utcnow
-from bot.store.errors import InvalidValue, LimitReached, NotFound
+from bot.store.errors import InvalidValue, LimitReached, NotFound, given
 from bot.store.models import price_reports
-from bot.store.rates import Convert, Rates, known_currencies
+from bot.store.rates import Convert, Rates, currency_codes
 from engine.cost import PriceQuote
+from engine.message import msg
 from engine.money import Money
 
 Condition = Literal["new", "used"]
@@ -170,41 +171,43 @@ def date_range(first: dt.date | None, last: dt.date | None) -> str:
 
 
 def clean_text(value: object, what: str, limit: int, *, required: bool = True) -> str:
-    """Trimmed text with control characters as spaces and runs of spaces collapsed; else InvalidValue."""
+    """Trimmed text with control characters as spaces and runs of spaces collapsed; else InvalidValue.
+
+    ``what`` names the field in messages: ``store.field.<what>`` ("where", "reason")."""
+    field = msg(f"store.field.{what}")
     if not isinstance(value, str):
-        raise InvalidValue(f"{what} must be text")
+        raise InvalidValue("store.error.text.not_text", what=field)
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise InvalidValue(f"{what} contains characters that are not valid text") from None
+        raise InvalidValue("store.error.text.invalid", what=field) from None
     text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in value)
     text = " ".join(text.split())
     if required and not text:
-        raise InvalidValue(f"{what} is empty")
+        raise InvalidValue("store.error.text.empty", what=field)
     if len(text) > limit:
-        raise InvalidValue(f"{what} is limited to {limit} characters (yours has {len(text):,})")
+        raise InvalidValue("store.error.text.too_long", what=field, limit=limit, length=len(text))
     return text
 
 
 def parse_amount(value: object) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, Decimal | int | float | str):
-        raise InvalidValue("the price must be a number")
+        raise InvalidValue("store.error.price.not_number")
     try:
         amount = Decimal(str(value).strip().replace(",", "").replace("_", ""))
     except InvalidOperation:
-        raise InvalidValue(f"the price must be a number, not {str(value)[:40]!r}") from None
+        raise InvalidValue("store.error.price.not_number_given", given=given(value, 40)) from None
     if not amount.is_finite():
-        raise InvalidValue("the price must be a finite number")
+        raise InvalidValue("store.error.price.not_finite")
     if amount <= 0:
-        raise InvalidValue(f"the price must be more than zero, not {amount}")
+        raise InvalidValue("store.error.price.not_positive", amount=amount)
     return amount
 
 
 def parse_currency(value: object, rates: Rates) -> str:
     code = value.strip().upper() if isinstance(value, str) else ""
     if not re.fullmatch(r"[A-Z]{3}", code) or not rates.supports(code):
-        shown = str(value)[:20]
-        raise InvalidValue(f"unknown currency {shown!r}; known: {known_currencies(rates)}")
+        raise InvalidValue("store.error.unknown_currency", given=given(value, 20), known=currency_codes(rates))
     return code
 
 
@@ -214,7 +217,7 @@ def parse_condition(value: object) -> Condition:
         return "new"
     if text == "used":
         return "used"
-    raise InvalidValue(f"condition must be 'new' or 'used', not {str(value)[:20]!r}")
+    raise InvalidValue("store.error.condition", given=given(value, 20))
 
 
 # ---- aggregation (pure) -----------------------------------------------------------------------
@@ -309,8 +312,8 @@ class PriceReports:
             count, oldest = (await conn.execute(recent)).one()
             if count >= self.daily_limit:
                 again = as_utc(oldest) + LIMIT_PERIOD
-                raise LimitReached(f"you can report at most {self.daily_limit} prices for {values['gpu_id']} a day; "
-                                   f"try again after {again:%Y-%m-%d %H:%M} UTC")
+                raise LimitReached("store.error.daily_limit", limit=self.daily_limit, gpu=values["gpu_id"],
+                                   again=f"{again:%Y-%m-%d %H:%M}")  # UTC, as the message says
             result = await conn.execute(price_reports.insert().values(**values).returning(*price_reports.c))
             return _report(result.one()._mapping)
 
@@ -319,21 +322,22 @@ class PriceReports:
                   ) -> dict[str, Any]:
         gpu = gpu_id.strip().lower() if isinstance(gpu_id, str) else ""
         if not GPU_ID.fullmatch(gpu) or (self.known_gpu is not None and not self.known_gpu(gpu)):
-            raise InvalidValue(f"unknown GPU {str(gpu_id)[:40]!r}")
+            raise InvalidValue("store.error.unknown_gpu", given=given(gpu_id, 40))
         price = parse_amount(amount)
         code = parse_currency(currency, self.rates)
         usd = self.rates.convert(Money(amount=price, currency=code), "USD").amount
         if usd < MIN_USD:
-            raise InvalidValue(f"{price} {code} is less than 1 USD; is that the whole price?")
+            raise InvalidValue("store.error.price.too_low", amount=price, currency=code)
         if usd > MAX_USD:
-            shown = f"{price:,.0f} {code}" if price < MAX_USD * 10_000 else "that"
-            raise InvalidValue(f"{shown} is over 1,000,000 USD; that is not a GPU price")
+            if price < MAX_USD * 10_000:
+                raise InvalidValue("store.error.price.too_high", amount=price, currency=code)
+            raise InvalidValue("store.error.price.far_too_high")
         price = price.quantize(CENT, rounding=ROUND_HALF_UP)
         when = now if reported_at is None else as_utc(reported_at)
         if when > now + FUTURE_SLACK:
-            raise InvalidValue("a price cannot be reported for a time in the future")
+            raise InvalidValue("store.error.reported_at.future")
         if when < now - MAX_AGE:
-            raise InvalidValue("that price is more than a year old")
+            raise InvalidValue("store.error.reported_at.too_old")
         return {
             "guild_id": guild_id,
             "user_id": user_id,
@@ -341,7 +345,7 @@ class PriceReports:
             "amount_hundredths": int(price * HUNDRED),
             "currency": code,
             "condition": parse_condition(condition),
-            "place": clean_text(where, "'where'", WHERE_MAX, required=False),
+            "place": clean_text(where, "where", WHERE_MAX, required=False),
             "reported_at": when,
             "created_at": now,
         }
@@ -353,7 +357,7 @@ class PriceReports:
         The caller checks the moderator's permission; ``guild_id`` limits removal to that server's
         reports (a moderator of one server cannot remove another server's). Raises :class:`NotFound`.
         """
-        why = None if reason is None else clean_text(reason, "the reason", REASON_MAX, required=False) or None
+        why = None if reason is None else clean_text(reason, "reason", REASON_MAX, required=False) or None
         conditions = [price_reports.c.id == report_id, price_reports.c.removed_at.is_(None)]
         if guild_id is not None:
             conditions.append(price_reports.c.guild_id == guild_id)
@@ -365,8 +369,7 @@ class PriceReports:
             )
             row = result.first()
         if row is None:
-            raise NotFound(f"no price report #{report_id}" + (" in this server" if guild_id is not None else "")
-                           + " (or it was already removed)")
+            raise NotFound("store.error.no_report" if guild_id is None else "store.error.no_report_here", id=report_id)
         return _report(row._mapping)
 
     async def get(self, report_id: int) -> PriceReport | None:

@@ -16,10 +16,14 @@ class Rates(Protocol):
     def convert(self, money: Money, to: str) -> Money: ...
 
 
+def currency_codes(rates: Rates) -> tuple[str, ...]:
+    """("USD", "AUD", "CAD", …): the codes an error message lists (joined the user's language's way)."""
+    return ("USD", *sorted(getattr(rates, "per_usd", {})))
+
+
 def known_currencies(rates: Rates) -> str:
-    """"USD, AUD, CAD, …" for error messages."""
-    codes = sorted(getattr(rates, "per_usd", {}))
-    return ", ".join(["USD", *codes])
+    """"USD, AUD, CAD, …" as English text."""
+    return ", ".join(currency_codes(rates))
 
 
 def default_rates() -> Rates:

@@ -15,9 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
 from bot.store.db import Database, utcnow
-from bot.store.errors import InvalidValue
+from bot.store.errors import InvalidValue, given
 from bot.store.models import guild_settings
-from bot.store.rates import Rates, known_currencies
+from bot.store.rates import Rates, currency_codes
 from engine.money import Money
 
 Locale = Literal["en", "zh-Hant", "zh-Hans"]
@@ -81,7 +81,7 @@ class GuildSettingsRepository:
         """
         unknown = set(changes) - set(FIELDS)
         if unknown:
-            raise InvalidValue(f"unknown setting(s): {', '.join(sorted(unknown))}; known: {', '.join(FIELDS)}")
+            raise InvalidValue("store.error.unknown_settings", names=tuple(sorted(unknown)), known=FIELDS)
         async with self.db.write() as conn:
             await self.db.lock(conn, "guild_settings", guild_id)  # read-modify-write: one writer per server
             row = (await conn.execute(select(guild_settings).where(guild_settings.c.guild_id == guild_id))).first()
@@ -97,7 +97,7 @@ class GuildSettingsRepository:
         names = fields or FIELDS
         unknown = set(names) - set(FIELDS)
         if unknown:
-            raise InvalidValue(f"unknown setting(s): {', '.join(sorted(unknown))}; known: {', '.join(FIELDS)}")
+            raise InvalidValue("store.error.unknown_settings", names=tuple(sorted(unknown)), known=FIELDS)
         columns = {"electricity_micros" if n == "electricity_per_kwh" else n: None for n in names}
         async with self.db.write() as conn:
             await self.db.lock(conn, "guild_settings", guild_id)  # read-modify-write: one writer per server
@@ -118,7 +118,8 @@ class GuildSettingsRepository:
         if "currency" in changes:
             currency = str(changes["currency"] or "").strip().upper()
             if not self.rates.supports(currency) or len(currency) != 3:
-                raise InvalidValue(f"unknown currency {changes['currency']!r}; known: {known_currencies(self.rates)}")
+                raise InvalidValue("store.error.unknown_currency", given=given(changes["currency"]),
+                                   known=currency_codes(self.rates))
             out["currency"] = currency
         if "electricity_per_kwh" in changes or "currency" in changes:
             raw = changes.get("electricity_per_kwh")
@@ -129,28 +130,28 @@ class GuildSettingsRepository:
             try:
                 price = Decimal(str(raw).strip())
             except (InvalidOperation, ValueError):
-                raise InvalidValue(f"electricity price must be a number, not {raw!r}") from None
+                raise InvalidValue("store.error.electricity.not_number", given=given(raw)) from None
             if not price.is_finite() or price < 0:
-                raise InvalidValue(f"electricity price must be zero or more, not {raw}")
+                raise InvalidValue("store.error.electricity.negative", value=str(raw))
             usd = self.rates.convert(Money(amount=price, currency=currency), "USD").amount
             if usd > MAX_ELECTRICITY_USD:
-                raise InvalidValue(f"electricity price {price} {currency}/kWh is over 100 USD/kWh; check the unit")
+                raise InvalidValue("store.error.electricity.too_high", price=price, currency=currency)
             if "electricity_per_kwh" in changes:
                 out["electricity_micros"] = int((price * MICROS).to_integral_value())
         if "locale" in changes:
             locale = changes["locale"]
             if locale is not None and locale not in LOCALES:
-                raise InvalidValue(f"unknown language {locale!r}; choose one of {', '.join(LOCALES)}, or none")
+                raise InvalidValue("store.error.unknown_language", given=given(locale), choices=LOCALES)
             out["locale"] = locale
         if "advice_channel_id" in changes:
             channel = changes["advice_channel_id"]
             if channel is not None and (isinstance(channel, bool) or not isinstance(channel, int) or channel <= 0):
-                raise InvalidValue(f"advice channel must be a channel id, not {channel!r}")
+                raise InvalidValue("store.error.advice_channel", given=given(channel))
             out["advice_channel_id"] = channel
         if "use_community_prices" in changes:
             flag = changes["use_community_prices"]
             if not isinstance(flag, bool):
-                raise InvalidValue(f"use_community_prices must be true or false, not {flag!r}")
+                raise InvalidValue("store.error.community_prices", given=given(flag))
             out["use_community_prices"] = flag
         return out
 

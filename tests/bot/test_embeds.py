@@ -77,9 +77,9 @@ def test_every_button_is_a_registered_dynamic_item_so_views_need_no_store(questi
 def test_missing_task_offers_choice_buttons():
     view = answer_view(advise(parse("recommend a gpu").query), "zh-Hant")
     assert all(child.custom_id.startswith("ga:fu:task:") for child in view.children)
-    assert any(child.item.label == t("zh-Hant", "task.kaggle") for child in view.children)
+    assert any(child.item.label == t("zh-Hant", "advice.task.kaggle") for child in view.children)
     embed = answer_embed(advise(parse("recommend a gpu").query), "zh-Hant")
-    assert any(f.value == t("zh-Hant", "followup.task") for f in embed.fields)
+    assert any(f.value == t("zh-Hant", "advice.followup.task") for f in embed.fields)
 
 
 def test_user_text_is_never_echoed_with_live_mentions():
