@@ -6,11 +6,13 @@ Slash commands use ``interaction.locale``; chat uses the script of the question 
 
 from __future__ import annotations
 
+from functools import cache
+
 import discord
 from discord import app_commands
 
 from bot.locales import Lang
-from bot.words import say
+from bot.words import catalog, say
 
 
 def t(lang: Lang, key: str, **values: object) -> str:
@@ -27,24 +29,11 @@ def from_discord(locale: discord.Locale | str | None) -> Lang:
     return "en"
 
 
-# Command names and descriptions shown in Discord's UI, per language.
-COMMAND_TEXT: dict[str, dict[Lang, str]] = {
-    "Which GPU to buy for a task and budget": {"zh-Hant": "依用途與預算推薦 GPU", "zh-Hans": "按用途和预算推荐 GPU"},
-    "Compare two GPUs (counts allowed: 2x 3090)": {"zh-Hant": "比較兩張 GPU（可寫 2x 3090）",
-                                                   "zh-Hans": "比较两张 GPU（可写 2x 3090）"},
-    "Days until a desktop beats renting a cloud GPU": {"zh-Hant": "桌機多少天後比租雲端划算",
-                                                      "zh-Hans": "台式机多少天后比租云划算"},
-    "The guide's worked matrix-multiplication cycle example": {"zh-Hant": "指南的矩陣乘法週期範例",
-                                                              "zh-Hans": "指南的矩阵乘法周期示例"},
-    "PSU size, power limit, slots and cooling": {"zh-Hant": "電源大小、功耗限制、插槽與散熱",
-                                                 "zh-Hans": "电源大小、功耗限制、插槽与散热"},
-    "A GPU's spec card with sources": {"zh-Hant": "GPU 規格卡（附來源）", "zh-Hans": "GPU 规格卡（附来源）"},
-    "The guide's answer on a topic": {"zh-Hant": "指南對某主題的說明", "zh-Hans": "指南对某主题的说明"},
-    "Can a model run on a GPU, how fast, and what fits": {"zh-Hant": "模型能不能在這張 GPU 上跑、多快、該買什麼",
-                                                          "zh-Hans": "模型能不能在这张 GPU 上跑、多快、该买什么"},
-    "Draw one of the guide's charts": {"zh-Hant": "畫出指南的圖表", "zh-Hans": "画出指南的图表"},
-    "Ask anything about buying a GPU": {"zh-Hant": "問任何買 GPU 的問題", "zh-Hans": "问任何买 GPU 的问题"},
-}
+@cache
+def _commands() -> dict[str, str]:
+    """Command descriptions' keys by their English (``data/locales/messages/commands.yaml``): the
+    decorators carry the English text, as discord.py's ``locale_str`` expects."""
+    return {templates["en"]: key for key, templates in catalog().items() if key.startswith("command.")}
 
 
 class Translator(app_commands.Translator):
@@ -54,4 +43,5 @@ class Translator(app_commands.Translator):
         lang = from_discord(locale)
         if lang == "en":
             return None
-        return COMMAND_TEXT.get(string.message, {}).get(lang)
+        key = _commands().get(string.message)
+        return say(lang, key) if key else None

@@ -193,3 +193,24 @@ def test_every_message_renders_in_every_language(lang):
     for _, answer in answers():
         for m in messages(answer):
             assert render(m, lang)
+
+
+@pytest.mark.asyncio
+async def test_every_slash_command_description_is_translated():
+    """The command picker shows each command's description in the member's language."""
+    import discord
+    from discord import app_commands
+
+    from bot.app import COGS
+    from bot.i18n import Translator
+
+    descriptions = set()
+    for module in COGS:
+        source = (ROOT / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8")
+        descriptions |= set(re.findall(r'description=_?\(?"([^"]+)"\)?', source))
+    assert len(descriptions) >= 10
+    translator = Translator()
+    for text in descriptions:
+        for locale, lang in ((discord.Locale.taiwan_chinese, "zh-Hant"), (discord.Locale.chinese, "zh-Hans")):
+            words = await translator.translate(app_commands.locale_str(text), locale, None)  # type: ignore[arg-type]
+            assert words and not english_run(words), (text, lang)
