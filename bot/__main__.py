@@ -28,6 +28,7 @@ async def run_bot(settings: Settings) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.shutdown()))
     async with bot:
+        assert settings.discord_token is not None  # main() runs the terminal chat without one
         await bot.start(settings.discord_token.get_secret_value())
 
 

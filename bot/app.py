@@ -109,7 +109,7 @@ class GpuAdvisorBot(commands.AutoShardedBot):
             intents=intents,
             allowed_mentions=SAFE,
             shard_count=settings.shard_count,
-            shard_ids=settings.shard_ids,
+            shard_ids=settings.shard_ids,  # type: ignore[arg-type]  # None: every shard (discord.py's default)
             guild_ready_timeout=settings.guild_ready_timeout,
             chunk_guilds_at_startup=False,
             member_cache_flags=discord.MemberCacheFlags.none(),
@@ -133,7 +133,7 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         self._warm = False
         self._warm_task: asyncio.Task[None] | None = None
 
-    def _get_state(self, **options: Any) -> internals.SkipOwnMessages:
+    def _get_state(self, **options: Any) -> internals.SkipOwnMessages:  # type: ignore[override]
         return internals.connection_state(self, **options)
 
     @contextlib.asynccontextmanager
@@ -201,7 +201,9 @@ class GpuAdvisorBot(commands.AutoShardedBot):
     async def guild_settings(self, guild_id: int | None) -> GuildSettings:
         """A server's settings, cached for ``settings_cache_seconds`` (other shards see a change
         within that time; this process at once, see :meth:`forget_settings`)."""
-        return await self._guild_settings.get(guild_id, lambda: self.store.settings.get(guild_id))
+        store = self.store
+        assert store is not None, "callers check bot.store first"
+        return await self._guild_settings.get(guild_id, lambda: store.settings.get(guild_id))
 
     def forget_settings(self, guild_id: int | None) -> None:
         self._guild_settings.forget(guild_id)
@@ -215,7 +217,9 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         return (await self.guild_settings(guild_id)).locale
 
     async def _community_prices(self, guild_id: int | None) -> dict:
-        return await self._prices.get(guild_id, lambda: self.store.prices.price_overrides(guild_id))
+        store = self.store
+        assert store is not None, "callers check bot.store first"
+        return await self._prices.get(guild_id, lambda: store.prices.price_overrides(guild_id))
 
     def forget_prices(self, guild_id: int | None) -> None:
         """A report or removal changed this server's medians."""

@@ -70,7 +70,7 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
     tips = [*answer.notes, *answer.suggestions]
     if tips:
         blocks.append(Block(role="tips", title=say(lang, "field.tips"), lines=tuple(render(t, lang) for t in tips)))
-    question, choices = "", ()
+    question, choices = "", tuple[tuple[str, str], ...]()
     if answer.follow_up:
         question = render(answer.follow_up.question, lang)
         choices = tuple((value, render(label, lang)) for value, label in answer.follow_up.choices)
@@ -174,11 +174,11 @@ def can_run_blocks(report: CanRunReport, lang: Lang) -> list[Block]:
     if estimate is None and report.memory_verdict is not None:
         estimate = report.memory_verdict.estimate
     if estimate is not None:
-        rows = [(say(lang, f"memory.term.{term.name}"), f"{term.per_gpu_gb * GIB_PER_GB:.1f}", render(term.basis, lang))
-                for term in estimate.terms]
-        rows.append((say(lang, "canrun.total_per_gpu"), f"{estimate.per_gpu_gib:.1f}", ""))
+        terms = [(say(lang, f"memory.term.{term.name}"), f"{term.per_gpu_gb * GIB_PER_GB:.1f}",
+                  render(term.basis, lang)) for term in estimate.terms]
+        terms.append((say(lang, "canrun.total_per_gpu"), f"{estimate.per_gpu_gib:.1f}", ""))
         table = Table(headers=(say(lang, "canrun.col.term"), "GiB", say(lang, "canrun.col.assumption")),
-                      rows=tuple(rows), optional=(2,))
+                      rows=tuple(terms), optional=(2,))
         blocks.append(Block(role="details", title=say(lang, "field.memory"), table=table))
     if report.alternatives:
         rows = [(counted(a.name, a.count), a.precision, f"{a.need_gib:.1f}", f"${a.gpus_usd:,.0f}",

@@ -46,8 +46,8 @@ class SkipOwnMessages(AutoShardedConnectionState):
 
 def connection_state(bot: discord.AutoShardedClient, **options: Any) -> SkipOwnMessages:
     """What ``AutoShardedClient._get_state`` returns, as the lighter state above."""
-    return SkipOwnMessages(dispatch=bot.dispatch, handlers=bot._handlers, hooks=bot._hooks,  # type: ignore[attr-defined]
-                           http=bot.http, **options)
+    return SkipOwnMessages(dispatch=bot.dispatch, handlers=bot._handlers, hooks=bot._hooks, http=bot.http,
+                           **options)
 
 
 async def send_reply(message: discord.Message, content: str | None = None, *, embed: discord.Embed = MISSING,
@@ -72,6 +72,8 @@ class PayloadOnce(discord.Embed):
     """An embed whose payload is built on its first send and kept: nothing changes an answer's
     embed once it is rendered, and a repeated question sends the same one again."""
 
+    _payload: Any
+
     def to_dict(self) -> Any:
         try:
             return self._payload
@@ -83,6 +85,8 @@ class PayloadOnce(discord.Embed):
 class ComponentsOnce(discord.ui.View):
     """A view of registered DynamicItem buttons that never listens (``is_finished``: then no send
     puts it in discord.py's view store) and builds its components payload once."""
+
+    _payload: list[dict[str, Any]]
 
     def is_finished(self) -> bool:
         return True

@@ -77,7 +77,8 @@ def document_embed(doc: Document) -> AnswerEmbed:
             embed.add_field(name=clip(name, FIELD_NAME_MAX), value=clip(value, FIELD_VALUE_MAX), inline=False)
     footer = " · ".join(part for part in (doc.footer, doc.credit) if part)
     embed.set_footer(text=clip(footer, FOOTER_MAX))
-    return fit_total(embed)
+    fit_total(embed)
+    return embed
 
 
 def why_embed(estimate: SpeedEstimate, relative: float, lang: Lang) -> discord.Embed:

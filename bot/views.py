@@ -60,7 +60,7 @@ class CompareButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Any:
         return cls(match["a"], match["b"], match["workload"], match["lang"])  # type: ignore[arg-type]
 
@@ -80,7 +80,7 @@ class CloudButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:clou
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Any:
         return cls(match["gpu"], match["lang"])  # type: ignore[arg-type]
 
@@ -102,7 +102,7 @@ class WhyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:why:(?
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Any:
         return cls(match["gpu"], match["workload"], match["lang"])  # type: ignore[arg-type]
 
@@ -129,15 +129,15 @@ class FollowUpButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Any:
-        return cls(match["field"], match["value"], item.label or match["value"], match["lang"])  # type: ignore[arg-type]
+        return cls(match["field"], match["value"], getattr(item, "label", None) or match["value"], match["lang"])  # type: ignore[arg-type]
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = _bot(interaction)
         key = (interaction.user.id, interaction.channel_id or 0)
         previous = await bot.conversations.get(key) or Query(kind="recommend")
-        update = Query(task=self.value) if self.field == "task" else Query()  # type: ignore[arg-type]
+        update = Query(task=self.value) if self.field == "task" else Query()
         context = await bot.context_for(interaction.guild_id)
         if self.field == "budget":
             currency = previous.budget.currency if previous.budget else context.currency
@@ -193,7 +193,7 @@ class ChartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:char
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Any:
         return cls(match["query"], LANG_CODES[match["lang"]])
 
@@ -217,7 +217,7 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:vote:
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Any:
         return cls(match["vote"], match["query"])
 

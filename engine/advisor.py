@@ -39,7 +39,7 @@ from engine.cycles import worked_example
 from engine.errors import UserError
 from engine.explain import explain
 from engine.memory import memory_floor
-from engine.message import Msg, msg
+from engine.message import Msg, Value, msg
 from engine.money import Money, exchange_rates
 from engine.performance import compare, speed
 from engine.power import plan
@@ -344,7 +344,7 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
 
 def _nothing_fits(query: Query, floor_gb: float | None, cheapest: PriceQuote | None) -> Msg:
     """No priced GPU (with the memory floor) fits the budget; the cheapest that would, if any."""
-    said: dict = {"gb": floor_gb} if floor_gb else {}
+    said: dict[str, Value] = {"gb": floor_gb} if floor_gb else {}
     if query.budget:
         said["budget"] = query.budget
     none = msg("advice.recommend.no_fit" + (".floor" if floor_gb else "") + ("" if query.budget else ".any"), **said)
@@ -446,8 +446,9 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
     faster, slower, ratio = (
         (label[0], label[1], main.ratio) if main.ratio >= 1 else (label[1], label[0], 1 / main.ratio)
     )
-    said = {"faster": faster, "slower": slower, "ratio": ratio, "workload": msg(f"workload.{workload}")}
-    if all(values):
+    said: dict[str, Value] = {"faster": faster, "slower": slower, "ratio": ratio,
+                              "workload": msg(f"workload.{workload}")}
+    if values[0] is not None and values[1] is not None:
         better = label[0] if values[0].perf_per_kusd >= values[1].perf_per_kusd else label[1]
         headline = msg("advice.compare.headline.value", better=better, **said)
     else:
@@ -503,6 +504,7 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     if query.desktop_usd is not None:
         desktop = query.desktop_usd
     else:
+        assert desktop_gpu is not None and gpu is not None  # without the user's desktop cost, a card is priced
         quote = price_quote(desktop_gpu, snapshot=ctx.snapshot, condition=query.condition,
                             overrides=ctx.price_overrides)
         if quote is None:  # say what renting costs and the guide's rule, and ask for the desktop's cost
@@ -523,7 +525,7 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         electricity_usd_per_kwh=_electricity(query, ctx),
         **({"gpu_power_w": gpu.tdp_w} if gpu else {}),
     )
-    said: dict = {"desktop": desktop, "rate": rate, "when": _when(result), "hours": hours}
+    said: dict[str, Value] = {"desktop": desktop, "rate": rate, "when": _when(result), "hours": hours}
     if gpu:
         said["gpu"] = gpu.short_name
     if instance:
@@ -550,7 +552,10 @@ def _rental(query: Query, desktop_gpu: str | None) -> tuple[Decimal, CloudInstan
     catalog = load_catalog()
     cloud_gpu = next((g for g in query.gpus if catalog.get(g).gpu_class == "datacenter"), None)
     instance = _cloud_instance(cloud_gpu or desktop_gpu or FALLBACK_CLOUD_GPU) or _cloud_instance(FALLBACK_CLOUD_GPU)
-    return (instance.on_demand_usd_per_hour or instance.spot_usd_per_hour) / instance.gpu_count, instance
+    assert instance is not None, "the cloud data has an on-demand A100 (tests/engine/test_catalog.py)"
+    hourly = instance.on_demand_usd_per_hour or instance.spot_usd_per_hour
+    assert hourly is not None
+    return hourly / instance.gpu_count, instance
 
 
 def _electricity(query: Query, ctx: AdviceContext) -> Decimal:
@@ -586,7 +591,7 @@ def _cloud_instance(gpu_id: str) -> CloudInstance | None:
     current = [
         c for c in load_catalog().clouds.values() if c.gpu == gpu_id and not c.historical and c.on_demand_usd_per_hour
     ]
-    return max(current, key=lambda c: (c.date, -c.on_demand_usd_per_hour / c.gpu_count), default=None)
+    return max(current, key=lambda c: (c.date, -(c.on_demand_usd_per_hour or 0) / c.gpu_count), default=None)
 
 
 # ---- power, explain, can-run, spec card, cycles, other ----------------------------------------
@@ -607,7 +612,8 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
     if query.power_limit_w is not None and query.power_limit_w > gpu.tdp_w:
         raise UserError("error.power.limit", gpu=gpu.short_name, tdp=gpu.tdp_w)
     result = plan(gpu.id, count, power_limit_w=query.power_limit_w)
-    said = {"count": count, "gpu": gpu.short_name, "load_w": result.load_w, "psu_w": result.recommended_psu_w}
+    said: dict[str, Value] = {"count": count, "gpu": gpu.short_name, "load_w": result.load_w,
+                              "psu_w": result.recommended_psu_w}
     if result.power_limit:
         pl = result.power_limit
         headline = msg("advice.power.headline.limited", limit_w=pl.limit_w, slowdown=pl.slowdown_percent,

@@ -276,7 +276,8 @@ def _selection(
 def _system_prices(snapshot: str | None, condition: PriceCondition | None, counts: tuple[int, ...]) -> list[float]:
     price = _market(snapshot, condition).price
     every = np.concatenate([price * n for n in counts])
-    return np.unique(every[np.isfinite(every)]).tolist()
+    values: list[float] = np.unique(every[np.isfinite(every)]).tolist()
+    return values
 
 
 def _dearest_within(snapshot: str | None, condition: PriceCondition | None, counts: tuple[int, ...],
@@ -307,11 +308,12 @@ def _score(
     price, quotes = market.price, market.quotes
     plain = not overrides and not electricity
     if overrides:
-        price, quotes = price.copy(), list(quotes)
+        price, overridden = price.copy(), list(quotes)
         for gpu_id, quote in overrides.items():
             if gpu_id in market.index:
                 price[market.index[gpu_id]] = float(quote.usd)
-                quotes[market.index[gpu_id]] = quote
+                overridden[market.index[gpu_id]] = quote
+        quotes = tuple(overridden)
     if plain:
         mask = _static_mask(s.snapshot, s.condition, s.candidates, s.min_memory_gb)
     else:
@@ -339,7 +341,7 @@ def _filter(
         mask &= _candidate_mask(candidates)
     if min_memory_gb is not None:
         mask &= market.memory >= min_memory_gb
-    return mask
+    return np.asarray(mask)
 
 
 @lru_cache(maxsize=256)

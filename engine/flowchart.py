@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal
 from functools import lru_cache
+from typing import Literal
 
 from engine.answer import Rule
 from engine.catalog import load_catalog
@@ -20,13 +21,16 @@ from engine.query import Query
 SOURCE = "Guide 2023 recommendation flowchart (the guide's gpu_recommendations chart)"
 
 # (chain id, [(gpu ids tried together, condition)]); the chain's words are flowchart.chain.<id>
-_TRAIN_TRANSFORMERS = ("train.transformers", [(("rtx-4090",), "new"), (("rtx-3090", "rtx-3090-ti"), "used")])
-_TRAIN_OTHER = (
+_TRAIN_TRANSFORMERS: Chain = ("train.transformers", [(("rtx-4090",), "new"), (("rtx-3090", "rtx-3090-ti"), "used")])
+# A flowchart branch: its id and the cards it names, most wanted first, each with the market it is bought on.
+Chain = tuple[str, list[tuple[tuple[str, ...], Literal["new", "used"]]]]
+
+_TRAIN_OTHER: Chain = (
     "train.other",
     [(("rtx-4080",), "new"), (("rtx-4070-ti",), "new"), (("rtx-2080-ti",), "used"), (("rtx-3060-12gb",), "used")],
 )
-_USE_LLMS = ("use.llms", [(("rtx-4090",), "new"), (("rtx-3090", "rtx-3090-ti"), "used")])
-_USE_OTHER = (
+_USE_LLMS: Chain = ("use.llms", [(("rtx-4090",), "new"), (("rtx-3090", "rtx-3090-ti"), "used")])
+_USE_OTHER: Chain = (
     "use.other",
     [(("rtx-4070-ti", "rtx-4080"), "new"), (("rtx-2080-ti",), "used"), (("rtx-3060-12gb",), "used")],
 )
@@ -34,7 +38,7 @@ _USE_OTHER = (
 TRANSFORMER_TASKS = {"llm_finetune", "llm_pretrain", "nlp"}
 
 
-def _chain(task: str | None):
+def _chain(task: str | None) -> Chain:
     if task in ("llm_inference",):
         return _USE_LLMS
     if task in ("image_generation",):
@@ -105,7 +109,7 @@ def _chart_prices(task: str | None, snapshot: str | None, condition: PriceCondit
 @lru_cache(maxsize=1024)
 def _pick_cached(task: str | None, organization: bool, budget_usd: Decimal | None, snapshot: str | None,
                  condition: PriceCondition | None) -> Rule | None:
-    fields: dict = {"organization": organization}
+    fields: dict[str, object] = {"organization": organization}
     if task:
         fields["task"] = task
     return _pick(Query(**fields), budget_usd, snapshot=snapshot, condition=condition)

@@ -184,7 +184,7 @@ def scaling_efficiency(gpu_count: int) -> float:
     if gpu_count < 1:
         raise ValueError("gpu_count must be at least 1")
     per_doubling = (EIGHT_GPU_SPEEDUP / 8) ** (1 / 3)
-    return per_doubling ** math.log2(gpu_count)
+    return float(per_doubling ** math.log2(gpu_count))
 
 
 def throughput(gpu_id: str, workload: Workload, gpu_count: int = 1) -> float:
@@ -240,7 +240,7 @@ def theoretical_speedup(gpu_id: str, reference: str) -> SpeedupRange:
     arch_a, arch_b = catalog.architectures[a.architecture], catalog.architectures[b.architecture]
     bw = a.bandwidth_gbs / b.bandwidth_gbs
 
-    def gains(arch, end: str) -> float:
+    def gains(arch: Architecture, end: str) -> float:
         out = 1.0
         for f in (arch.shared_memory_gain, arch.tensor_core_gain):
             out *= getattr(f, end) if getattr(f, end) is not None else f.value

@@ -91,7 +91,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _length(name: str) -> dict[str, int]:
+def _length(name: str) -> dict[str, Any]:
     return {"max_length": int(BOUNDS[name].high)}
 
 
@@ -289,7 +289,10 @@ class ParseResult(BaseModel):
 
     query: Query
     language: Literal["en", "zh-Hant", "zh-Hans"] = "en"
-    missing: tuple[Literal["task", "budget", "gpu", "model"], ...] = ()
+    missing: tuple[Literal["kind", "task", "budget", "gpu", "model"], ...] = ()
+    kind_choices: tuple[Kind, ...] = Field(
+        default=(), description="the likeliest kinds, best first, when the parser is unsure of the kind ('kind' in missing)"
+    )
     uncertain: tuple[str, ...] = Field(default=(), description="fields the parser guessed")
     unknown_gpus: tuple[str, ...] = Field(default=(), description="GPU-like names that matched no catalog card")
     notes: tuple[Msg, ...] = Field(default=(), description="what the user should know, e.g. an ignored budget")
