@@ -42,8 +42,13 @@ def cases() -> dict[str, Callable[[str], object]]:
     guide, never = guide_example(), break_even(2200, Decimal("0.05"), utilisation=0.15, electricity_usd_per_kwh=1)
     lines = charts.gpu_lines(["rtx-4090", "a100-80gb-sxm"])
     limited = plan("rtx-3090", 4, power_limit_w=300)
-    terms = [("weights", 14.0), ("gradients", 14.0), ("optimizer states", 56.0), ("activations", 9.3),
-             ("runtime overhead", 1.0)]
+    terms = [
+        ("weights", 14.0),
+        ("gradients", 14.0),
+        ("optimizer states", 56.0),
+        ("activations", 9.3),
+        ("runtime overhead", 1.0),
+    ]
     gpus = ["rtx-4090", ("rtx-3090", 2), "rtx-4070-ti", "rx-7900-xtx"]
     charts.performance_spec(gpus)  # the engine's speed model, once
     return {
@@ -102,20 +107,27 @@ def main() -> None:
             r = results[key]
             on_target = first < FIRST_RENDER_TARGET_MS and r["cached_median_ms"] < CACHED_TARGET_MS
             flag = "" if on_target else "  (over target)"
-            print(f"{key:24s} first {first:7.1f} ms   uncached median {r['uncached_median_ms']:7.1f} ms   "
-                  f"cached median {r['cached_median_ms']:6.3f} ms   {r['png_kb']:6.1f} kB{flag}")
-    print(f"targets: first render < {FIRST_RENDER_TARGET_MS} ms, cached < {CACHED_TARGET_MS} ms; "
-          f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+            print(
+                f"{key:24s} first {first:7.1f} ms   uncached median {r['uncached_median_ms']:7.1f} ms   "
+                f"cached median {r['cached_median_ms']:6.3f} ms   {r['png_kb']:6.1f} kB{flag}"
+            )
+    print(
+        f"targets: first render < {FIRST_RENDER_TARGET_MS} ms, cached < {CACHED_TARGET_MS} ms; "
+        f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
+    )
     if args.no_save:
         return
-    save("charts", {
-        "cpus": os.cpu_count(),
-        "load_average": round(os.getloadavg()[0], 2),
-        "import_ms": round(import_ms, 1),
-        "warm_up_ms": round(warm_ms, 1),
-        "fonts": charts.font_families("zh-Hant"),
-        **results,
-    })
+    save(
+        "charts",
+        {
+            "cpus": os.cpu_count(),
+            "load_average": round(os.getloadavg()[0], 2),
+            "import_ms": round(import_ms, 1),
+            "warm_up_ms": round(warm_ms, 1),
+            "fonts": charts.font_families("zh-Hant"),
+            **results,
+        },
+    )
 
 
 if __name__ == "__main__":

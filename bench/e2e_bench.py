@@ -47,9 +47,15 @@ from tests.e2e.bot_process import bot_env  # noqa: E402
 from tests.e2e.discord_double import DiscordDouble, FakeGuild  # noqa: E402
 
 # Varied questions (budgets, counts, cards, languages), so no answer is simply repeated.
-CHAT_TEMPLATES = ["which GPU for Kaggle under ${b}?", "{c}x 3090 or 4090 for llama finetuning?", "PSU for {c}x 3090?",
-                  "can a 3060 12GB run llama 3 {m}b?", "每天大概用 {h} 小時，租雲端 GPU 還是自己買比較划算？",
-                  "best used card for stable diffusion under {b} bucks", "预算 {b}0 块，想本地跑大模型，买什么显卡？"]
+CHAT_TEMPLATES = [
+    "which GPU for Kaggle under ${b}?",
+    "{c}x 3090 or 4090 for llama finetuning?",
+    "PSU for {c}x 3090?",
+    "can a 3060 12GB run llama 3 {m}b?",
+    "每天大概用 {h} 小時，租雲端 GPU 還是自己買比較划算？",
+    "best used card for stable diffusion under {b} bucks",
+    "预算 {b}0 块，想本地跑大模型，买什么显卡？",
+]
 
 
 def chat_question(i: int) -> str:
@@ -58,9 +64,14 @@ def chat_question(i: int) -> str:
     return CHAT_TEMPLATES[i % len(CHAT_TEMPLATES)].format(b=300 + 7 * i, c=2 + i % 3, m=(8, 70)[i % 2], h=1 + i % 12)
 
 
-SLASH = [("recommend", {"task": "kaggle", "budget": 500.0}), ("compare", {"gpu_a": "rtx-4090", "gpu_b": "rtx-3090"}),
-         ("power", {"gpu": "rtx-3090", "count": 4}), ("info", {"gpu": "rtx-3090"}),
-         ("canrun", {"model": "Llama 3 8B", "gpu": "rtx-3060-12gb"}), ("ask", {"question": "4090 vs 2x 3090?"})]
+SLASH = [
+    ("recommend", {"task": "kaggle", "budget": 500.0}),
+    ("compare", {"gpu_a": "rtx-4090", "gpu_b": "rtx-3090"}),
+    ("power", {"gpu": "rtx-3090", "count": 4}),
+    ("info", {"gpu": "rtx-3090"}),
+    ("canrun", {"model": "Llama 3 8B", "gpu": "rtx-3060-12gb"}),
+    ("ask", {"question": "4090 vs 2x 3090?"}),
+]
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -86,8 +97,9 @@ async def start_bot(double: DiscordDouble, argv: list[str], extra_env: dict | No
     env = bot_env(double, SYNC_COMMANDS="true", LOG_LEVEL="WARNING", LOG_JSON="false", **(extra_env or {}))
     # The bot's stderr goes to a file, not a pipe: nobody reads it during the run, and a full pipe would block it.
     with tempfile.TemporaryFile("w+") as log:
-        proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=log, text=True)
+        proc = subprocess.Popen(
+            argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, text=True
+        )
         try:
             await double.wait_ready(0, timeout=30)
         except Exception:
@@ -125,8 +137,9 @@ async def run_phase(double: DiscordDouble, slash_name: str | None, n: int, rate:
         if rate:
             await asyncio.sleep(max(0.0, start + i / rate - time.monotonic()))
         if i % 2 == 0:
-            msg = await double.send_message(double.channel.id, mention + chat_question(first + i // 2),
-                                            mentions=[double.bot_user.id])
+            msg = await double.send_message(
+                double.channel.id, mention + chat_question(first + i // 2), mentions=[double.bot_user.id]
+            )
             sent_at[str(msg["id"])] = time.monotonic()
         else:
             name, options = SLASH[i // 2 % len(SLASH)] if slash_name is None else (slash_name, {"text": "x"})
@@ -134,8 +147,11 @@ async def run_phase(double: DiscordDouble, slash_name: str | None, n: int, rate:
             handles.append((handle, time.monotonic()))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        replies = {str(s.payload.get("message_reference", {}).get("message_id")): s.at
-                   for s in double.sent if s.kind == "create" and s.payload.get("message_reference")}
+        replies = {
+            str(s.payload.get("message_reference", {}).get("message_id")): s.at
+            for s in double.sent
+            if s.kind == "create" and s.payload.get("message_reference")
+        }
         done_chat = [replies[m] - t for m, t in sent_at.items() if m in replies]
         done_slash = [h.callback.at - t for h, t in handles if h.callback is not None]
         if len(done_chat) == n and len(done_slash) == n:
@@ -143,8 +159,12 @@ async def run_phase(double: DiscordDouble, slash_name: str | None, n: int, rate:
         await asyncio.sleep(0.01)
     latencies = done_chat + done_slash
     elapsed = max(time.monotonic() - start, 1e-9)
-    return {"answered": len(latencies), "expected": 2 * n, "per_second": len(latencies) / elapsed,
-            "latencies": latencies}
+    return {
+        "answered": len(latencies),
+        "expected": 2 * n,
+        "per_second": len(latencies) / elapsed,
+        "latencies": latencies,
+    }
 
 
 @dataclass
@@ -159,7 +179,8 @@ class Running:
 
 async def start(stack: contextlib.AsyncExitStack, argv: list[str], slash: str | None, env: dict | None) -> Running:
     double = await stack.enter_async_context(
-        DiscordDouble(guilds=[FakeGuild(name="Bench", channels=["general"])], interaction_timeout=None))
+        DiscordDouble(guilds=[FakeGuild(name="Bench", channels=["general"])], interaction_timeout=None)
+    )
     proc = await start_bot(double, argv, env)
     stack.callback(stop, proc)
     return Running(double, proc, slash)
@@ -193,17 +214,21 @@ def pooled(segments: list[dict]) -> dict:
     """One phase's segments as one figure each: rates and CPU per answer as medians, latency
     percentiles over every answer."""
     latencies = sorted(x for s in segments for x in s["latencies"])
-    return {"answered": sum(s["answered"] for s in segments), "expected": sum(s["expected"] for s in segments),
-            "per_second": statistics.median(s["per_second"] for s in segments),
-            "p50_ms": 1000 * statistics.median(latencies) if latencies else None,
-            "p99_ms": 1000 * latencies[max(0, int(len(latencies) * 0.99) - 1)] if latencies else None,
-            "cpu_ms_per_answer": statistics.median(s["cpu_ms_per_answer"] for s in segments),
-            "cpu_ms_per_answer_segments": [round(s["cpu_ms_per_answer"], 3) for s in segments],
-            "steal_percent_segments": [round(s["steal_percent"], 1) for s in segments]}
+    return {
+        "answered": sum(s["answered"] for s in segments),
+        "expected": sum(s["expected"] for s in segments),
+        "per_second": statistics.median(s["per_second"] for s in segments),
+        "p50_ms": 1000 * statistics.median(latencies) if latencies else None,
+        "p99_ms": 1000 * latencies[max(0, int(len(latencies) * 0.99) - 1)] if latencies else None,
+        "cpu_ms_per_answer": statistics.median(s["cpu_ms_per_answer"] for s in segments),
+        "cpu_ms_per_answer_segments": [round(s["cpu_ms_per_answer"], 3) for s in segments],
+        "steal_percent_segments": [round(s["steal_percent"], 1) for s in segments],
+    }
 
 
-async def measure(bots: dict[str, tuple[list[str], str | None, dict | None]], n: int, rate: float,
-                  rounds: int) -> dict[str, dict]:
+async def measure(
+    bots: dict[str, tuple[list[str], str | None, dict | None]], n: int, rate: float, rounds: int
+) -> dict[str, dict]:
     """All bots run side by side, each idle while another is measured; segments go round the bots
     in the same order every round, so the machine's drift over the run falls on every bot alike
     and every bot idles for the same time between its segments. That time matters: a discord.py
@@ -261,30 +286,43 @@ def median_interval(values: list[float], level: float = 0.9, draws: int = 2000) 
 
 
 def show(name: str, result: dict) -> None:
-    print(f"{name:12s} RSS {result['rss_mb_after_ready']:.0f} MB after READY, "
-          f"{result['rss_mb_after_answers']:.0f} MB after answering")
+    print(
+        f"{name:12s} RSS {result['rss_mb_after_ready']:.0f} MB after READY, "
+        f"{result['rss_mb_after_answers']:.0f} MB after answering"
+    )
     for phase in ("fixed_rate", "max_rate"):
         r = result[phase]
         spread = ", ".join(f"{x:.2f}" for x in r["cpu_ms_per_answer_segments"])
-        print(f"{name:12s} {phase:10s} {r['answered']:5d}/{r['expected']:<5d} {r['per_second']:7.1f}/s  "
-              f"p50 {r['p50_ms']:6.1f} ms  p99 {r['p99_ms']:6.1f} ms  CPU {r['cpu_ms_per_answer']:5.2f} ms/answer "
-              f"(segments {spread}; host steal up to {max(r['steal_percent_segments']):.0f} %)")
+        print(
+            f"{name:12s} {phase:10s} {r['answered']:5d}/{r['expected']:<5d} {r['per_second']:7.1f}/s  "
+            f"p50 {r['p50_ms']:6.1f} ms  p99 {r['p99_ms']:6.1f} ms  CPU {r['cpu_ms_per_answer']:5.2f} ms/answer "
+            f"(segments {spread}; host steal up to {max(r['steal_percent_segments']):.0f} %)"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=250, help="chat questions and slash commands per segment")
     parser.add_argument("--rate", type=float, default=100.0, help="events per second in the fixed-rate phase")
-    parser.add_argument("--rounds", type=int, default=12,
-                        help="segments per bot and phase: rounds of every bot in turn")
-    parser.add_argument("--forgetful", action="store_true",
-                        help="also run GPU Advisor remembering no answers, so every question is worked out")
-    parser.add_argument("--rich-echo", action="store_true",
-                        help="also run the echo bot replying with a real GPU Advisor answer (embed and buttons)")
+    parser.add_argument(
+        "--rounds", type=int, default=12, help="segments per bot and phase: rounds of every bot in turn"
+    )
+    parser.add_argument(
+        "--forgetful",
+        action="store_true",
+        help="also run GPU Advisor remembering no answers, so every question is worked out",
+    )
+    parser.add_argument(
+        "--rich-echo",
+        action="store_true",
+        help="also run the echo bot replying with a real GPU Advisor answer (embed and buttons)",
+    )
     args = parser.parse_args()
     python = sys.executable
-    bots = {"echo bot": ([python, str(ROOT / "bench" / "echo_bot.py")], "ping", None),
-            "gpu-advisor": ([python, "-m", "bot"], None, None)}
+    bots = {
+        "echo bot": ([python, str(ROOT / "bench" / "echo_bot.py")], "ping", None),
+        "gpu-advisor": ([python, "-m", "bot"], None, None),
+    }
     if args.forgetful:
         bots["forgetful"] = ([python, "-m", "bot"], None, {"GPU_ADVISOR_ANSWERS_REMEMBERED": "0"})
     if args.rich_echo:
@@ -297,13 +335,21 @@ def main() -> None:
     echo = results["echo bot"]
     for name in list(bots)[1:]:
         for phase in ("fixed_rate", "max_rate"):
-            cpu = [ratio(a, b) for a, b in zip(results[name][phase]["cpu_ms_per_answer_segments"],
-                                               echo[phase]["cpu_ms_per_answer_segments"], strict=True)]
+            cpu = [
+                ratio(a, b)
+                for a, b in zip(
+                    results[name][phase]["cpu_ms_per_answer_segments"],
+                    echo[phase]["cpu_ms_per_answer_segments"],
+                    strict=True,
+                )
+            ]
             p99 = ratio(results[name][phase]["p99_ms"], echo[phase]["p99_ms"])
             mid, (low, high) = median(cpu), median_interval(cpu)
             summary[f"{name} {phase}"] = {"cpu_ratio": mid, "cpu_ratio_interval": [low, high], "p99_ratio": p99}
-            print(f"ratio {name:11s} {phase:10s} CPU/answer {mid:.2f}× (90 % interval {low:.2f}–{high:.2f}; "
-                  f"pairs {', '.join(f'{x:.2f}' for x in cpu)})  p99 {p99:.2f}×")
+            print(
+                f"ratio {name:11s} {phase:10s} CPU/answer {mid:.2f}× (90 % interval {low:.2f}–{high:.2f}; "
+                f"pairs {', '.join(f'{x:.2f}' for x in cpu)})  p99 {p99:.2f}×"
+            )
     for result in results.values():
         for phase in ("fixed_rate", "max_rate"):
             result[phase].pop("latencies", None)

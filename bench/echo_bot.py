@@ -21,9 +21,14 @@ class EchoBot(discord.AutoShardedClient):
     def __init__(self, reply: dict) -> None:
         intents = discord.Intents.none()
         intents.guilds = intents.guild_messages = intents.dm_messages = True
-        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(), guild_ready_timeout=0.05,
-                         chunk_guilds_at_startup=False, member_cache_flags=discord.MemberCacheFlags.none(),
-                         max_messages=None)
+        super().__init__(
+            intents=intents,
+            allowed_mentions=discord.AllowedMentions.none(),
+            guild_ready_timeout=0.05,
+            chunk_guilds_at_startup=False,
+            member_cache_flags=discord.MemberCacheFlags.none(),
+            max_messages=None,
+        )
         self.tree = app_commands.CommandTree(self)
 
         @self.tree.command(name="ping", description="pong")

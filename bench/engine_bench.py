@@ -50,9 +50,11 @@ QUESTION = "4090 or 2x 3090 for llama finetuning under $2,500?"
 def computed(query: Query, ctx: AdviceContext) -> Callable[[], object]:
     """advise() doing the work: the answers it remembers are dropped before each call (forgetting
     costs well under a microsecond; the ranking and estimate caches underneath stay warm)."""
+
     def call() -> object:
         forget_answers()
         return advise(query, ctx)
+
     return call
 
 
@@ -64,6 +66,7 @@ def new_budgets(ctx: AdviceContext) -> Callable[[], object]:
     def call() -> object:
         budget = Money(amount=Decimal(next(cents)) / 100, currency="USD")
         return advise(Query(kind="recommend", task="kaggle", budget=budget), ctx)
+
     return call
 
 
@@ -103,8 +106,13 @@ def scaling(runs: int) -> dict[str, dict[str, float]]:
         with tempfile.TemporaryDirectory() as tmp:
             data = synthetic_data(factor, Path(tmp) / "data")
             env = dict(os.environ, GPU_ADVISOR_DATA=str(data))
-            result = subprocess.run([sys.executable, __file__, "--child", "--runs", str(runs)], env=env,
-                                    capture_output=True, text=True, check=True)
+            result = subprocess.run(
+                [sys.executable, __file__, "--child", "--runs", str(runs)],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             out[f"{factor}x"] = json.loads(result.stdout)
     return out
 
@@ -133,8 +141,10 @@ def main() -> None:
         grow = scaling(max(50, args.runs // 3))
         base = grow["1x"]["median_us"]
         for size, r in grow.items():
-            print(f"catalog {size:5s} {r['gpus']:6d} GPUs  recommend median {r['median_us']:8.0f} µs "
-                  f"({r['median_us'] / base:5.1f}× the 1× cost)")
+            print(
+                f"catalog {size:5s} {r['gpus']:6d} GPUs  recommend median {r['median_us']:8.0f} µs "
+                f"({r['median_us'] / base:5.1f}× the 1× cost)"
+            )
         results["scaling"] = grow
     save("engine", {"gpus": gpus, **results})
 

@@ -28,11 +28,23 @@ async def one_start(argv: list[str], guilds: int, extra_env: dict[str, str]) -> 
     """Seconds from exec to the bot's "ready" log line, its RSS in MB right then, and its RSS once the
     work it starts after READY (data, caches, chart fonts) is done."""
     async with DiscordDouble(guilds=[FakeGuild(name=f"g{i}") for i in range(guilds)]) as double:
-        env = bot_env(double, SYNC_COMMANDS="true", LOG_JSON="false", LOG_LEVEL="INFO",
-                      DATA_DIR=tempfile.mkdtemp(prefix="gpu-advisor-startup-"), **extra_env)
+        env = bot_env(
+            double,
+            SYNC_COMMANDS="true",
+            LOG_JSON="false",
+            LOG_LEVEL="INFO",
+            DATA_DIR=tempfile.mkdtemp(prefix="gpu-advisor-startup-"),
+            **extra_env,
+        )
         start = time.monotonic()
-        proc = await asyncio.create_subprocess_exec(*argv, cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
-                                                    stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        proc = await asyncio.create_subprocess_exec(
+            *argv,
+            cwd=ROOT,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
         try:
             while True:
                 line = await asyncio.wait_for(proc.stderr.readline(), timeout=60)
@@ -52,9 +64,11 @@ def main() -> None:
     parser.add_argument("--guilds", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    bots = {"echo bot": ([sys.executable, str(ROOT / "bench" / "echo_bot.py")], {}),
-            "gpu-advisor": ([sys.executable, "-m", "bot"], {}),
-            "charts warmed": ([sys.executable, "-m", "bot"], {"CHARTS_WARM_UP": "true"})}
+    bots = {
+        "echo bot": ([sys.executable, str(ROOT / "bench" / "echo_bot.py")], {}),
+        "gpu-advisor": ([sys.executable, "-m", "bot"], {}),
+        "charts warmed": ([sys.executable, "-m", "bot"], {"CHARTS_WARM_UP": "true"}),
+    }
     results = {}
     for name, (argv, env) in bots.items():
         runs = [asyncio.run(one_start(argv, args.guilds, env)) for _ in range(args.runs)]
@@ -62,8 +76,10 @@ def main() -> None:
         rss = statistics.median(r[1] for r in runs)
         settled = statistics.median(r[2] for r in runs)
         results[name] = {"ready_s": ready, "rss_mb": rss, "rss_settled_mb": settled, "runs": runs}
-        print(f"{name:16s} {args.guilds} guilds: READY in {ready:5.2f} s (median of {args.runs}), "
-              f"RSS {rss:6.1f} MB at READY, {settled:6.1f} MB once settled")
+        print(
+            f"{name:16s} {args.guilds} guilds: READY in {ready:5.2f} s (median of {args.runs}), "
+            f"RSS {rss:6.1f} MB at READY, {settled:6.1f} MB once settled"
+        )
     print("targets: READY < 2 s, RSS < 150 MB per shard process")
     save("startup", {"guilds": args.guilds, **results})
 

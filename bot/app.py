@@ -26,10 +26,10 @@ from bot.chat import MemoryConversationStore, WriteThroughConversations
 from bot.config import Settings
 from bot.expiring import Expiring
 from bot.i18n import Lang, Translator, from_discord, t
-from bot.words import render
 from bot.observability import Metrics, health_app, start_health_server
 from bot.store import GuildSettings, Store, advice_context, open_store
 from bot.views import DYNAMIC_ITEMS
+from bot.words import render
 from engine.advisor import AdviceContext
 from engine.advisor import warm_up as warm_up_engine
 from engine.errors import UserError

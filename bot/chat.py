@@ -66,8 +66,12 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
     so a repeated question gets the same Answer object (and bot.views.rendered its reply)."""
     hints = tuple(unknown_gpu_msg(name) for name in result.unknown_gpus)
     if hints and result.query.kind == "compare" and len(result.query.gpus) < 2:
-        return Answer(kind="compare", query=result.query, headline=msg("sentences", items=hints),
-                      follow_up=FollowUp(field="gpu", question=msg("advice.followup.compare"), choices=()))
+        return Answer(
+            kind="compare",
+            query=result.query,
+            headline=msg("sentences", items=hints),
+            follow_up=FollowUp(field="gpu", question=msg("advice.followup.compare"), choices=()),
+        )
     try:
         answer = advise(result.query, context)
     except UserError as exc:  # "rent or buy at 0 hours a day": say what was wrong, as an answer of its own

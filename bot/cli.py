@@ -144,8 +144,11 @@ def cmd_breakeven(args: argparse.Namespace) -> None:
     if not args.gpu:
         desktop = GUIDE_DESKTOP_USD if desktop is None else desktop
         cloud = GUIDE_CLOUD_USD_PER_HOUR if cloud is None else cloud
-    for name, value in (("desktop_usd", desktop), ("cloud_usd_per_hour", cloud),
-                        ("electricity_usd_per_kwh", args.electricity)):
+    for name, value in (
+        ("desktop_usd", desktop),
+        ("cloud_usd_per_hour", cloud),
+        ("electricity_usd_per_kwh", args.electricity),
+    ):
         if value is not None:
             fields[name] = _decimal(value)
     emit(advise(Query(**fields), _context(args)), args)
@@ -277,7 +280,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("breakeven", parents=[common], help="days until a desktop beats renting")
     p.add_argument("--gpu", help="the desktop's card: priced from the catalog, its TDP as the power draw")
-    p.add_argument("--desktop-cost", type=float, help="USD (default: the card's price; without --gpu the guide's $2,200)")
+    p.add_argument(
+        "--desktop-cost", type=float, help="USD (default: the card's price; without --gpu the guide's $2,200)"
+    )
     p.add_argument("--cloud-hourly", type=float, help="USD per GPU-hour (default: the cloud data; without --gpu $2.14)")
     p.add_argument("--hours", type=float, help="hours of use per day (default: the guide's 15 %%)")
     p.add_argument("--utilization", type=float, help="percent of the day")

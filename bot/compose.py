@@ -28,22 +28,44 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
     blocks: list[Block] = []
     headline = render(answer.headline, lang)
     if answer.options:
-        blocks.append(Block(role="options", title=say(lang, "field.options"), table=options_table(answer.options, lang)))
+        blocks.append(
+            Block(role="options", title=say(lang, "field.options"), table=options_table(answer.options, lang))
+        )
     if answer.alternatives:
-        blocks.append(Block(role="alternatives", title=say(lang, "field.more_gpus"),
-                            table=options_table(answer.alternatives, lang)))
+        blocks.append(
+            Block(
+                role="alternatives", title=say(lang, "field.more_gpus"), table=options_table(answer.alternatives, lang)
+            )
+        )
     if answer.comparison:
         blocks.append(Block(role="details", title=say(lang, "field.details"), table=comparison_table(answer, lang)))
     if answer.break_even:
         b = answer.break_even
-        blocks.append(Block(role="details", title=say(lang, "field.details"),
-                            text=say(lang, "detail.break_even", kwh=b.kwh_per_year,
-                                     electricity=b.electricity_cost_per_year, cloud=b.cloud_cost_per_year,
-                                     verdict=b.verdict)))
+        blocks.append(
+            Block(
+                role="details",
+                title=say(lang, "field.details"),
+                text=say(
+                    lang,
+                    "detail.break_even",
+                    kwh=b.kwh_per_year,
+                    electricity=b.electricity_cost_per_year,
+                    cloud=b.cloud_cost_per_year,
+                    verdict=b.verdict,
+                ),
+            )
+        )
     if answer.power:
         p = answer.power
-        text = say(lang, "detail.power", load=p.load_w, count=p.gpu_count, gpu_w=p.gpu_power_w,
-                   cpu=p.cpu_and_board_w, wall=p.wall_draw_w)
+        text = say(
+            lang,
+            "detail.power",
+            load=p.load_w,
+            count=p.gpu_count,
+            gpu_w=p.gpu_power_w,
+            cpu=p.cpu_and_board_w,
+            wall=p.wall_draw_w,
+        )
         if p.psu_w and p.psu_verdict is not None:
             text += " " + say(lang, "detail.your_psu", psu=p.psu_w, verdict=p.psu_verdict)
         blocks.append(Block(role="details", title=say(lang, "field.details"), text=text))
@@ -60,13 +82,24 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
         blocks.extend(can_run_blocks(answer.can_run, lang))
     caveats = [*answer.caveats, *(c for o in answer.options[:1] for c in o.caveats)]
     if caveats:
-        blocks.append(Block(role="caveats", title=say(lang, "field.caveats"),
-                            lines=tuple(render(c, lang) for c in caveats)))
+        blocks.append(
+            Block(role="caveats", title=say(lang, "field.caveats"), lines=tuple(render(c, lang) for c in caveats))
+        )
     if answer.rules:
-        lines = tuple(answer.explanation.wording(lang).title if rule.id.startswith("explain.") and answer.explanation
-                      else render(rule.text, lang) for rule in answer.rules)
-        blocks.append(Block(role="why", title=say(lang, "field.why"), lines=lines,
-                            sources=tuple(rule.source for rule in answer.rules)))
+        lines = tuple(
+            answer.explanation.wording(lang).title
+            if rule.id.startswith("explain.") and answer.explanation
+            else render(rule.text, lang)
+            for rule in answer.rules
+        )
+        blocks.append(
+            Block(
+                role="why",
+                title=say(lang, "field.why"),
+                lines=lines,
+                sources=tuple(rule.source for rule in answer.rules),
+            )
+        )
     tips = [*answer.notes, *answer.suggestions]
     if tips:
         blocks.append(Block(role="tips", title=say(lang, "field.tips"), lines=tuple(render(t, lang) for t in tips)))
@@ -76,20 +109,27 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
         choices = tuple((value, render(label, lang)) for value, label in answer.follow_up.choices)
     footer = ""
     if answer.price_date:
-        footer = say(lang, "footer.prices", date=answer.price_date,
-                     reference=load_catalog().get("rtx-3090").short_name)
-    return Document(kind=answer.kind, lang=lang, title=say(lang, f"title.{answer.kind}"), headline=headline,
-                    blocks=tuple(blocks), question=question, choices=choices, footer=footer,
-                    credit=say(lang, "footer.guide"))
+        footer = say(lang, "footer.prices", date=answer.price_date, reference=load_catalog().get("rtx-3090").short_name)
+    return Document(
+        kind=answer.kind,
+        lang=lang,
+        title=say(lang, f"title.{answer.kind}"),
+        headline=headline,
+        blocks=tuple(blocks),
+        question=question,
+        choices=choices,
+        footer=footer,
+        credit=say(lang, "footer.guide"),
+    )
 
 
 def counted(name: str, count: int) -> str:
-    """"2× RTX 3090", or just the name for one card (the same in every language)."""
+    """ "2× RTX 3090", or just the name for one card (the same in every language)."""
     return f"{count}× {name}" if count > 1 else name
 
 
 def price_words(quote: PriceQuote | None, lang: Lang) -> str:
-    """"$1,207 (used, Sep 2026)" — a price always with its basis and date, or "no price"."""
+    """ "$1,207 (used, Sep 2026)" — a price always with its basis and date, or "no price"."""
     if quote is None:
         return say(lang, "price.none")
     return say(lang, "price.quote", usd=quote.usd, basis=render(quote.basis_message(), lang), date=quote.date)
@@ -97,11 +137,27 @@ def price_words(quote: PriceQuote | None, lang: Lang) -> str:
 
 def options_table(options: tuple[Option, ...], lang: Lang) -> Table:
     reference = load_catalog().get(options[0].reference_id).short_name
-    rows = tuple((counted(o.name, o.gpu_count), f"{o.memory_gb:g} GB", f"{o.speed_vs_reference:.2f}×",
-                  f"{o.value_vs_best:.0%}", _money(o), render(o.price.basis_message(), lang), f"{o.price.date:%Y-%m}")
-                 for o in options)
-    headers = (say(lang, "col.gpu"), say(lang, "col.memory"), say(lang, "col.speed_vs", reference=reference),
-               say(lang, "col.value"), say(lang, "col.price"), say(lang, "col.basis"), say(lang, "col.date"))
+    rows = tuple(
+        (
+            counted(o.name, o.gpu_count),
+            f"{o.memory_gb:g} GB",
+            f"{o.speed_vs_reference:.2f}×",
+            f"{o.value_vs_best:.0%}",
+            _money(o),
+            render(o.price.basis_message(), lang),
+            f"{o.price.date:%Y-%m}",
+        )
+        for o in options
+    )
+    headers = (
+        say(lang, "col.gpu"),
+        say(lang, "col.memory"),
+        say(lang, "col.speed_vs", reference=reference),
+        say(lang, "col.value"),
+        say(lang, "col.price"),
+        say(lang, "col.basis"),
+        say(lang, "col.date"),
+    )
     return Table(headers=headers, rows=rows, optional=(5, 6))
 
 
@@ -123,8 +179,12 @@ def comparison_table(answer: Answer, lang: Lang) -> Table:
         (say(lang, "row.price"), " vs ".join(price_words(p, lang) for p in c.prices)),
     ]
     if all(v is not None for v in c.perf_per_kusd):
-        rows.append((say(lang, "row.per_kusd", workload=say(lang, f"workload.{c.workload}")),
-                     " vs ".join(f"{v:.0f}" for v in c.perf_per_kusd if v is not None)))
+        rows.append(
+            (
+                say(lang, "row.per_kusd", workload=say(lang, f"workload.{c.workload}")),
+                " vs ".join(f"{v:.0f}" for v in c.perf_per_kusd if v is not None),
+            )
+        )
     return Table(headers=(" / ".join(names), ""), rows=tuple(rows))
 
 
@@ -132,12 +192,34 @@ def cycles_blocks(c: CycleBreakdown, lang: Lang) -> list[Block]:
     rows = [(render(t.label, lang), str(t.count), str(t.cycles_each), str(t.total)) for t in c.terms]
     rows.append((say(lang, "cycles.total"), "", "", str(c.total)))
     units = say(lang, "cycles.tensor_cores" if c.tensor_cores else "cycles.ffma")
-    head = say(lang, "cycles.head", size=c.size, sms=c.sms, warps=c.warps_per_sm, units=units,
-               tma=say(lang, "cycles.tma") if c.tma else "")
-    table = Table(headers=(say(lang, "cycles.term"), say(lang, "cycles.count"), say(lang, "cycles.each"),
-                           say(lang, "cycles.cycles")), rows=tuple(rows))
-    return [Block(role="details", title=say(lang, "field.details"), text=head, table=table,
-                  lines=tuple(render(n, lang) for n in c.notes), sources=(c.source,))]
+    head = say(
+        lang,
+        "cycles.head",
+        size=c.size,
+        sms=c.sms,
+        warps=c.warps_per_sm,
+        units=units,
+        tma=say(lang, "cycles.tma") if c.tma else "",
+    )
+    table = Table(
+        headers=(
+            say(lang, "cycles.term"),
+            say(lang, "cycles.count"),
+            say(lang, "cycles.each"),
+            say(lang, "cycles.cycles"),
+        ),
+        rows=tuple(rows),
+    )
+    return [
+        Block(
+            role="details",
+            title=say(lang, "field.details"),
+            text=head,
+            table=table,
+            lines=tuple(render(n, lang) for n in c.notes),
+            sources=(c.source,),
+        )
+    ]
 
 
 def spec_blocks(gpu: Gpu, lang: Lang) -> list[Block]:
@@ -147,12 +229,17 @@ def spec_blocks(gpu: Gpu, lang: Lang) -> list[Block]:
     fp16 = fmt(gpu.fp16_tensor_tflops, " TFLOPS")
     if gpu.half_rate_fp32_accumulate:
         fp16 += " " + say(lang, "spec.half_rate")
-    launch = (say(lang, "spec.launch_price", usd=gpu.launch_price.usd, date=gpu.launch_price.date)
-              if gpu.launch_price else "—")
+    launch = (
+        say(lang, "spec.launch_price", usd=gpu.launch_price.usd, date=gpu.launch_price.date)
+        if gpu.launch_price
+        else "—"
+    )
     rows = (
         (say(lang, "spec.architecture"), f"{load_catalog().architectures[gpu.architecture].name} ({gpu.release_year})"),
-        (say(lang, "spec.class"), say(lang, "spec.class_value", cls=say(lang, f"class.{gpu.gpu_class}"),
-                                      form=gpu.form_factor)),
+        (
+            say(lang, "spec.class"),
+            say(lang, "spec.class_value", cls=say(lang, f"class.{gpu.gpu_class}"), form=gpu.form_factor),
+        ),
         (say(lang, "spec.memory"), f"{gpu.memory_gb:g} GB {gpu.memory_type}"),
         (say(lang, "spec.bandwidth"), f"{gpu.bandwidth_gbs:g} GB/s"),
         (say(lang, "spec.sms"), f"{fmt(gpu.sm_count)} / {fmt(gpu.tensor_cores)}"),
@@ -163,8 +250,10 @@ def spec_blocks(gpu: Gpu, lang: Lang) -> list[Block]:
         (say(lang, "spec.slots"), fmt(gpu.slot_width)),
         (say(lang, "spec.launch"), launch),
     )
-    return [Block(role="details", title=say(lang, "field.details"), table=Table(headers=(gpu.name, ""), rows=rows)),
-            Block(role="sources", title=say(lang, "field.sources"), lines=tuple(gpu.sources))]
+    return [
+        Block(role="details", title=say(lang, "field.details"), table=Table(headers=(gpu.name, ""), rows=rows)),
+        Block(role="sources", title=say(lang, "field.sources"), lines=tuple(gpu.sources)),
+    ]
 
 
 def can_run_blocks(report: CanRunReport, lang: Lang) -> list[Block]:
@@ -174,18 +263,38 @@ def can_run_blocks(report: CanRunReport, lang: Lang) -> list[Block]:
     if estimate is None and report.memory_verdict is not None:
         estimate = report.memory_verdict.estimate
     if estimate is not None:
-        terms = [(say(lang, f"memory.term.{term.name}"), f"{term.per_gpu_gb * GIB_PER_GB:.1f}",
-                  render(term.basis, lang)) for term in estimate.terms]
+        terms = [
+            (say(lang, f"memory.term.{term.name}"), f"{term.per_gpu_gb * GIB_PER_GB:.1f}", render(term.basis, lang))
+            for term in estimate.terms
+        ]
         terms.append((say(lang, "canrun.total_per_gpu"), f"{estimate.per_gpu_gib:.1f}", ""))
-        table = Table(headers=(say(lang, "canrun.col.term"), "GiB", say(lang, "canrun.col.assumption")),
-                      rows=tuple(terms), optional=(2,))
+        table = Table(
+            headers=(say(lang, "canrun.col.term"), "GiB", say(lang, "canrun.col.assumption")),
+            rows=tuple(terms),
+            optional=(2,),
+        )
         blocks.append(Block(role="details", title=say(lang, "field.memory"), table=table))
     if report.alternatives:
-        rows = [(counted(a.name, a.count), a.precision, f"{a.need_gib:.1f}", f"${a.gpus_usd:,.0f}",
-                 f"{a.decode.low:.0f}-{a.decode.high:.0f} tok/s" if a.decode else "—")
-                for a in report.alternatives]
-        table = Table(headers=(say(lang, "canrun.col.setup"), say(lang, "canrun.col.precision"), "GiB/GPU",
-                               say(lang, "canrun.col.gpus"), say(lang, "canrun.col.decode")), rows=tuple(rows))
+        rows = [
+            (
+                counted(a.name, a.count),
+                a.precision,
+                f"{a.need_gib:.1f}",
+                f"${a.gpus_usd:,.0f}",
+                f"{a.decode.low:.0f}-{a.decode.high:.0f} tok/s" if a.decode else "—",
+            )
+            for a in report.alternatives
+        ]
+        table = Table(
+            headers=(
+                say(lang, "canrun.col.setup"),
+                say(lang, "canrun.col.precision"),
+                "GiB/GPU",
+                say(lang, "canrun.col.gpus"),
+                say(lang, "canrun.col.decode"),
+            ),
+            rows=tuple(rows),
+        )
         blocks.append(Block(role="options", title=say(lang, "field.fits"), table=table))
     return blocks
 
@@ -193,12 +302,25 @@ def can_run_blocks(report: CanRunReport, lang: Lang) -> list[Block]:
 def compose_why(estimate: SpeedEstimate, relative: float, lang: Lang) -> Document:
     """The "Why?" button: the factors of one card's speed estimate, each with its basis."""
     gpu = load_catalog().get(estimate.gpu_id)
-    lines = [say(lang, "why.factor", name=render(f.name, lang), value=f"{f.value:.3g}", basis=render(f.basis, lang))
-             for f in estimate.factors]
+    lines = [
+        say(lang, "why.factor", name=render(f.name, lang), value=f"{f.value:.3g}", basis=render(f.basis, lang))
+        for f in estimate.factors
+    ]
     if estimate.bound == "compute":
         lines.append(say(lang, "why.bound_compute"))
     lines += [render(n, lang) for n in estimate.notes]
-    title = say(lang, "why.title", gpu=gpu.short_name, speed=f"{relative:.2f}",
-                workload=say(lang, f"workload.{estimate.workload}"))
-    return Document(kind="explain", lang=lang, title=title, headline="",
-                    blocks=(Block(role="why", title="", lines=tuple(lines)),), footer=estimate.source)
+    title = say(
+        lang,
+        "why.title",
+        gpu=gpu.short_name,
+        speed=f"{relative:.2f}",
+        workload=say(lang, f"workload.{estimate.workload}"),
+    )
+    return Document(
+        kind="explain",
+        lang=lang,
+        title=title,
+        headline="",
+        blocks=(Block(role="why", title="", lines=tuple(lines)),),
+        footer=estimate.source,
+    )

@@ -40,9 +40,12 @@ class Settings(BaseSettings):
     health_port: int | None = Field(default=None, ge=1, le=65535, description="unset: no /healthz, /metrics")
     health_host: str = "127.0.0.1"
     shutdown_grace_seconds: float = Field(default=8.0, ge=0, le=60)
-    charts_warm_up: bool = Field(default=False, description="load matplotlib and fonts right after READY "
-                                 "(≈55 MB more from the start, first chart as fast as the rest); false: "
-                                 "they load with the first chart asked for")
+    charts_warm_up: bool = Field(
+        default=False,
+        description="load matplotlib and fonts right after READY "
+        "(≈55 MB more from the start, first chart as fast as the rest); false: "
+        "they load with the first chart asked for",
+    )
 
     @field_validator("shard_ids", "advice_channel_ids", mode="before")
     @classmethod

@@ -46,12 +46,17 @@ class SkipOwnMessages(AutoShardedConnectionState):
 
 def connection_state(bot: discord.AutoShardedClient, **options: Any) -> SkipOwnMessages:
     """What ``AutoShardedClient._get_state`` returns, as the lighter state above."""
-    return SkipOwnMessages(dispatch=bot.dispatch, handlers=bot._handlers, hooks=bot._hooks, http=bot.http,
-                           **options)
+    return SkipOwnMessages(dispatch=bot.dispatch, handlers=bot._handlers, hooks=bot._hooks, http=bot.http, **options)
 
 
-async def send_reply(message: discord.Message, content: str | None = None, *, embed: discord.Embed = MISSING,
-                     view: discord.ui.View = MISSING, allowed_mentions: discord.AllowedMentions = SAFE) -> None:
+async def send_reply(
+    message: discord.Message,
+    content: str | None = None,
+    *,
+    embed: discord.Embed = MISSING,
+    view: discord.ui.View = MISSING,
+    allowed_mentions: discord.AllowedMentions = SAFE,
+) -> None:
     """Post a reply to ``message`` that pings nobody, not even the author it answers, and skip
     turning Discord's response (the new message, its embed, buttons and a copy of the question)
     into discord.py objects."""

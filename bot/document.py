@@ -31,8 +31,9 @@ class Table(_Frozen):
 
     def without_optional(self) -> Table:
         keep = [i for i in range(len(self.headers)) if i not in self.optional]
-        return Table(headers=tuple(self.headers[i] for i in keep), rows=tuple(tuple(r[i] for i in keep)
-                                                                                for r in self.rows))
+        return Table(
+            headers=tuple(self.headers[i] for i in keep), rows=tuple(tuple(r[i] for i in keep) for r in self.rows)
+        )
 
     def text(self) -> str:
         """Columns padded by display width (a CJK character takes two cells), so tables line up in

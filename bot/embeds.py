@@ -22,8 +22,15 @@ TITLE_MAX, DESCRIPTION_MAX, FIELD_NAME_MAX, FIELD_VALUE_MAX, FOOTER_MAX, TOTAL_M
 MAX_FIELDS = 25
 CODE_WIDTH = 58  # wider code-block lines wrap on a phone: tables drop their optional columns first
 LINES_SHOWN = {"caveats": 2, "why": 4, "tips": 4}  # the rest is behind "Why?" and in the terminal
-COLOURS = {"recommend": 0x76B900, "compare": 0x3498DB, "cloud_vs_buy": 0x9B59B6, "power": 0xE67E22,
-           "explain": 0x95A5A6, "can_run": 0x1ABC9C, "other": 0x7F8C8D}
+COLOURS = {
+    "recommend": 0x76B900,
+    "compare": 0x3498DB,
+    "cloud_vs_buy": 0x9B59B6,
+    "power": 0xE67E22,
+    "explain": 0x95A5A6,
+    "can_run": 0x1ABC9C,
+    "other": 0x7F8C8D,
+}
 
 
 class AnswerEmbed(PayloadOnce):
@@ -67,8 +74,11 @@ def answer_embed(answer: Answer, lang: Lang = "en") -> AnswerEmbed:
 
 
 def document_embed(doc: Document) -> AnswerEmbed:
-    embed = AnswerEmbed(title=clip(doc.title, TITLE_MAX), description=clip(doc.headline, DESCRIPTION_MAX),
-                        colour=COLOURS.get(doc.kind, COLOURS["other"]))
+    embed = AnswerEmbed(
+        title=clip(doc.title, TITLE_MAX),
+        description=clip(doc.headline, DESCRIPTION_MAX),
+        colour=COLOURS.get(doc.kind, COLOURS["other"]),
+    )
     fields = [(block.title or "\u200b", _field(block)) for block in doc.blocks]
     if doc.question:
         fields.insert(0, ("❓", doc.question))
@@ -83,9 +93,11 @@ def document_embed(doc: Document) -> AnswerEmbed:
 
 def why_embed(estimate: SpeedEstimate, relative: float, lang: Lang) -> discord.Embed:
     doc = compose_why(estimate, relative, lang)
-    embed = discord.Embed(title=clip(doc.title, TITLE_MAX),
-                          description=clip("\n".join(f"• {line}" for line in doc.blocks[0].lines), DESCRIPTION_MAX),
-                          colour=COLOURS["explain"])
+    embed = discord.Embed(
+        title=clip(doc.title, TITLE_MAX),
+        description=clip("\n".join(f"• {line}" for line in doc.blocks[0].lines), DESCRIPTION_MAX),
+        colour=COLOURS["explain"],
+    )
     embed.set_footer(text=clip(doc.footer, FOOTER_MAX))
     return embed
 

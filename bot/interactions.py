@@ -43,8 +43,9 @@ async def gpu_autocomplete(interaction: discord.Interaction, current: str) -> li
     """Catalog cards whose id or name contains what was typed, shortest names first."""
     catalog = load_catalog()
     key = normalize_name(current)
-    matches = [g for g in catalog.gpus.values()
-               if not key or key in normalize_name(g.name) or key in g.id.replace("-", "")]
+    matches = [
+        g for g in catalog.gpus.values() if not key or key in normalize_name(g.name) or key in g.id.replace("-", "")
+    ]
     matches.sort(key=lambda g: (not normalize_name(g.name).endswith(key), len(g.name)))
     return [app_commands.Choice(name=g.short_name[:100], value=g.id) for g in matches[:MAX_CHOICES]]
 
@@ -77,9 +78,17 @@ async def send_answer(interaction: discord.Interaction, answer: Answer, lang: La
     started = interaction.extras.get("started")
     latency = time.perf_counter() - started if started is not None else None
     bot.metrics.answered("command", answer.kind, latency)
-    log.info("answered", extra={"source": "command", "guild": interaction.guild_id, "shard": _shard(interaction),
-                                "command": interaction.command.qualified_name if interaction.command else None,
-                                "kind": answer.kind, "latency_ms": round(latency * 1000, 1) if latency else None})
+    log.info(
+        "answered",
+        extra={
+            "source": "command",
+            "guild": interaction.guild_id,
+            "shard": _shard(interaction),
+            "command": interaction.command.qualified_name if interaction.command else None,
+            "kind": answer.kind,
+            "latency_ms": round(latency * 1000, 1) if latency else None,
+        },
+    )
 
 
 def _shard(interaction: discord.Interaction) -> int | None:

@@ -63,8 +63,9 @@ def setup_logging(level: str = "INFO", as_json: bool | None = None) -> None:
     """JSON when not attached to a terminal (or when asked), readable text otherwise."""
     use_json = (not sys.stderr.isatty()) if as_json is None else as_json
     handler = logging.StreamHandler()
-    handler.setFormatter(JsonFormatter() if use_json else
-                         RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(
+        JsonFormatter() if use_json else RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    )
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
@@ -75,15 +76,22 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
-        self.answers = Counter("gpu_advisor_answers", "Answers sent, by source and kind",
-                               ["source", "kind"], registry=self.registry)
-        self.errors = Counter("gpu_advisor_errors", "Failures shown to a user as an error line",
-                              ["source"], registry=self.registry)
-        self.latency = Histogram("gpu_advisor_answer_seconds", "Time from event to reply sent",
-                                 ["source"], registry=self.registry,
-                                 buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5))
-        self.gateway_latency = Gauge("gpu_advisor_gateway_latency_seconds", "Heartbeat latency per shard",
-                                     ["shard"], registry=self.registry)
+        self.answers = Counter(
+            "gpu_advisor_answers", "Answers sent, by source and kind", ["source", "kind"], registry=self.registry
+        )
+        self.errors = Counter(
+            "gpu_advisor_errors", "Failures shown to a user as an error line", ["source"], registry=self.registry
+        )
+        self.latency = Histogram(
+            "gpu_advisor_answer_seconds",
+            "Time from event to reply sent",
+            ["source"],
+            registry=self.registry,
+            buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
+        )
+        self.gateway_latency = Gauge(
+            "gpu_advisor_gateway_latency_seconds", "Heartbeat latency per shard", ["shard"], registry=self.registry
+        )
         self.guilds = Gauge("gpu_advisor_guilds", "Guilds per shard", ["shard"], registry=self.registry)
         self._answered: dict[tuple[str, str], tuple[Any, Any]] = {}
 
@@ -92,8 +100,7 @@ class Metrics:
         (source, kind): prometheus_client's ``labels()`` was a visible share of an answer's CPU."""
         children = self._answered.get((source, kind))
         if children is None:
-            children = self._answered[(source, kind)] = (self.answers.labels(source, kind),
-                                                         self.latency.labels(source))
+            children = self._answered[(source, kind)] = (self.answers.labels(source, kind), self.latency.labels(source))
         children[0].inc()
         if seconds is not None:
             children[1].observe(seconds)

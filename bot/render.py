@@ -59,8 +59,11 @@ def unknown_gpu_msg(typed: str, shown: str | None = None) -> Msg:
     slash commands, chat and the terminal (``shown`` is the name as it may safely be displayed)."""
     catalog = load_catalog()
     close = tuple(catalog.get(g).short_name for g in catalog.suggest(typed))
-    return msg("error.unknown_gpu", name=typed if shown is None else shown,
-               hint=msg("error.did_you_mean", names=close) if close else None)
+    return msg(
+        "error.unknown_gpu",
+        name=typed if shown is None else shown,
+        hint=msg("error.did_you_mean", names=close) if close else None,
+    )
 
 
 def unknown_gpu(typed: str, lang: Lang = "en", shown: str | None = None) -> str:

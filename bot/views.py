@@ -18,9 +18,9 @@ from bot.embeds import answer_embed, why_embed
 from bot.i18n import Lang, from_discord, t
 from bot.words import english, render
 from engine.advisor import advise
-from engine.codec import decode, encode
 from engine.answer import ANSWERS_REMEMBERED, Answer
 from engine.catalog import load_catalog
+from engine.codec import decode, encode
 from engine.money import Money
 from engine.performance import estimate, relative_speed
 from engine.query import Query
@@ -157,8 +157,13 @@ LANG_CODE = {lang: code for code, lang in LANG_CODES.items()}
 def charted(answer: Answer) -> bool:
     """Whether ``answer`` has a chart (bot.charts.answer_spec draws one for exactly these)."""
     can_run = answer.can_run
-    return bool(answer.comparison or answer.options or answer.break_even or answer.power
-                or (can_run and can_run.model_id and can_run.verdicts))
+    return bool(
+        answer.comparison
+        or answer.options
+        or answer.break_even
+        or answer.power
+        or (can_run and can_run.model_id and can_run.verdicts)
+    )
 
 
 async def send_chart(interaction: discord.Interaction, answer: Answer, lang: Lang, *, ephemeral: bool = False) -> None:
@@ -234,7 +239,7 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:vote:
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
             )
-        lang = from_discord(interaction.locale)
+        lang = interaction.extras.get("lang") or from_discord(interaction.locale)
         await interaction.response.send_message(t(lang, "vote.thanks"), ephemeral=True, allowed_mentions=SAFE)
 
 

@@ -51,8 +51,10 @@ def catalog() -> dict[str, dict[str, str]]:
             english = _fields(templates["en"])
             for lang in LANGS[1:]:
                 if _fields(templates[lang]) != english:
-                    raise DataError(f"{path.name}: message {key!r} in {lang} has fields "
-                                    f"{sorted(_fields(templates[lang]))}, English has {sorted(english)}")
+                    raise DataError(
+                        f"{path.name}: message {key!r} in {lang} has fields "
+                        f"{sorted(_fields(templates[lang]))}, English has {sorted(english)}"
+                    )
             out[key] = {lang: templates[lang] for lang in LANGS}
     return out
 

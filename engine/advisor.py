@@ -60,8 +60,16 @@ MACHINE_MAX_GPUS = 16  # engine.power.plan sizes one machine
 
 TASK_CHOICES: tuple[tuple[str, Msg], ...] = tuple(
     (task, msg(f"advice.task.{task}"))
-    for task in ("learning", "kaggle", "llm_inference", "llm_finetune", "image_generation", "computer_vision", "nlp",
-                 "research")
+    for task in (
+        "learning",
+        "kaggle",
+        "llm_inference",
+        "llm_finetune",
+        "image_generation",
+        "computer_vision",
+        "nlp",
+        "research",
+    )
 )
 BUDGET_CHOICES: tuple[tuple[str, Msg], ...] = (
     *((str(usd), msg("advice.budget.choice", usd=usd)) for usd in (300, 600, 1000, 2000)),
@@ -83,8 +91,16 @@ class AdviceContext(BaseModel):
 
     def __hash__(self) -> int:
         """Hashable despite the overrides mapping, so answers can be remembered per context."""
-        return hash((self.snapshot, self.currency, self.electricity_usd_per_kwh,
-                     frozenset(self.price_overrides.items()), self.reference_gpu, self.max_options))
+        return hash(
+            (
+                self.snapshot,
+                self.currency,
+                self.electricity_usd_per_kwh,
+                frozenset(self.price_overrides.items()),
+                self.reference_gpu,
+                self.max_options,
+            )
+        )
 
 
 def workload_for(query: Query) -> Workload:
@@ -446,8 +462,12 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
     faster, slower, ratio = (
         (label[0], label[1], main.ratio) if main.ratio >= 1 else (label[1], label[0], 1 / main.ratio)
     )
-    said: dict[str, Value] = {"faster": faster, "slower": slower, "ratio": ratio,
-                              "workload": msg(f"workload.{workload}")}
+    said: dict[str, Value] = {
+        "faster": faster,
+        "slower": slower,
+        "ratio": ratio,
+        "workload": msg(f"workload.{workload}"),
+    }
     if values[0] is not None and values[1] is not None:
         better = label[0] if values[0].perf_per_kusd >= values[1].perf_per_kusd else label[1]
         headline = msg("advice.compare.headline.value", better=better, **said)
@@ -458,8 +478,9 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
         caveats.append(msg("advice.caveat.no_pooling"))
         caveats.append(msg("advice.caveat.multi_gpu_scaling"))
     if a.memory_gb != b.memory_gb:
-        caveats.append(msg("advice.caveat.memory_differs", a=a.short_name, a_gb=a.memory_gb, b=b.short_name,
-                           b_gb=b.memory_gb))
+        caveats.append(
+            msg("advice.caveat.memory_differs", a=a.short_name, a_gb=a.memory_gb, b=b.short_name, b_gb=b.memory_gb)
+        )
     rules = (
         Rule(id="performance.bandwidth", text=msg("advice.rule.bandwidth"), source="Guide 2020/2023 §memory bandwidth"),
     )
@@ -505,8 +526,9 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         desktop = query.desktop_usd
     else:
         assert desktop_gpu is not None and gpu is not None  # without the user's desktop cost, a card is priced
-        quote = price_quote(desktop_gpu, snapshot=ctx.snapshot, condition=query.condition,
-                            overrides=ctx.price_overrides)
+        quote = price_quote(
+            desktop_gpu, snapshot=ctx.snapshot, condition=query.condition, overrides=ctx.price_overrides
+        )
         if quote is None:  # say what renting costs and the guide's rule, and ask for the desktop's cost
             key = "advice.cloud.no_price.instance" if instance else "advice.cloud.no_price"
             return Answer(
@@ -574,16 +596,22 @@ def _break_even_rule() -> Rule:
 
 
 def _cloud_price_note(instance: CloudInstance) -> Msg:
-    return msg("advice.note.cloud_price", provider=instance.provider, instance=instance.name, date=instance.date,
-               source=instance.source)
+    return msg(
+        "advice.note.cloud_price",
+        provider=instance.provider,
+        instance=instance.name,
+        date=instance.date,
+        source=instance.source,
+    )
 
 
 def break_even_answer(
     desktop_usd: float, cloud_usd_per_hour: float, hours_per_day: float, ctx: AdviceContext
 ) -> Answer:
     """Break-even for figures the user gives directly: the same question as a Query (see advise)."""
-    query = Query(kind="cloud_vs_buy", desktop_usd=desktop_usd, cloud_usd_per_hour=cloud_usd_per_hour,
-                  hours_per_day=hours_per_day)
+    query = Query(
+        kind="cloud_vs_buy", desktop_usd=desktop_usd, cloud_usd_per_hour=cloud_usd_per_hour, hours_per_day=hours_per_day
+    )
     return advise(query, ctx)
 
 
@@ -612,20 +640,30 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
     if query.power_limit_w is not None and query.power_limit_w > gpu.tdp_w:
         raise UserError("error.power.limit", gpu=gpu.short_name, tdp=gpu.tdp_w)
     result = plan(gpu.id, count, power_limit_w=query.power_limit_w)
-    said: dict[str, Value] = {"count": count, "gpu": gpu.short_name, "load_w": result.load_w,
-                              "psu_w": result.recommended_psu_w}
+    said: dict[str, Value] = {
+        "count": count,
+        "gpu": gpu.short_name,
+        "load_w": result.load_w,
+        "psu_w": result.recommended_psu_w,
+    }
     if result.power_limit:
         pl = result.power_limit
-        headline = msg("advice.power.headline.limited", limit_w=pl.limit_w, slowdown=pl.slowdown_percent,
-                       saved_w=pl.watts_saved_per_gpu * count, **said)
+        headline = msg(
+            "advice.power.headline.limited",
+            limit_w=pl.limit_w,
+            slowdown=pl.slowdown_percent,
+            saved_w=pl.watts_saved_per_gpu * count,
+            **said,
+        )
     else:
         headline = msg("advice.power.headline", **said)
     notes = []
     if query.hours_per_day:
         kwh = result.load_w / 1000 * query.hours_per_day * 365
         rate = _electricity(query, ctx)
-        notes.append(msg("advice.note.electricity", hours=query.hours_per_day, kwh=kwh, cost=kwh * float(rate),
-                         rate=rate))
+        notes.append(
+            msg("advice.note.electricity", hours=query.hours_per_day, kwh=kwh, cost=kwh * float(rate), rate=rate)
+        )
     rules = (Rule(id="power.psu", text=msg("advice.rule.psu"), source=result.source),)
     return Answer(
         kind="power",
@@ -653,23 +691,46 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
 def can_run(query: Query, ctx: AdviceContext) -> Answer:
     """Will a named model fit and how fast; otherwise the cheapest GPUs that fit (engine.canrun).
     The query's mode, precision and context length, when stated, replace the engine's defaults."""
-    report = assess(query, snapshot=ctx.snapshot, condition=query.condition, mode=query.mode,
-                    precision=query.precision, context=query.context_tokens)
+    report = assess(
+        query,
+        snapshot=ctx.snapshot,
+        condition=query.condition,
+        mode=query.mode,
+        precision=query.precision,
+        context=query.context_tokens,
+    )
     follow_up = None
     if report.model_id is None and report.memory_verdict is None and report.floor is None:
         follow_up = FollowUp(field="model", question=msg("advice.followup.model"), choices=())
-    rules = (Rule(id="canrun.memory", text=msg("advice.rule.canrun_memory"),
-                  source="docs/canrun.md; guide §memory for task floors"),)
-    return Answer(kind="can_run", query=query, headline=report.headline, can_run=report, rules=rules,
-                  notes=tuple(report.notes), suggestions=tuple(report.assumptions[:2]), follow_up=follow_up,
-                  price_date=report.price_date)
+    rules = (
+        Rule(
+            id="canrun.memory",
+            text=msg("advice.rule.canrun_memory"),
+            source="docs/canrun.md; guide §memory for task floors",
+        ),
+    )
+    return Answer(
+        kind="can_run",
+        query=query,
+        headline=report.headline,
+        can_run=report,
+        rules=rules,
+        notes=tuple(report.notes),
+        suggestions=tuple(report.assumptions[:2]),
+        follow_up=follow_up,
+        price_date=report.price_date,
+    )
 
 
 def info(query: Query, ctx: AdviceContext) -> Answer:
     """A GPU's spec card with its sources (/info): the first GPU the query names."""
     if not query.gpus:
-        return Answer(kind="info", query=query, headline=msg("advice.info.ask"),
-                      follow_up=FollowUp(field="gpu", question=msg("advice.followup.info"), choices=()))
+        return Answer(
+            kind="info",
+            query=query,
+            headline=msg("advice.info.ask"),
+            follow_up=FollowUp(field="gpu", question=msg("advice.followup.info"), choices=()),
+        )
     card = load_catalog().get(query.gpus[0])
     return Answer(kind="info", query=query, headline=msg("advice.info.headline", name=card.name), spec=card)
 
@@ -679,8 +740,7 @@ def cycles(query: Query, ctx: AdviceContext) -> Answer:
     choices are the guide's headline case (2023, Tensor Cores, no TMA)."""
     tensor_cores = query.tensor_cores if query.tensor_cores is not None else True
     result = worked_example(query.edition or "2023", tensor_cores, tma=bool(query.tma))
-    return Answer(kind="cycles", query=query, headline=msg("advice.cycles.headline", total=result.total),
-                  cycles=result)
+    return Answer(kind="cycles", query=query, headline=msg("advice.cycles.headline", total=result.total), cycles=result)
 
 
 def spec_card(gpu_id: str) -> Answer:
@@ -709,7 +769,13 @@ def warm_up() -> None:
     from engine.parse import parse
 
     load_model_catalog()
-    for text in ("which GPU for Kaggle under $500?", "4090 vs 2x 3090", "can a 3060 12GB run llama 3 8b?",
-                 "PSU for 4x 3090?", "rent or buy a 3090, 3 hours a day?", "what are tensor cores?",
-                 "预算 5000 块，想本地跑大模型"):
+    for text in (
+        "which GPU for Kaggle under $500?",
+        "4090 vs 2x 3090",
+        "can a 3060 12GB run llama 3 8b?",
+        "PSU for 4x 3090?",
+        "rent or buy a 3090, 3 hours a day?",
+        "what are tensor cores?",
+        "预算 5000 块，想本地跑大模型",
+    ):
         advise(parse(text).query)

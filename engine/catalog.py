@@ -111,7 +111,6 @@ class Catalog(BaseModel):
         return self.snapshot(snapshot_id).prices.get(gpu_id)
 
 
-
 def _auto_aliases(gpu: Gpu) -> Iterable[str]:
     yield gpu.id
     yield gpu.name

@@ -268,8 +268,9 @@ def _selection(
     limit = None if max_gpus_usd is None else float(max_gpus_usd)
     if plain and limit is not None:
         limit = _dearest_within(snapshot, condition, counts, limit)
-    return _Selection(workload, counts, None if candidates is None else tuple(candidates), min_memory_gb, limit,
-                      snapshot, condition)
+    return _Selection(
+        workload, counts, None if candidates is None else tuple(candidates), min_memory_gb, limit, snapshot, condition
+    )
 
 
 @lru_cache(maxsize=64)
@@ -280,8 +281,9 @@ def _system_prices(snapshot: str | None, condition: PriceCondition | None, count
     return values
 
 
-def _dearest_within(snapshot: str | None, condition: PriceCondition | None, counts: tuple[int, ...],
-                    limit: float) -> float:
+def _dearest_within(
+    snapshot: str | None, condition: PriceCondition | None, counts: tuple[int, ...], limit: float
+) -> float:
     """The dearest price of ``counts`` GPUs that ``limit`` covers (−inf if none): all budgets
     between two neighbouring prices share one remembered ranking instead of each new budget
     ranking the catalog again."""
@@ -434,7 +436,9 @@ def _best_remembered(selection: _Selection) -> tuple[ValueOption, ...]:
 
 
 def _rank(
-    selection: _Selection, limit: int | None, overrides: Mapping[str, PriceQuote] | None,
+    selection: _Selection,
+    limit: int | None,
+    overrides: Mapping[str, PriceQuote] | None,
     electricity: Electricity | None,
 ) -> list[ValueOption]:
     rows, counts, market, quotes = _score(selection, overrides, electricity)
@@ -454,8 +458,11 @@ def _rank(
     return [
         option
         for k in chosen
-        if (option := _value_from(market.ids[k % width], selection.workload, counts[k // width], quotes[k % width],
-                                  electricity))
+        if (
+            option := _value_from(
+                market.ids[k % width], selection.workload, counts[k // width], quotes[k % width], electricity
+            )
+        )
         is not None
     ]
 

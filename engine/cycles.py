@@ -110,12 +110,18 @@ def tile_cycles(
     notes: list[Msg] = []
     if tma:
         exposed = max(load_latency - work_cycles, 0)
-        load = CycleTerm(kind="load", label=msg("cycles.term.exposed_load", load=load_label), count=load_rounds,
-                         cycles_each=exposed, total=load_rounds * exposed)
+        load = CycleTerm(
+            kind="load",
+            label=msg("cycles.term.exposed_load", load=load_label),
+            count=load_rounds,
+            cycles_each=exposed,
+            total=load_rounds * exposed,
+        )
         notes.append(msg("cycles.note.tma_overlap", load=load_latency, work=work_cycles, exposed=exposed))
     else:
-        load = CycleTerm(kind="load", label=load_label, count=load_rounds, cycles_each=load_latency,
-                         total=load_rounds * load_latency)
+        load = CycleTerm(
+            kind="load", label=load_label, count=load_rounds, cycles_each=load_latency, total=load_rounds * load_latency
+        )
     terms = (load, *work)
     return CycleBreakdown(
         size=size,

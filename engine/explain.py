@@ -94,11 +94,23 @@ def explain(topic: str | None) -> Explanation:
     values = _figures()
 
     def filled(words: _Words | _Entry) -> Wording:
-        return Wording(title=words.title, text=words.text.format(**values),
-                       figures=tuple(f.format(**values) for f in words.figures))
+        return Wording(
+            title=words.title,
+            text=words.text.format(**values),
+            figures=tuple(f.format(**values) for f in words.figures),
+        )
 
     english = filled(entry)
-    translations = {lang: filled(words) for lang, words in (("zh-Hant", entry.zh_hant), ("zh-Hans", entry.zh_hans))
-                    if words is not None}
-    return Explanation(topic=entry.topic, title=english.title, text=english.text, figures=english.figures,
-                       source=entry.source, translations=translations)
+    translations = {
+        lang: filled(words)
+        for lang, words in (("zh-Hant", entry.zh_hant), ("zh-Hans", entry.zh_hans))
+        if words is not None
+    }
+    return Explanation(
+        topic=entry.topic,
+        title=english.title,
+        text=english.text,
+        figures=english.figures,
+        source=entry.source,
+        translations=translations,
+    )

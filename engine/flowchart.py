@@ -75,14 +75,25 @@ def _pick(
         affordable = [q for q in quotes if budget_usd is None or q.usd <= budget_usd]
         if affordable:
             best = min(affordable, key=lambda q: q.usd)
-            text = msg("flowchart.pick", chain=msg(f"flowchart.chain.{chain_id}"),
-                       gpu=catalog.get(best.gpu_id).short_name, basis=best.basis_message(), usd=best.usd)
+            text = msg(
+                "flowchart.pick",
+                chain=msg(f"flowchart.chain.{chain_id}"),
+                gpu=catalog.get(best.gpu_id).short_name,
+                basis=best.basis_message(),
+                usd=best.usd,
+            )
             return Rule(id=f"flowchart.2023.{chain_id}", text=text, source=SOURCE)
     return Rule(id=f"flowchart.2023.{chain_id}.fallback", text=msg("flowchart.fallback"), source=SOURCE)
 
 
-def pick(query: Query, budget_usd: Decimal | None, *, snapshot: str | None = None,
-         condition: PriceCondition | None = None, overrides: Mapping[str, PriceQuote] | None = None) -> Rule | None:
+def pick(
+    query: Query,
+    budget_usd: Decimal | None,
+    *,
+    snapshot: str | None = None,
+    condition: PriceCondition | None = None,
+    overrides: Mapping[str, PriceQuote] | None = None,
+) -> Rule | None:
     """The flowchart's answer for this query as a Rule, or None when the task is unknown.
 
     Without price overrides the answer depends only on the task, organisation, market and which of
@@ -98,17 +109,26 @@ def pick(query: Query, budget_usd: Decimal | None, *, snapshot: str | None = Non
 def _chart_prices(task: str | None, snapshot: str | None, condition: PriceCondition | None) -> tuple[Decimal, ...]:
     """The prices of every card on this task's chain, as the walk prices them, cheapest first."""
     _, steps = _chain(task)
-    return tuple(sorted({
-        q.usd
-        for gpu_ids, step_condition in steps
-        for g in gpu_ids
-        if (q := price_quote(g, snapshot=snapshot, condition=condition or step_condition)) is not None
-    }))
+    return tuple(
+        sorted(
+            {
+                q.usd
+                for gpu_ids, step_condition in steps
+                for g in gpu_ids
+                if (q := price_quote(g, snapshot=snapshot, condition=condition or step_condition)) is not None
+            }
+        )
+    )
 
 
 @lru_cache(maxsize=1024)
-def _pick_cached(task: str | None, organization: bool, budget_usd: Decimal | None, snapshot: str | None,
-                 condition: PriceCondition | None) -> Rule | None:
+def _pick_cached(
+    task: str | None,
+    organization: bool,
+    budget_usd: Decimal | None,
+    snapshot: str | None,
+    condition: PriceCondition | None,
+) -> Rule | None:
     fields: dict[str, object] = {"organization": organization}
     if task:
         fields["task"] = task

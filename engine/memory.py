@@ -148,22 +148,40 @@ PRECISIONS: dict[str, Precision] = {
         Precision(name="q4_k_m", bits=4.84, compute="fp16", label="GGUF Q4_K_M", source=_source("gguf", file_gib=3.80)),
         Precision(name="q3_k_m", bits=3.91, compute="fp16", label="GGUF Q3_K_M", source=_source("gguf", file_gib=3.07)),
         Precision(name="q2_k", bits=3.35, compute="fp16", label="GGUF Q2_K", source=_source("gguf", file_gib=2.63)),
-        Precision(name="gptq-4bit", bits=4.25, compute="fp16", label="GPTQ 4-bit (group 128)",
-                  source=_source("group_128")),
-        Precision(name="awq-4bit", bits=4.25, compute="fp16", label="AWQ 4-bit (group 128)",
-                  source=_source("group_128")),
+        Precision(
+            name="gptq-4bit", bits=4.25, compute="fp16", label="GPTQ 4-bit (group 128)", source=_source("group_128")
+        ),
+        Precision(
+            name="awq-4bit", bits=4.25, compute="fp16", label="AWQ 4-bit (group 128)", source=_source("group_128")
+        ),
         Precision(name="nf4", bits=4.127, compute="fp16", label="NF4 (QLoRA)", source=_source("nf4")),
         Precision(name="mxfp4", bits=4.25, compute="fp16", label="MXFP4", source=_source("mxfp4")),
     )
 }
 _PRECISION_ALIASES = {
-    "float32": "fp32", "float16": "fp16", "half": "fp16", "bfloat16": "bf16", "f16": "fp16", "f32": "fp32",
-    "8bit": "int8", "8-bit": "int8", "4bit": "int4", "4-bit": "int4", "gptq": "gptq-4bit", "awq": "awq-4bit",
-    "q4_k": "q4_k_m", "q5_k": "q5_k_m", "q3_k": "q3_k_m", "nf4-dq": "nf4",
+    "float32": "fp32",
+    "float16": "fp16",
+    "half": "fp16",
+    "bfloat16": "bf16",
+    "f16": "fp16",
+    "f32": "fp32",
+    "8bit": "int8",
+    "8-bit": "int8",
+    "4bit": "int4",
+    "4-bit": "int4",
+    "gptq": "gptq-4bit",
+    "awq": "awq-4bit",
+    "q4_k": "q4_k_m",
+    "q5_k": "q5_k_m",
+    "q3_k": "q3_k_m",
+    "nf4-dq": "nf4",
 }
 # Bytes per cached K or V value.
 KV_BYTES: dict[str, float] = {
-    "fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0,
+    "fp32": 4.0,
+    "fp16": 2.0,
+    "bf16": 2.0,
+    "fp8": 1.0,
     "q8_0": 8.5 / 8,  # llama.cpp --cache-type-k q8_0: 34 B per 32 values
     "q4_0": 4.5 / 8,  # llama.cpp --cache-type-k q4_0: 18 B per 32 values
 }
@@ -358,16 +376,27 @@ def _weights_term(model: ModelSpec, prec: Precision, gpus: int, split: Split, fr
     if frozen_4bit:
         emb = embedding_params(model)
         total = (params - emb) * prec.bits / 8 + emb * 2
-        basis = msg("memory.basis.weights_frozen_4bit", params_b=model.params_b, bits=prec.bits, label=prec.label,
-                    embedding_b=emb / 1e9)
+        basis = msg(
+            "memory.basis.weights_frozen_4bit",
+            params_b=model.params_b,
+            bits=prec.bits,
+            label=prec.label,
+            embedding_b=emb / 1e9,
+        )
     else:
         total = params * prec.bits / 8
-        basis = msg("memory.basis.weights", params_b=model.params_b, bits=prec.bits, label=prec.label,
-                    source=prec.source)
+        basis = msg(
+            "memory.basis.weights", params_b=model.params_b, bits=prec.bits, label=prec.label, source=prec.source
+        )
     moe = (msg("memory.basis.moe_resident", total_b=model.params_b, active_b=active_params_b(model)),)
     share = _layer_share(model, gpus, split)
-    return _term("weights", total * share, gpus,
-                 clauses(basis, *(moe if model.is_moe else ()), *_split_clauses(gpus, split)), total)
+    return _term(
+        "weights",
+        total * share,
+        gpus,
+        clauses(basis, *(moe if model.is_moe else ()), *_split_clauses(gpus, split)),
+        total,
+    )
 
 
 def _kv_shape(model: ModelSpec) -> Msg:
@@ -376,8 +405,13 @@ def _kv_shape(model: ModelSpec) -> Msg:
     if model.uses_mla:
         return msg("memory.basis.kv_shape_mla", rank=model.kv_lora_rank, rope=model.qk_rope_head_dim, values=values)
     if model.kv_heads != model.attention_heads:
-        return msg("memory.basis.kv_shape_gqa", kv_heads=model.kv_heads, head_dim=model.head_dim, values=values,
-                   query_heads=model.attention_heads)
+        return msg(
+            "memory.basis.kv_shape_gqa",
+            kv_heads=model.kv_heads,
+            head_dim=model.head_dim,
+            values=values,
+            query_heads=model.attention_heads,
+        )
     return msg("memory.basis.kv_shape", kv_heads=model.kv_heads, head_dim=model.head_dim, values=values)
 
 
@@ -391,14 +425,22 @@ def _kv_term(model: ModelSpec, context: int, batch: int, kv_name: str, gpus: int
     per_gpu = total * share
     if gpus > 1 and model.uses_mla and split == "tensor":
         extra.append(msg("memory.basis.mla_replicated"))
-    basis = msg("memory.basis.kv", shape=_kv_shape(model), layers=model.layers, context=context, batch=batch,
-                bytes=per_value, kv_precision=kv_name)
+    basis = msg(
+        "memory.basis.kv",
+        shape=_kv_shape(model),
+        layers=model.layers,
+        context=context,
+        batch=batch,
+        bytes=per_value,
+        kv_precision=kv_name,
+    )
     return _term("KV cache", per_gpu, gpus, clauses(basis, *extra, *_split_clauses(gpus, split)), per_gpu * gpus)
 
 
 def _overhead_term(gpus: int) -> MemoryTerm:
-    return _term("runtime overhead", RUNTIME_OVERHEAD_GB * GB, gpus,
-                 msg("memory.basis.overhead", gb=RUNTIME_OVERHEAD_GB))
+    return _term(
+        "runtime overhead", RUNTIME_OVERHEAD_GB * GB, gpus, msg("memory.basis.overhead", gb=RUNTIME_OVERHEAD_GB)
+    )
 
 
 def _inference_activation_term(model: ModelSpec, context: int, batch: int, gpus: int) -> MemoryTerm:
@@ -411,8 +453,12 @@ def _inference_activation_term(model: ModelSpec, context: int, batch: int, gpus:
     chunk = min(context, PREFILL_CHUNK_TOKENS)
     work = batch * chunk * (4 * h + 2 * i) * 2
     logits = batch * (model.vocab_size or 0) * 4
-    return _term("activations", work + logits, gpus,
-                 msg("memory.basis.activations_inference", chunk=chunk, batch=batch, h=h, i=i))
+    return _term(
+        "activations",
+        work + logits,
+        gpus,
+        msg("memory.basis.activations_inference", chunk=chunk, batch=batch, h=h, i=i),
+    )
 
 
 def _training_activation_term(
@@ -456,20 +502,38 @@ def _full_training_terms(
     fp32 = prec.name == "fp32"
     opt_b, opt_words = _optimizer_bytes(optimizer, fp32)
     share = _layer_share(model, gpus, split)
-    where = () if gpus == 1 else (
-        (msg("memory.basis.sharded", gpus=gpus),) if split == "tensor"
-        else (msg("memory.basis.pipeline_share", share=share),))
+    where = (
+        ()
+        if gpus == 1
+        else (
+            (msg("memory.basis.sharded", gpus=gpus),)
+            if split == "tensor"
+            else (msg("memory.basis.pipeline_share", share=share),)
+        )
+    )
     b = model.params_b
     return [
-        _term("weights", params * width * share, gpus,
-              clauses(msg("memory.basis.working_copy", params_b=b, bytes=width, label=prec.label), *where),
-              params * width),
-        _term("gradients", params * width * share, gpus,
-              clauses(msg("memory.basis.gradients", params_b=b, bytes=width, label=prec.label), *where),
-              params * width),
-        _term("optimizer states", params * opt_b * share, gpus,
-              clauses(msg("memory.basis.optimizer", params_b=b, bytes=opt_b, optimizer=opt_words), *where),
-              params * opt_b),
+        _term(
+            "weights",
+            params * width * share,
+            gpus,
+            clauses(msg("memory.basis.working_copy", params_b=b, bytes=width, label=prec.label), *where),
+            params * width,
+        ),
+        _term(
+            "gradients",
+            params * width * share,
+            gpus,
+            clauses(msg("memory.basis.gradients", params_b=b, bytes=width, label=prec.label), *where),
+            params * width,
+        ),
+        _term(
+            "optimizer states",
+            params * opt_b * share,
+            gpus,
+            clauses(msg("memory.basis.optimizer", params_b=b, bytes=opt_b, optimizer=opt_words), *where),
+            params * opt_b,
+        ),
     ]
 
 
@@ -483,8 +547,12 @@ def _adapter_terms(
     return [
         _term("LoRA adapters", n * 4, gpus, msg("memory.basis.adapter_fp32", shape=shape)),
         _term("adapter gradients", n * 4, gpus, msg("memory.basis.adapter_fp32", shape=shape)),
-        _term("adapter optimizer states", n * opt_b, gpus,
-              msg("memory.basis.adapter_optimizer", shape=shape, bytes=opt_b, optimizer=opt_words)),
+        _term(
+            "adapter optimizer states",
+            n * opt_b,
+            gpus,
+            msg("memory.basis.adapter_optimizer", shape=shape, bytes=opt_b, optimizer=opt_words),
+        ),
     ]
 
 
@@ -527,14 +595,35 @@ def estimate(
     catalog for setups that fit asks the same few many times.
     """
     name = precision.name if isinstance(precision, Precision) else precision
-    return _estimate(resolve_model(model), mode, name, context, batch, kv_precision, lora_rank, lora_targets,
-                     optimizer, gradient_checkpointing, gpus, split)
+    return _estimate(
+        resolve_model(model),
+        mode,
+        name,
+        context,
+        batch,
+        kv_precision,
+        lora_rank,
+        lora_targets,
+        optimizer,
+        gradient_checkpointing,
+        gpus,
+        split,
+    )
 
 
 @lru_cache(maxsize=8192)
 def _estimate(
-    spec: ModelSpec, mode: Mode, precision: str, context: int | None, batch: int, kv_precision: str | None,
-    lora_rank: int, lora_targets: LoraTargets, optimizer: Optimizer, gradient_checkpointing: bool, gpus: int,
+    spec: ModelSpec,
+    mode: Mode,
+    precision: str,
+    context: int | None,
+    batch: int,
+    kv_precision: str | None,
+    lora_rank: int,
+    lora_targets: LoraTargets,
+    optimizer: Optimizer,
+    gradient_checkpointing: bool,
+    gpus: int,
     split: Split,
 ) -> MemoryEstimate:
     if mode not in MODES:
@@ -577,8 +666,9 @@ def _estimate(
             terms.append(_term("dequantization buffer", buf, gpus, msg("memory.basis.dequantization_buffer")))
     terms.append(_overhead_term(gpus))
     if spec.max_context and length > spec.max_context:
-        notes.append(msg("memory.note.context_too_long", tokens=length, model=model_words(spec),
-                         max_context=spec.max_context))
+        notes.append(
+            msg("memory.note.context_too_long", tokens=length, model=model_words(spec), max_context=spec.max_context)
+        )
     if not has_transformer_shape(spec) and spec.kind != "cnn":
         notes.append(msg("memory.note.activation_allowance", model=model_words(spec)))
     return MemoryEstimate(
@@ -644,8 +734,9 @@ def gpus_needed(
 
 
 @lru_cache(maxsize=4096)
-def _per_gpu_gb(spec: ModelSpec, mode: Mode, precision: str, gpus: int, split: Split,
-                options: tuple[tuple[str, object], ...]) -> float:
+def _per_gpu_gb(
+    spec: ModelSpec, mode: Mode, precision: str, gpus: int, split: Split, options: tuple[tuple[str, object], ...]
+) -> float:
     """The per-GPU need, which depends on the model and the split but not on the card: searching the
     catalog for setups that fit asks the same question for every card, so it is answered once."""
     return estimate(spec, mode, precision, gpus=gpus, split=split, **dict(options)).per_gpu_gb  # type: ignore[arg-type]

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.money import Money
 
-Value = Union[bool, int, float, Decimal, str, dt.date, Money, "Msg", tuple[Union["Msg", str], ...], None]  # noqa: UP007
+Value = Union[bool, int, float, Decimal, str, dt.date, Money, "Msg", tuple[Union["Msg", str], ...], None]
 
 
 class Msg(BaseModel):
@@ -37,13 +37,13 @@ class Msg(BaseModel):
     def __getitem__(self, name: str) -> Any:
         return self.args[name]
 
-    def keys(self) -> tuple[str, ...]:
+    def all_keys(self) -> tuple[str, ...]:
         """This message's key and those of the messages nested in its values, outermost first."""
         out = [self.key]
         for value in self.args.values():
             for item in value if isinstance(value, tuple) else (value,):
                 if isinstance(item, Msg):
-                    out.extend(item.keys())
+                    out.extend(item.all_keys())
         return tuple(out)
 
 

@@ -44,8 +44,14 @@ AMBIGUITY_MARGIN = 3.0
 
 _PositiveInt = Field(default=None, gt=0)
 _LLM_REQUIRED = (
-    "layers", "hidden_size", "attention_heads", "kv_heads", "head_dim", "vocab_size",
-    "default_context", "max_context",
+    "layers",
+    "hidden_size",
+    "attention_heads",
+    "kv_heads",
+    "head_dim",
+    "vocab_size",
+    "default_context",
+    "max_context",
 )
 
 
@@ -175,20 +181,61 @@ class ModelSpec(Frozen):
 # ---------------------------------------------------------------------------------------------
 
 # Words that never tell two models apart: fine-tune flavours, file formats, quantizations, filler.
-_NOISE_WORDS = frozenset((
-    "instruct", "instruction", "chat", "it", "base", "hf", "gguf", "ggml", "model", "models", "llm",
-    "the", "a", "an", "meta", "original", "pretrained", "pt", "version", "awq", "gptq", "mlx", "safetensors",
-    "weights",
-))
+_NOISE_WORDS = frozenset(
+    (
+        "instruct",
+        "instruction",
+        "chat",
+        "it",
+        "base",
+        "hf",
+        "gguf",
+        "ggml",
+        "model",
+        "models",
+        "llm",
+        "the",
+        "a",
+        "an",
+        "meta",
+        "original",
+        "pretrained",
+        "pt",
+        "version",
+        "awq",
+        "gptq",
+        "mlx",
+        "safetensors",
+        "weights",
+    )
+)
 # Quantization and precision tags, which carry digits and so are removed before tokenizing.
 _NOISE_PATTERNS = re.compile(
     r"\b(?:q\d(?:_k)?(?:_[a-z0-9]+)?|iq\d_[a-z0-9_]+|\d+[- ]?bits?|(?:fp|bf|int|exl)\d+|w\d+a\d+)\b"
 )
 # Hugging Face owners people paste with the repo name.
 _ORGS = (
-    "meta-llama", "meta", "mistralai", "qwen", "deepseek-ai", "google", "microsoft", "openai",
-    "stabilityai", "black-forest-labs", "unsloth", "bartowski", "thebloke", "lmstudio-community",
-    "mlx-community", "nvidia", "facebook", "timm", "torchvision", "huggingface", "tiiuae",
+    "meta-llama",
+    "meta",
+    "mistralai",
+    "qwen",
+    "deepseek-ai",
+    "google",
+    "microsoft",
+    "openai",
+    "stabilityai",
+    "black-forest-labs",
+    "unsloth",
+    "bartowski",
+    "thebloke",
+    "lmstudio-community",
+    "mlx-community",
+    "nvidia",
+    "facebook",
+    "timm",
+    "torchvision",
+    "huggingface",
+    "tiiuae",
 )
 _ORG_PREFIX = re.compile(r"^(?:" + "|".join(re.escape(o) for o in _ORGS) + r")/")
 _SYNONYMS = {"ds": "deepseek", "lama": "llama"}
@@ -332,9 +379,7 @@ def _build_alias_index(path: Path, models: dict[str, ModelSpec]) -> dict[str, st
                 raise DataError(f"{path}: entry {model.id!r}: field 'aliases': {alias!r} has no name in it")
             owner = index.setdefault(key, model.id)
             if owner != model.id:
-                raise DataError(
-                    f"{path}: entry {model.id!r}: field 'aliases': {alias!r} also names {owner!r}"
-                )
+                raise DataError(f"{path}: entry {model.id!r}: field 'aliases': {alias!r} also names {owner!r}")
     return index
 
 

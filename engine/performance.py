@@ -147,8 +147,15 @@ def estimate(gpu: Gpu, workload: Workload, catalog: Catalog | None = None) -> Sp
     ceiling = tflops * 1000.0 / FLOP_PER_BYTE if tflops else None
     if ceiling is not None and ceiling < bandwidth_bound:
         speed, bound = ceiling, "compute"
-        notes.append(msg("perf.note.compute_bound", tflops=tflops, ceiling=ceiling, bandwidth_bound=bandwidth_bound,
-                         flop_per_byte=FLOP_PER_BYTE))
+        notes.append(
+            msg(
+                "perf.note.compute_bound",
+                tflops=tflops,
+                ceiling=ceiling,
+                bandwidth_bound=bandwidth_bound,
+                flop_per_byte=FLOP_PER_BYTE,
+            )
+        )
     else:
         speed, bound = bandwidth_bound, "bandwidth"
     if tflops is None:

@@ -118,8 +118,14 @@ def plan(
         warnings.append(msg("power.plan.warning.12vhpwr"))
     if gpu_count >= 4 and not limit:
         saving = power_limit_tradeoff(gpu.tdp_w, gpu.tdp_w - SUGGESTED_CUT_W)
-        warnings.append(msg("power.plan.warning.power_limit", cut_w=SUGGESTED_CUT_W,
-                            saved_w=SUGGESTED_CUT_W * gpu_count, slowdown=saving.slowdown_percent))
+        warnings.append(
+            msg(
+                "power.plan.warning.power_limit",
+                cut_w=SUGGESTED_CUT_W,
+                saved_w=SUGGESTED_CUT_W * gpu_count,
+                slowdown=saving.slowdown_percent,
+            )
+        )
     return PowerPlan(
         gpu_id=gpu_id,
         gpu_count=gpu_count,

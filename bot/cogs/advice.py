@@ -131,8 +131,11 @@ class Advice(commands.Cog):
         fields: dict = {"kind": "cloud_vs_buy", "hours_per_day": hours_per_day}
         if gpu:
             fields["gpus"] = (resolve_gpu(gpu, lang),)
-        for name, value in (("desktop_usd", desktop_cost), ("cloud_usd_per_hour", hourly),
-                            ("electricity_usd_per_kwh", electricity)):
+        for name, value in (
+            ("desktop_usd", desktop_cost),
+            ("cloud_usd_per_hour", hourly),
+            ("electricity_usd_per_kwh", electricity),
+        ):
             if value is not None:
                 fields[name] = Decimal(str(value))
         context = await bot_of(interaction).context_for(interaction.guild_id)

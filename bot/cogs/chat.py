@@ -31,8 +31,14 @@ SAFE = discord.AllowedMentions.none()
 MENTION = re.compile(r"<@!?\d+>")
 
 
-async def reply(message: discord.Message, content: str | None = None, *, embed: discord.Embed = MISSING,
-                view: discord.ui.View = MISSING, allowed_mentions: discord.AllowedMentions = SAFE) -> None:
+async def reply(
+    message: discord.Message,
+    content: str | None = None,
+    *,
+    embed: discord.Embed = MISSING,
+    view: discord.ui.View = MISSING,
+    allowed_mentions: discord.AllowedMentions = SAFE,
+) -> None:
     """Post a reply to ``message`` (the keywords are ``answer_message``'s) that pings nobody, not
     even the author it answers (see bot.discord_internals.send_reply)."""
     await send_reply(message, content, embed=embed, view=view, allowed_mentions=allowed_mentions)
@@ -113,8 +119,17 @@ class Chat(commands.Cog):
         latency = time.perf_counter() - started
         bot.metrics.answered("chat", answer.kind, latency)  # type: ignore[attr-defined]
         if log.isEnabledFor(logging.INFO):  # the excerpt is work; skip it when the record would be dropped
-            log.info("answered", extra={"source": "chat", "guild": guild_id, "kind": answer.kind, "lang": lang,
-                                        "latency_ms": round(latency * 1000, 1), "excerpt": excerpt(text)})
+            log.info(
+                "answered",
+                extra={
+                    "source": "chat",
+                    "guild": guild_id,
+                    "kind": answer.kind,
+                    "lang": lang,
+                    "latency_ms": round(latency * 1000, 1),
+                    "excerpt": excerpt(text),
+                },
+            )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -4,6 +4,7 @@
 Usage: python3 data/corpus/check.py [path]
 Exit status 0 when every check passes, 1 otherwise. Prints counts per split/lang/kind.
 """
+
 import collections
 import hashlib
 import json
@@ -18,8 +19,20 @@ LANGS = {"en", "zh-Hans", "zh-Hant", "ja", "ko", "es", "de", "fr", "pt", "ru", "
 SPLITS = {"train", "dev", "test"}
 KINDS = {"recommend", "compare", "can_run", "cloud_vs_buy", "power", "explain", "other"}
 ANSWER_KINDS = KINDS | {"my_card", "cloud", "wait", "apple"}
-TASKS = {"kaggle", "learning", "llm_inference", "llm_finetune", "llm_pretrain", "image_generation",
-         "computer_vision", "nlp", "rl", "research", "other", None}
+TASKS = {
+    "kaggle",
+    "learning",
+    "llm_inference",
+    "llm_finetune",
+    "llm_pretrain",
+    "image_generation",
+    "computer_vision",
+    "nlp",
+    "rl",
+    "research",
+    "other",
+    None,
+}
 CONDITIONS = {"new", "used", None}
 MODES = {"inference", "lora", "qlora", "full_finetune", "pretrain", None}
 OBJECTIVES = {"best_value", "cheapest_that_works", "fastest_within_budget", "yes_no", None}
@@ -27,9 +40,25 @@ METRICS = {"decode_tokens_per_s", "train16", "infer8", "infer16", "memory_fit", 
 GPU_ID = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
 ISO = re.compile(r"^[A-Z]{3}$")
 TOP_KEYS = {"id", "lang", "text", "source", "split", "expected", "answer"}
-EXP_KEYS = {"kind", "task", "budget_amount", "budget_currency", "min_memory_gb", "hours_per_day",
-            "num_gpus", "gpus", "condition", "cloud_interest", "owned_gpus", "considering_gpus",
-            "model", "model_size_b", "mode", "vram_need_gb", "objective"}
+EXP_KEYS = {
+    "kind",
+    "task",
+    "budget_amount",
+    "budget_currency",
+    "min_memory_gb",
+    "hours_per_day",
+    "num_gpus",
+    "gpus",
+    "condition",
+    "cloud_interest",
+    "owned_gpus",
+    "considering_gpus",
+    "model",
+    "model_size_b",
+    "mode",
+    "vram_need_gb",
+    "objective",
+}
 ANS_KEYS = {"kind", "must_cover", "yes_no", "metric"}
 
 
@@ -108,7 +137,9 @@ def main():
                 err(n, r, f"{k} must be a positive number or null")
         if e["hours_per_day"] is not None and e["hours_per_day"] > 24:
             err(n, r, "hours_per_day > 24")
-        if e["num_gpus"] is not None and (not isinstance(e["num_gpus"], int) or isinstance(e["num_gpus"], bool) or e["num_gpus"] < 1):
+        if e["num_gpus"] is not None and (
+            not isinstance(e["num_gpus"], int) or isinstance(e["num_gpus"], bool) or e["num_gpus"] < 1
+        ):
             err(n, r, "num_gpus must be a positive int or null")
         if e["model"] is not None and not isinstance(e["model"], str):
             err(n, r, "model must be a string or null")
@@ -150,11 +181,16 @@ def main():
     recs = [r for _, r in rows if isinstance(r, dict) and "expected" in r]
     total = len(recs)
     print(f"{PATH}: {total} questions, {len({r.get('source') for r in recs})} distinct source URLs")
-    for name, key in (("split", lambda r: r.get("split")), ("lang", lambda r: r.get("lang")),
-                      ("kind", lambda r: r["expected"].get("kind") if isinstance(r["expected"], dict) else None),
-                      ("task", lambda r: r["expected"].get("task") if isinstance(r["expected"], dict) else None)):
+    for name, key in (
+        ("split", lambda r: r.get("split")),
+        ("lang", lambda r: r.get("lang")),
+        ("kind", lambda r: r["expected"].get("kind") if isinstance(r["expected"], dict) else None),
+        ("task", lambda r: r["expected"].get("task") if isinstance(r["expected"], dict) else None),
+    ):
         c = collections.Counter(key(r) for r in recs)
-        print(f"  per {name}: " + ", ".join(f"{k}={v}" for k, v in sorted(c.items(), key=lambda kv: (-kv[1], str(kv[0])))))
+        print(
+            f"  per {name}: " + ", ".join(f"{k}={v}" for k, v in sorted(c.items(), key=lambda kv: (-kv[1], str(kv[0]))))
+        )
     zh = sum(1 for r in recs if str(r.get("lang", "")).startswith("zh"))
     print(f"  Chinese share: {zh}/{total} = {zh / max(total, 1):.1%}")
     sc = collections.Counter((r.get("split"), r["expected"]["kind"]) for r in recs if isinstance(r["expected"], dict))

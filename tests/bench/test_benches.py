@@ -14,23 +14,50 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 CASES = [
-    ("engine_bench.py", ["--runs", "5", "--no-scaling"], "engine", "recommend, asked again",
-     {"parse", "recommend", "compare", "can_run", "gpus"}),
+    (
+        "engine_bench.py",
+        ["--runs", "5", "--no-scaling"],
+        "engine",
+        "recommend, asked again",
+        {"parse", "recommend", "compare", "can_run", "gpus"},
+    ),
     ("parse_bench.py", ["--seconds", "0.2"], "parse", "questions/s on one core", {"questions_per_second"}),
-    ("chart_bench.py", ["--runs", "1", "--langs", "en"], "charts", "targets: first render",
-     {"import_ms", "warm_up_ms", "value/en"}),
-    ("startup_bench.py", ["--guilds", "20", "--runs", "1"], "startup", "once settled",
-     {"echo bot", "gpu-advisor", "charts warmed"}),
-    ("e2e_bench.py", ["--n", "4", "--rate", "50", "--rounds", "1", "--forgetful", "--rich-echo"], "e2e",
-     "ratio rich echo", {"rounds", "summary"}),
+    (
+        "chart_bench.py",
+        ["--runs", "1", "--langs", "en"],
+        "charts",
+        "targets: first render",
+        {"import_ms", "warm_up_ms", "value/en"},
+    ),
+    (
+        "startup_bench.py",
+        ["--guilds", "20", "--runs", "1"],
+        "startup",
+        "once settled",
+        {"echo bot", "gpu-advisor", "charts warmed"},
+    ),
+    (
+        "e2e_bench.py",
+        ["--n", "4", "--rate", "50", "--rounds", "1", "--forgetful", "--rich-echo"],
+        "e2e",
+        "ratio rich echo",
+        {"rounds", "summary"},
+    ),
 ]
 
 
 @pytest.mark.parametrize(("script", "args", "name", "printed", "keys"), CASES, ids=[c[0] for c in CASES])
 def test_benchmark_prints_figures_and_records_them(tmp_path, script, args, name, printed, keys):
     env = dict(os.environ, BENCH_RESULTS_DIR=str(tmp_path))
-    run = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=240, check=False)
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     assert printed in run.stdout
     lines = (tmp_path / f"{name}.jsonl").read_text().splitlines()

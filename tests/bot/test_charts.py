@@ -180,8 +180,9 @@ def test_the_cache_key_changes_when_a_price_changes():
     assert charts.cache_key(before) != charts.cache_key(after)
     # one price in a bar, nothing else, changes the key too
     bar = before.bars[0]
-    cheaper = before.model_copy(update={"bars": (bar.model_copy(update={"price_usd": bar.price_usd - 1}),
-                                                 *before.bars[1:])})
+    cheaper = before.model_copy(
+        update={"bars": (bar.model_copy(update={"price_usd": bar.price_usd - 1}), *before.bars[1:])}
+    )
     assert charts.cache_key(cheaper) != charts.cache_key(before)
     # and equal inputs give an equal key
     again = charts.value_spec(rank_by_value("train16", snapshot="2023-01", candidates=gpus))

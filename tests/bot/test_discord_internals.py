@@ -16,8 +16,9 @@ from bot import discord_internals as internals
 
 def test_point_at_moves_rest_and_gateway(monkeypatch):
     monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
-    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
-                        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    )
     internals.point_at("http://127.0.0.1:9/api/v10/", "ws://127.0.0.1:9/")
     assert discord.http.Route.BASE == "http://127.0.0.1:9/api/v10"
     assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:9/"
@@ -36,8 +37,10 @@ def test_own_messages_are_skipped_and_others_parsed(monkeypatch):
 
 def test_the_state_is_built_as_discord_py_builds_its_own():
     source = inspect.getsource(discord.AutoShardedClient._get_state)
-    assert all(f"{name}=self.{'_' if name in ('handlers', 'hooks') else ''}{name}" in source
-               for name in ("dispatch", "handlers", "hooks", "http"))
+    assert all(
+        f"{name}=self.{'_' if name in ('handlers', 'hooks') else ''}{name}" in source
+        for name in ("dispatch", "handlers", "hooks", "http")
+    )
 
 
 @pytest.mark.asyncio
@@ -48,8 +51,11 @@ async def test_send_reply_posts_one_request_that_pings_no_one():
         sent.append((channel_id, params.payload))
 
     state = SimpleNamespace(allowed_mentions=None, http=SimpleNamespace(send_message=send_message))
-    message = SimpleNamespace(_state=state, channel=SimpleNamespace(id=5),
-                              to_message_reference_dict=lambda: {"message_id": 9, "channel_id": 5})
+    message = SimpleNamespace(
+        _state=state,
+        channel=SimpleNamespace(id=5),
+        to_message_reference_dict=lambda: {"message_id": 9, "channel_id": 5},
+    )
     await internals.send_reply(message, "hi <@1>", embed=discord.Embed(title="t"))  # type: ignore[arg-type]
     ((channel, payload),) = sent
     assert channel == 5 and payload["content"] == "hi <@1>" and payload["embeds"][0]["title"] == "t"

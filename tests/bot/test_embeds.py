@@ -9,8 +9,8 @@ import pytest
 from bot.chat import respond, understand
 from bot.embeds import TOTAL_MAX, answer_embed
 from bot.i18n import from_discord, t
-from bot.words import english, render
 from bot.views import DYNAMIC_ITEMS, answer_view
+from bot.words import english, render
 from engine.advisor import AdviceContext, advise
 from engine.codec import decode
 from engine.parse import parse
@@ -102,7 +102,7 @@ def test_user_text_is_never_echoed_with_live_mentions():
 )
 def test_chart_buttons_rebuild_the_same_answer(question):
     """The chart button carries the whole question: pressing it answers exactly the same again."""
-    from bot.views import ChartButton, LANG_CODES
+    from bot.views import LANG_CODES, ChartButton
 
     answer = advise(parse(question).query)
     chart = next(c for c in answer_view(answer, "zh-Hant").children if isinstance(c, ChartButton))
@@ -201,17 +201,36 @@ def test_a_recommendation_embed_reads_the_question_only_for_whether_it_had_a_bud
     from engine.money import Money
 
     answer = advise(parse("which GPU for Kaggle under $9,000?").query)
-    others = [Query(kind="recommend", task="llm_inference", budget=Money(amount=1, currency="EUR"), condition="used",
-                    num_gpus=2, min_memory_gb=48, hours_per_day=1, gpus=("rtx-4090",), model="llama 3 70b"),
-              Query(kind="recommend", budget=Money(amount=123456, currency="TWD"), organization=True)]
+    others = [
+        Query(
+            kind="recommend",
+            task="llm_inference",
+            budget=Money(amount=1, currency="EUR"),
+            condition="used",
+            num_gpus=2,
+            min_memory_gb=48,
+            hours_per_day=1,
+            gpus=("rtx-4090",),
+            model="llama 3 70b",
+        ),
+        Query(kind="recommend", budget=Money(amount=123456, currency="TWD"), organization=True),
+    ]
     for lang in ("en", "zh-Hant"):
         expected = answer_embed(answer, lang).to_dict()
         for query in others:
             assert answer_embed(answer.model_copy(update={"query": query}), lang).to_dict() == expected
 
 
-@pytest.mark.parametrize("question", ["which GPU under $20?", "recommend a gpu", "best gpu for kaggle, used, 2 cards",
-                                      "8x H100 for pretraining", "预算 3000 块 跑大模型"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which GPU under $20?",
+        "recommend a gpu",
+        "best gpu for kaggle, used, 2 cards",
+        "8x H100 for pretraining",
+        "预算 3000 块 跑大模型",
+    ],
+)
 def test_every_kind_of_recommendation_renders_through_the_shared_embeds(question):
     from bot import views
 
@@ -228,8 +247,9 @@ def test_a_recommendation_with_community_prices_renders_and_shares_nothing_with_
     from engine.cost import price_quote
 
     query = parse("which GPU for Kaggle under $1,500?").query
-    cheap = price_quote("rtx-3090").model_copy(update={"usd": Decimal(300), "basis": "override",
-                                                      "source": "community median of 3 reports"})
+    cheap = price_quote("rtx-3090").model_copy(
+        update={"usd": Decimal(300), "basis": "override", "source": "community median of 3 reports"}
+    )
     local = advise(query, AdviceContext(price_overrides={"rtx-3090": cheap}))
     plain = advise(query)
     assert views.rendered(local, "en")[0] is not views.rendered(plain, "en")[0]
@@ -240,11 +260,21 @@ ENGLISH_SENTENCE = re.compile(r"[A-Za-z]+,? [A-Za-z]+,? [A-Za-z]+,? [A-Za-z]+ [A
 
 
 @pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
-@pytest.mark.parametrize("question", [
-    "4x 3090 PSU?", "best gpu for stable diffusion under $300", "which gpu under $100", "8x 3090 for a lab",
-    "rent or buy a 3090 at 8 hours a day", "每天用 1 小时，4090 租还是买", "compare 4090 vs 2x 3090",
-    "rtx 3060 12gb vs rtx 3080 for kaggle", "gpu for a startup training llms", "explain tensor cores",
-])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "4x 3090 PSU?",
+        "best gpu for stable diffusion under $300",
+        "which gpu under $100",
+        "8x 3090 for a lab",
+        "rent or buy a 3090 at 8 hours a day",
+        "每天用 1 小时，4090 租还是买",
+        "compare 4090 vs 2x 3090",
+        "rtx 3060 12gb vs rtx 3080 for kaggle",
+        "gpu for a startup training llms",
+        "explain tensor cores",
+    ],
+)
 def test_chinese_answers_have_no_english_sentences(question, lang):
     """Everything a Chinese reader reads in prose is Chinese: the headline, caveats, reasons and
     tips. Tables, GPU names, figures and the sources quoted after "來源/来源" may stay as they are."""

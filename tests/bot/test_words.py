@@ -33,17 +33,38 @@ from engine.query import Query
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "questions" / "dev.jsonl"
 
-TASKS_EN = ("kaggle", "learning deep learning", "running LLMs locally", "fine-tuning llama", "stable diffusion",
-            "computer vision", "NLP research", "reinforcement learning")
+TASKS_EN = (
+    "kaggle",
+    "learning deep learning",
+    "running LLMs locally",
+    "fine-tuning llama",
+    "stable diffusion",
+    "computer vision",
+    "NLP research",
+    "reinforcement learning",
+)
 TASKS_ZH = ("跑 Kaggle", "入门深度学习", "本地跑大模型", "微调 LLaMA", "AI 画图", "做目标检测", "搞科研")
 BUDGETS_EN = ("$300", "$600", "€1,200", "2000 dollars", "£800", "$5k")
 BUDGETS_ZH = ("3000 元", "5000 块", "1 万", "2万元", "预算 8000")
 GPUS = ("4090", "3090", "3060 12GB", "2080 Ti", "A100", "7900 XTX", "4060 Ti 16GB", "P40", "H100", "3080")
 MODELS = ("Llama 3 8B", "Qwen2.5 14B", "70B", "Mixtral 8x7B", "a 7B model", "Qwen 72B", "SDXL", "gemma 2 27b")
 FOLLOW_UPS = ("what about used?", "and with €800?", "那二手的呢？", "预算改成 3000 呢", "what about 2 of them?")
-ODD = ("", "???", "rtx 9090 vs 4090", "PSU for 9x potato", "can a zzzz run llama", "budget -500 for kaggle",
-       "hello", "@everyone which gpu", "compare 4090", "把 1080 和 rtx 7777 比一下", "a" * 500,
-       "tell me a joke", "how much power does a 5090 need", "is 8GB enough for llama 3 8b?")
+ODD = (
+    "",
+    "???",
+    "rtx 9090 vs 4090",
+    "PSU for 9x potato",
+    "can a zzzz run llama",
+    "budget -500 for kaggle",
+    "hello",
+    "@everyone which gpu",
+    "compare 4090",
+    "把 1080 和 rtx 7777 比一下",
+    "a" * 500,
+    "tell me a joke",
+    "how much power does a 5090 need",
+    "is 8GB enough for llama 3 8b?",
+)
 
 
 def _file_questions(path: Path) -> list[str]:
@@ -65,8 +86,16 @@ def questions() -> tuple[str, ...]:
     out += [f"PSU for {n}x {g}?" for n, g in itertools.product((1, 2, 4), GPUS[:4])]
     out += [f"rent or buy a {g}, {h} hours a day" for g, h in itertools.product(GPUS[:4], (1, 3, 8))]
     out += [f"{g} 每天 {h} 小时，租还是买" for g, h in itertools.product(GPUS[:3], (2, 10))]
-    out += ["what are tensor cores?", "explain memory bandwidth", "什么是 TMA", "is the 4090 melting?",
-            "should I wait for the next generation?", "AMD or NVIDIA for pytorch?", *FOLLOW_UPS, *ODD]
+    out += [
+        "what are tensor cores?",
+        "explain memory bandwidth",
+        "什么是 TMA",
+        "is the 4090 melting?",
+        "should I wait for the next generation?",
+        "AMD or NVIDIA for pytorch?",
+        *FOLLOW_UPS,
+        *ODD,
+    ]
     return tuple(dict.fromkeys(out))
 
 
@@ -82,8 +111,10 @@ def _answers() -> list[tuple[str, Answer]]:
 
 @cache
 def answers() -> tuple[tuple[str, Answer], ...]:
-    extra = [("/info 3090", advise(Query(kind="info", gpus=("rtx-3090",)))),
-             ("/cycles 2020", advise(Query(kind="cycles", edition="2020", tensor_cores=False)))]
+    extra = [
+        ("/info 3090", advise(Query(kind="info", gpus=("rtx-3090",)))),
+        ("/cycles 2020", advise(Query(kind="cycles", edition="2020", tensor_cores=False))),
+    ]
     return (*_answers(), *extra)
 
 
@@ -108,7 +139,7 @@ def test_the_question_set_is_broad():
 
 def test_every_message_key_the_engine_emits_exists_in_every_language():
     known = catalog()
-    emitted = {key for _, answer in answers() for m in messages(answer) for key in m.keys()}
+    emitted = {key for _, answer in answers() for m in messages(answer) for key in m.all_keys()}
     assert emitted, "no messages collected"
     assert not sorted(emitted - set(known))
     for key in emitted:
@@ -127,10 +158,16 @@ def _names() -> frozenset[str]:
     """Words that may stay Latin: tokens of GPU, architecture, model and cloud instance names, units."""
     gpus = load_catalog()
     models = load_model_catalog()
-    words = " ".join([*(g.name for g in gpus.gpus.values()), *(g.short_name for g in gpus.gpus.values()),
-                      *(a.name for a in gpus.architectures.values()),
-                      *(models.get(i).name for i in models.ids()), *(models.get(i).id for i in models.ids()),
-                      *(f"{c.provider} {c.name}" for c in gpus.clouds.values())])
+    words = " ".join(
+        [
+            *(g.name for g in gpus.gpus.values()),
+            *(g.short_name for g in gpus.gpus.values()),
+            *(a.name for a in gpus.architectures.values()),
+            *(models.get(i).name for i in models.ids()),
+            *(models.get(i).id for i in models.ids()),
+            *(f"{c.provider} {c.name}" for c in gpus.clouds.values()),
+        ]
+    )
     units = "tokens token tok bits bit per GPU GPUs GiB GB TB MB kWh TFLOPS SMs SM warps warp Tensor Cores Core"
     return frozenset(w.lower() for w in re.findall(r"[A-Za-z]+", words + " " + units))
 
@@ -142,8 +179,9 @@ def english_run(text: str) -> str | None:
     """The first run of three or more ordinary English words in ``text``, or None."""
     run: list[str] = []
     for token in re.split(r"[\s,;:()（）“”\"]+", text):
-        ordinary = bool(WORD.fullmatch(token)) and len(token) >= 2 and not token.isupper() and \
-            token.lower() not in _names()
+        ordinary = (
+            bool(WORD.fullmatch(token)) and len(token) >= 2 and not token.isupper() and token.lower() not in _names()
+        )
         run = [*run, token] if ordinary else []
         if len(run) >= 3:
             return " ".join(run)
@@ -176,8 +214,11 @@ def test_chinese_answers_carry_no_english_sentence_and_no_raw_key(lang):
     keys = set(catalog())
     leaks = [(q, text, run) for q, text in _prose(lang) if (run := english_run(text))]
     assert not leaks[:10], f"{len(leaks)} leaks"
-    raw = [(q, text) for q, text in _prose(lang) if any(part in keys for part in re.findall(r"[\w.]+", text)
-                                                        if "." in part and not part[0].isdigit())]
+    raw = [
+        (q, text)
+        for q, text in _prose(lang)
+        if any(part in keys for part in re.findall(r"[\w.]+", text) if "." in part and not part[0].isdigit())
+    ]
     assert not raw[:10]
 
 

@@ -69,8 +69,9 @@ async def test_a_repeated_question_gets_the_same_reply_with_working_buttons(doub
     async with double.run(bot):
         replies = []
         for _ in range(2):
-            await double.send_message(double.channel.id, mention(double, "which GPU for Kaggle under $500?"),
-                                      mentions=[double.bot_user.id])
+            await double.send_message(
+                double.channel.id, mention(double, "which GPU for Kaggle under $500?"), mentions=[double.bot_user.id]
+            )
             replies.append(await double.wait_for_message(double.channel.id))
         assert replies[0].embeds == replies[1].embeds
         assert replies[0].custom_ids == replies[1].custom_ids
@@ -96,8 +97,9 @@ async def test_charts_load_after_ready_only_when_asked_to(double: DiscordDouble,
     try:
         bot = make_bot(charts_warm_up=warm)
         async with double.run(bot):
-            await double.send_message(double.channel.id, mention(double, "PSU for 2x 3090?"),
-                                      mentions=[double.bot_user.id])
+            await double.send_message(
+                double.channel.id, mention(double, "PSU for 2x 3090?"), mentions=[double.bot_user.id]
+            )
             await double.wait_for_message(double.channel.id)
             await bot._warm_task
         assert gc.get_threshold() == GC_THRESHOLDS and gc.get_freeze_count() > 0
@@ -279,16 +281,20 @@ async def test_advice_channel_set_by_settings_is_answered_and_others_are_not(dou
     async with double.run(make_bot(message_content=True)):
         admin = discord.Permissions(manage_guild=True)
         await double.send_message(advice, "PSU for 2x 3090?")  # not an advice channel yet: ignored
-        done = await (await double.send_slash("settings", {"advice_channel": advice},
-                                              permissions=admin)).wait_response()
+        done = await (
+            await double.send_slash("settings", {"advice_channel": advice}, permissions=admin)
+        ).wait_response()
         assert f"Advice channel: <#{advice}>" in done.content
         await double.send_message(general, "PSU for 3x 3090?")  # an ordinary channel: ignored
         await double.send_message(advice, "PSU for 4x 3090?")
         reply = await double.wait_for_message(advice)
         assert reply.embeds and "4×" in str(reply.embeds[0])
         await asyncio.sleep(0.3)
-        assert not [s for s in double.sent if s.kind == "create" and s.payload.get("message_reference")
-                    and s.channel_id != advice]
+        assert not [
+            s
+            for s in double.sent
+            if s.kind == "create" and s.payload.get("message_reference") and s.channel_id != advice
+        ]
         assert sum(1 for s in double.sent if s.kind == "create" and s.channel_id == advice) == 1
 
 
@@ -330,11 +336,15 @@ async def test_settings_need_manage_server(double: DiscordDouble) -> None:
     async with double.run(make_bot()):
         # Discord hides the command from members without Manage Server (default_member_permissions) ...
         with pytest.raises(DoubleError, match="default_member_permissions"):
-            await double.send_slash("settings", {"currency": "EUR"}, user="member",
-                                    permissions=discord.Permissions(send_messages=True))
+            await double.send_slash(
+                "settings", {"currency": "EUR"}, user="member", permissions=discord.Permissions(send_messages=True)
+            )
         admin = discord.Permissions(manage_guild=True)
-        done = await (await double.send_slash("settings", {"currency": "EUR", "electricity": 0.35},
-                                              user="owner", permissions=admin)).wait_response()
+        done = await (
+            await double.send_slash(
+                "settings", {"currency": "EUR", "electricity": 0.35}, user="owner", permissions=admin
+            )
+        ).wait_response()
         assert "Currency: EUR" in done.content
         answer = await (await double.send_slash("recommend", {"task": "kaggle", "budget": 500.0})).wait_response()
         assert "€" in str(answer.embeds[0])  # the server's currency is used for budgets and prices
@@ -346,23 +356,39 @@ async def test_community_prices_report_show_remove_and_feed_answers(double: Disc
         await (await double.send_slash("settings", {"community_prices": True}, permissions=admin)).wait_response()
         for i, user in enumerate(["u1", "u2", "u3", "u4"]):
             amount = 350.0 + 10 * i if user != "u4" else 5_000.0  # u4 is an outlier
-            ok = await (await double.send_slash("price report", {"gpu": "rtx-3090", "amount": amount,
-                                                                 "condition": "used", "currency": "USD",
-                                                                 "where": "'; DROP TABLE price_reports; --"},
-                                                user=user)).wait_response()
+            ok = await (
+                await double.send_slash(
+                    "price report",
+                    {
+                        "gpu": "rtx-3090",
+                        "amount": amount,
+                        "condition": "used",
+                        "currency": "USD",
+                        "where": "'; DROP TABLE price_reports; --",
+                    },
+                    user=user,
+                )
+            ).wait_response()
             assert ok.ephemeral and "recorded" in ok.content
         shown = await (await double.send_slash("price show", {"gpu": "rtx-3090"})).wait_response()
         text = str(shown.embeds[0])
         assert "$360" in text and "outlier" in text
-        hostile = await (await double.send_slash("price report", {"gpu": "rtx-3090", "amount": 99_999_999.0,
-                                                                  "condition": "used"}, user="u5")).wait_response()
+        hostile = await (
+            await double.send_slash(
+                "price report", {"gpu": "rtx-3090", "amount": 99_999_999.0, "condition": "used"}, user="u5"
+            )
+        ).wait_response()
         assert hostile.ephemeral and "1,000,000" in hostile.content
-        answer = await (await double.send_slash("recommend", {"task": "llm_inference", "condition": "used"})
-                        ).wait_response()
+        answer = await (
+            await double.send_slash("recommend", {"task": "llm_inference", "condition": "used"})
+        ).wait_response()
         assert "community prices: median of 3 reports in this server" in str(answer.embeds[0])
         # Subcommands can't carry default permissions on Discord: the bot's own check refuses.
-        refused = await (await double.send_slash("price remove", {"report_id": 1}, user="u2",
-                                                 permissions=discord.Permissions(send_messages=True))).wait_response()
+        refused = await (
+            await double.send_slash(
+                "price remove", {"report_id": 1}, user="u2", permissions=discord.Permissions(send_messages=True)
+            )
+        ).wait_response()
         assert refused.ephemeral and "Manage Messages" in refused.content
         removed = await (await double.send_slash("price remove", {"report_id": 1}, permissions=admin)).wait_response()
         assert "Removed report #1" in removed.content
@@ -396,20 +422,22 @@ async def test_a_bare_mention_and_a_failed_answer_get_a_short_reply(double: Disc
             raise RuntimeError("engine down")
 
         chat.answer = broken  # the instance's, so the cog's class (loaded as an extension) stays as it is
-        await double.send_message(double.channel.id, mention(double, "best gpu for kaggle"),
-                                  mentions=[double.bot_user.id])
+        await double.send_message(
+            double.channel.id, mention(double, "best gpu for kaggle"), mentions=[double.bot_user.id]
+        )
         failed = await double.wait_for_message(double.channel.id)
         assert failed.content == t("en", "error.generic") and not failed.embeds
         no_pings(failed)
         assert bot.metrics.registry.get_sample_value("gpu_advisor_errors_total", {"source": "chat"}) == 1
         del chat.answer
-        await double.send_message(double.channel.id, mention(double, "best gpu for kaggle under $500"),
-                                  mentions=[double.bot_user.id])
+        await double.send_message(
+            double.channel.id, mention(double, "best gpu for kaggle under $500"), mentions=[double.bot_user.id]
+        )
         assert (await double.wait_for_message(double.channel.id)).embeds
 
 
 async def test_chart_and_vote_rebuild_a_multi_field_question_exactly(double: DiscordDouble) -> None:
-    """"lab, train LLMs, under €3000, 8 h/day": the buttons carry the whole question, so the chart
+    """ "lab, train LLMs, under €3000, 8 h/day": the buttons carry the whole question, so the chart
     draws that very answer (multi-GPU options, euros) and 👍 stores that very query."""
     from bot import charts
     from bot.chat import understand
@@ -425,7 +453,8 @@ async def test_chart_and_vote_rebuild_a_multi_field_question_exactly(double: Dis
         assert asked.organization and asked.hours_per_day == 8 and asked.budget.currency == "EUR"
         chart_id = next(cid for cid in reply.custom_ids if cid.startswith("ga:chart:"))
         drawn = await (await double.press_button(reply.message_id, chart_id)).wait_response(
-            predicate=lambda s: bool(s.files))
+            predicate=lambda s: bool(s.files)
+        )
         expected = charts.render_spec(charts.answer_spec(advise(asked, await bot.context_for(double.guild.id)), "en"))
         assert drawn.files[0].data == expected
         up = next(cid for cid in reply.custom_ids if cid.startswith("ga:vote:up:"))

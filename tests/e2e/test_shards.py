@@ -42,9 +42,17 @@ async def database() -> AsyncIterator[str]:
 
 
 async def start_shard(double: DiscordDouble, shard: int, database_url: str, tmp: Path) -> asyncio.subprocess.Process:
-    env = bot_env(double, DISCORD_TOKEN=f"shard-{shard}-token", DATABASE_URL=database_url, SHARD_COUNT="2",
-                  SHARD_IDS=str(shard), SYNC_COMMANDS="true" if shard == 0 else "false",
-                  COMMUNITY_PRICE_CACHE_SECONDS="0", LOG_JSON="true", DATA_DIR=str(tmp))
+    env = bot_env(
+        double,
+        DISCORD_TOKEN=f"shard-{shard}-token",
+        DATABASE_URL=database_url,
+        SHARD_COUNT="2",
+        SHARD_IDS=str(shard),
+        SYNC_COMMANDS="true" if shard == 0 else "false",
+        COMMUNITY_PRICE_CACHE_SECONDS="0",
+        LOG_JSON="true",
+        DATA_DIR=str(tmp),
+    )
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",

@@ -92,11 +92,23 @@ def _english_run(text: str) -> bool:
 
 
 def test_cloud_and_power_messages_read_in_every_language(catalog):
-    said = [m for days in (0.5, 3.6, 12) for rate in (0.05, 2.14) for cost in (2200, 20000)
-            for result in [break_even(cost, rate, hours_per_day=days, electricity_usd_per_kwh=0.5)]
-            for m in (result.verdict, *result.notes)]
-    said += [m for gpu in catalog.ids() for count in (1, 2, 4, 8) for psu in (None, 1000, 1600, 3000)
-             for result in [plan(gpu, count, psu_w=psu)] for m in (result.psu_verdict, *result.warnings) if m]
+    said = [
+        m
+        for days in (0.5, 3.6, 12)
+        for rate in (0.05, 2.14)
+        for cost in (2200, 20000)
+        for result in [break_even(cost, rate, hours_per_day=days, electricity_usd_per_kwh=0.5)]
+        for m in (result.verdict, *result.notes)
+    ]
+    said += [
+        m
+        for gpu in catalog.ids()
+        for count in (1, 2, 4, 8)
+        for psu in (None, 1000, 1600, 3000)
+        for result in [plan(gpu, count, psu_w=psu)]
+        for m in (result.psu_verdict, *result.warnings)
+        if m
+    ]
     emitted = {m.key for m in said}
     assert emitted == {k for k in model_keys() if k.startswith(("cloud.break_even.", "power.plan."))}
     for message in set(said):

@@ -38,9 +38,12 @@ queries = st.builds(
     counts=st.lists(st.integers(1, int(BOUNDS["gpu_counts"].high)), max_size=4).map(tuple),
     kind=st.sampled_from(CHOICES["kind"]),
     task=st.none() | st.sampled_from(CHOICES["task"]),
-    budget=st.none() | st.builds(lambda cents, cur: Money(amount=Decimal(cents) / 100, currency=cur),
-                                 st.integers(1, int(BOUNDS["budget"].high) * 100),
-                                 st.sampled_from(["USD", "EUR", "CNY", "TWD", "JPY", "KRW", "GBP"])),
+    budget=st.none()
+    | st.builds(
+        lambda cents, cur: Money(amount=Decimal(cents) / 100, currency=cur),
+        st.integers(1, int(BOUNDS["budget"].high) * 100),
+        st.sampled_from(["USD", "EUR", "CNY", "TWD", "JPY", "KRW", "GBP"]),
+    ),
     min_memory_gb=st.none() | _hundredths(0.01, 4096),
     hours_per_day=st.none() | _hundredths(0, 24),
     num_gpus=st.none() | st.integers(1, int(BOUNDS["num_gpus"].high)),
@@ -81,12 +84,30 @@ def test_every_valid_query_survives_a_button(query: Query):
 
 def test_the_longest_query_fits():
     longest = Query(
-        kind="can_run", task="llm_finetune", budget=Money(amount=BOUNDS["budget"].high - Decimal("0.01"), currency="KRW"),
-        min_memory_gb=4095.99, hours_per_day=23.99, num_gpus=4096, gpus=tuple(GPUS[:4]), gpu_counts=(4096,) * 4,
-        condition="used", cloud_interest=True, model="語" * MODEL_TEXT_BYTES, workload="infer16", organization=True,
-        topic=TOPICS[-1], power_limit_w=1999, mode="full_finetune", precision=sorted(PRECISIONS)[-1],
-        context_tokens=9_999_999, desktop_usd=Decimal("9999999.99"), cloud_usd_per_hour=Decimal("9999.9999"),
-        electricity_usd_per_kwh=Decimal("99.9999"), edition="2023", tensor_cores=True, tma=True,
+        kind="can_run",
+        task="llm_finetune",
+        budget=Money(amount=BOUNDS["budget"].high - Decimal("0.01"), currency="KRW"),
+        min_memory_gb=4095.99,
+        hours_per_day=23.99,
+        num_gpus=4096,
+        gpus=tuple(GPUS[:4]),
+        gpu_counts=(4096,) * 4,
+        condition="used",
+        cloud_interest=True,
+        model="語" * MODEL_TEXT_BYTES,
+        workload="infer16",
+        organization=True,
+        topic=TOPICS[-1],
+        power_limit_w=1999,
+        mode="full_finetune",
+        precision=sorted(PRECISIONS)[-1],
+        context_tokens=9_999_999,
+        desktop_usd=Decimal("9999999.99"),
+        cloud_usd_per_hour=Decimal("9999.9999"),
+        electricity_usd_per_kwh=Decimal("99.9999"),
+        edition="2023",
+        tensor_cores=True,
+        tma=True,
     )
     assert decode(encode(longest)) == longest
     assert len(encode(longest)) + PREFIX <= 100
@@ -103,8 +124,14 @@ def test_catalog_ids_do_not_collide_in_their_codes():
 
 def test_the_layout_is_pinned_so_posted_buttons_keep_working():
     """Changing this encoding breaks every button already posted: append fields and choices only."""
-    query = Query(kind="recommend", task="llm_finetune", budget=Money(amount=3000, currency="EUR"),
-                  hours_per_day=8, organization=True, condition="used")
+    query = Query(
+        kind="recommend",
+        task="llm_finetune",
+        budget=Money(amount=3000, currency="EUR"),
+        hours_per_day=8,
+        organization=True,
+        condition="used",
+    )
     assert encode(query) == PINNED
     assert decode(PINNED) == query
 

@@ -37,9 +37,21 @@ def gpu(gpu_id: str):
 
 # LLaMA-65B as the QLoRA paper used it (Touvron et al. 2023, Table 2; HF config of llama-65b).
 LLAMA_65B = ModelSpec(
-    id="llama-65b", name="LLaMA 65B", family="llama", kind="llm", params_b=65.2, layers=80, hidden_size=8192,
-    intermediate_size=22016, attention_heads=64, kv_heads=64, head_dim=128, vocab_size=32000,
-    default_context=2048, max_context=2048, source="arXiv:2302.13971",
+    id="llama-65b",
+    name="LLaMA 65B",
+    family="llama",
+    kind="llm",
+    params_b=65.2,
+    layers=80,
+    hidden_size=8192,
+    intermediate_size=22016,
+    attention_heads=64,
+    kv_heads=64,
+    head_dim=128,
+    vocab_size=32000,
+    default_context=2048,
+    max_context=2048,
+    source="arXiv:2302.13971",
 )
 
 
@@ -145,9 +157,22 @@ def test_gguf_bits_reproduce_llama_cpp_sizes():
 def test_full_finetune_is_16_bytes_per_param():
     # Rajbhandari et al. 2019 (ZeRO) §3.1: mixed-precision Adam holds 2Ψ + 2Ψ + 12Ψ = 16Ψ bytes;
     # "a 7.5B parameter model ... 120 GB". Exact; 8-bit Adam stores m and v in 1 byte: 6 B/param less.
-    seven_half = ModelSpec(id="zero-7.5b", name="ZeRO 7.5B", family="x", kind="llm", params_b=7.5, layers=32,
-                           hidden_size=4096, attention_heads=32, kv_heads=32, head_dim=128, vocab_size=50000,
-                           default_context=1024, max_context=1024, source="arXiv:1910.02054")
+    seven_half = ModelSpec(
+        id="zero-7.5b",
+        name="ZeRO 7.5B",
+        family="x",
+        kind="llm",
+        params_b=7.5,
+        layers=32,
+        hidden_size=4096,
+        attention_heads=32,
+        kv_heads=32,
+        head_dim=128,
+        vocab_size=50000,
+        default_context=1024,
+        max_context=1024,
+        source="arXiv:1910.02054",
+    )
     est = estimate(seven_half, "full_finetune", "bf16")
     states = est.gb_of("weights") + est.gb_of("gradients") + est.gb_of("optimizer states")
     assert states == pytest.approx(120.0)

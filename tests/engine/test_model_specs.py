@@ -73,19 +73,77 @@ def test_unknown_id_raises_keyerror(catalog: ModelCatalog) -> None:
 
 def test_the_brief_s_models_are_all_there(catalog: ModelCatalog) -> None:
     wanted = {
-        "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3-70b", "llama-3.1-8b",
-        "llama-3.1-70b", "llama-3.1-405b", "llama-3.2-1b", "llama-3.2-3b", "llama-3.3-70b",
-        "llama-4-scout", "llama-4-maverick", "mistral-7b", "mistral-nemo-12b", "mistral-small-3.1-24b",
-        "mixtral-8x7b", "mixtral-8x22b", "qwen2.5-0.5b", "qwen2.5-1.5b", "qwen2.5-3b", "qwen2.5-7b",
-        "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b", "qwen3-0.6b", "qwen3-1.7b", "qwen3-4b", "qwen3-8b",
-        "qwen3-14b", "qwen3-32b", "qwen3-30b-a3b", "qwen3-235b-a22b", "deepseek-v3", "deepseek-r1",
-        "deepseek-r1-distill-qwen-1.5b", "deepseek-r1-distill-qwen-7b", "deepseek-r1-distill-qwen-14b",
-        "deepseek-r1-distill-qwen-32b", "deepseek-r1-distill-llama-8b", "deepseek-r1-distill-llama-70b",
-        "gemma-2-2b", "gemma-2-9b", "gemma-2-27b", "gemma-3-1b", "gemma-3-4b", "gemma-3-12b", "gemma-3-27b",
-        "phi-3-mini", "phi-3-medium", "phi-4", "gpt-oss-20b", "gpt-oss-120b", "sd-1.5", "sdxl",
-        "sd-3.5-large", "sd-3.5-medium", "flux-1-dev", "flux-1-schnell", "whisper-large-v3", "bert-base",
-        "bert-large", "vit-b-16", "vit-l-16", "resnet-50", "generic-7b", "generic-13b", "generic-34b",
-        "generic-70b", "generic-180b", "generic-405b",
+        "llama-2-7b",
+        "llama-2-13b",
+        "llama-2-70b",
+        "llama-3-8b",
+        "llama-3-70b",
+        "llama-3.1-8b",
+        "llama-3.1-70b",
+        "llama-3.1-405b",
+        "llama-3.2-1b",
+        "llama-3.2-3b",
+        "llama-3.3-70b",
+        "llama-4-scout",
+        "llama-4-maverick",
+        "mistral-7b",
+        "mistral-nemo-12b",
+        "mistral-small-3.1-24b",
+        "mixtral-8x7b",
+        "mixtral-8x22b",
+        "qwen2.5-0.5b",
+        "qwen2.5-1.5b",
+        "qwen2.5-3b",
+        "qwen2.5-7b",
+        "qwen2.5-14b",
+        "qwen2.5-32b",
+        "qwen2.5-72b",
+        "qwen3-0.6b",
+        "qwen3-1.7b",
+        "qwen3-4b",
+        "qwen3-8b",
+        "qwen3-14b",
+        "qwen3-32b",
+        "qwen3-30b-a3b",
+        "qwen3-235b-a22b",
+        "deepseek-v3",
+        "deepseek-r1",
+        "deepseek-r1-distill-qwen-1.5b",
+        "deepseek-r1-distill-qwen-7b",
+        "deepseek-r1-distill-qwen-14b",
+        "deepseek-r1-distill-qwen-32b",
+        "deepseek-r1-distill-llama-8b",
+        "deepseek-r1-distill-llama-70b",
+        "gemma-2-2b",
+        "gemma-2-9b",
+        "gemma-2-27b",
+        "gemma-3-1b",
+        "gemma-3-4b",
+        "gemma-3-12b",
+        "gemma-3-27b",
+        "phi-3-mini",
+        "phi-3-medium",
+        "phi-4",
+        "gpt-oss-20b",
+        "gpt-oss-120b",
+        "sd-1.5",
+        "sdxl",
+        "sd-3.5-large",
+        "sd-3.5-medium",
+        "flux-1-dev",
+        "flux-1-schnell",
+        "whisper-large-v3",
+        "bert-base",
+        "bert-large",
+        "vit-b-16",
+        "vit-l-16",
+        "resnet-50",
+        "generic-7b",
+        "generic-13b",
+        "generic-34b",
+        "generic-70b",
+        "generic-180b",
+        "generic-405b",
     }
     assert wanted <= set(catalog.ids())
 
@@ -230,8 +288,14 @@ def test_fuzzy_fixes_spelling(catalog: ModelCatalog, text: str, expected: str) -
 @pytest.mark.parametrize(
     "text",
     [
-        "llama 3 8b", "llama3 8b", "llama-3-8b-instruct", "Llama 3 8B chat", "llama 3.1 8b", "llama 8b",
-        "lama 3 8b", "Meta Llama 3 8B",
+        "llama 3 8b",
+        "llama3 8b",
+        "llama-3-8b-instruct",
+        "Llama 3 8B chat",
+        "llama 3.1 8b",
+        "llama 8b",
+        "lama 3 8b",
+        "Meta Llama 3 8B",
     ],
 )
 def test_llama_3_8b_never_becomes_70b(catalog: ModelCatalog, text: str) -> None:
@@ -243,8 +307,22 @@ def test_llama_3_8b_never_becomes_70b(catalog: ModelCatalog, text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "   ", "banana", "rtx 4090", "gpt-5", "llama 3 9b", "llama 3.2 8b", "qwen 13b", "8b", "72b",
-     "llama 3 80b", "qwen3 30b a4b", "mixtral 8x8b", "!!!"],
+    [
+        "",
+        "   ",
+        "banana",
+        "rtx 4090",
+        "gpt-5",
+        "llama 3 9b",
+        "llama 3.2 8b",
+        "qwen 13b",
+        "8b",
+        "72b",
+        "llama 3 80b",
+        "qwen3 30b a4b",
+        "mixtral 8x8b",
+        "!!!",
+    ],
 )
 def test_nonsense_and_unknown_sizes_resolve_to_none(catalog: ModelCatalog, text: str) -> None:
     assert catalog.resolve(text) is None
@@ -291,9 +369,7 @@ def test_suggest_offers_close_names(catalog: ModelCatalog) -> None:
         ("phi-4", {"colour": "blue"}, "colour"),
     ],
 )
-def test_broken_entry_names_path_entry_and_field(
-    tmp_path: Path, model_id: str, changes: dict, field: str
-) -> None:
+def test_broken_entry_names_path_entry_and_field(tmp_path: Path, model_id: str, changes: dict, field: str) -> None:
     path = _write(tmp_path, _replace(_entries(), model_id, **changes))
     with pytest.raises(DataError) as info:
         load_model_catalog_from(path)

@@ -41,8 +41,10 @@ EDGES: dict[str, tuple[list[Any], list[Any]]] = {
     "hours_per_day": ([0, 3.5, 24], [-0.1, 24.1]),
     "num_gpus": ([1, 4096], [0, 4097]),
     "gpu_counts": ([(1,), (4096, 2)], [(0,), (4097,)]),
-    "gpus": ([(), ("rtx-3090", "rtx-4090", "a100-80gb-sxm", "h100")], [("rtx-3090", "rtx-4090", "rtx-3080-10gb",
-                                                                         "rtx-3070", "rtx-3060-12gb")]),
+    "gpus": (
+        [(), ("rtx-3090", "rtx-4090", "a100-80gb-sxm", "h100")],
+        [("rtx-3090", "rtx-4090", "rtx-3080-10gb", "rtx-3070", "rtx-3060-12gb")],
+    ),
     "model": (["x" * 100, "Llama 3 8B"], ["x" * 101]),
     "topic": (["tensor_cores"], ["x" * 41]),
     "precision": (["bf16"], ["x" * 21]),
@@ -159,8 +161,9 @@ def test_user_error_carries_a_message():
 
 def test_queries_are_frozen_hashable_and_merge_with_the_new_fields():
     query = Query(kind="can_run", model="Llama 3 8B", mode="lora", precision="bf16", context_tokens=4096)
-    assert hash(query) == hash(Query(kind="can_run", model="Llama 3 8B", mode="lora", precision="BF16",
-                                     context_tokens=4096))
+    assert hash(query) == hash(
+        Query(kind="can_run", model="Llama 3 8B", mode="lora", precision="BF16", context_tokens=4096)
+    )
     with pytest.raises(ValidationError):
         query.mode = "qlora"  # type: ignore[misc]
     merged = query.merged(Query(precision="nf4", mode="qlora"))
@@ -202,15 +205,25 @@ def test_break_even_with_the_users_figures_is_the_cloud_models_break_even():
 def test_catalog_priced_and_user_given_break_even_take_one_path():
     priced = advise(Query(kind="cloud_vs_buy", gpus=("rtx-3090",), hours_per_day=3))
     inputs = priced.break_even.inputs
-    given = advise(Query(kind="cloud_vs_buy", gpus=("rtx-3090",), hours_per_day=3,
-                         desktop_usd=inputs.desktop_cost_usd, cloud_usd_per_hour=inputs.cloud_usd_per_hour))
+    given = advise(
+        Query(
+            kind="cloud_vs_buy",
+            gpus=("rtx-3090",),
+            hours_per_day=3,
+            desktop_usd=inputs.desktop_cost_usd,
+            cloud_usd_per_hour=inputs.cloud_usd_per_hour,
+        )
+    )
     assert given.break_even == priced.break_even
     assert priced.price_date is not None and given.price_date is None
 
 
 def test_a_missing_catalog_price_never_blocks_a_break_even():
-    unpriced = next(g.id for g in load_catalog().gpus.values()
-                    if g.gpu_class == "consumer" and g.has_tensor_cores and price_quote(g.id) is None)
+    unpriced = next(
+        g.id
+        for g in load_catalog().gpus.values()
+        if g.gpu_class == "consumer" and g.has_tensor_cores and price_quote(g.id) is None
+    )
     own = advise(Query(kind="cloud_vs_buy", gpus=(unpriced,), desktop_usd=1800, hours_per_day=4))
     assert own.break_even is not None and own.break_even.inputs.desktop_cost_usd == 1800
     assert own.break_even.inputs.gpu_power_w == load_catalog().get(unpriced).tdp_w
@@ -251,13 +264,16 @@ def test_a_spec_card_is_a_query():
     assert ask.spec is None and ask.follow_up.field == "gpu"
 
 
-@pytest.mark.parametrize(("fields", "total"), [
-    ({}, 235),
-    ({"tensor_cores": False}, 504),
-    ({"tma": True}, 200),
-    ({"edition": "2020", "tensor_cores": True}, 221),
-    ({"edition": "2020", "tensor_cores": False}, 392),
-])
+@pytest.mark.parametrize(
+    ("fields", "total"),
+    [
+        ({}, 235),
+        ({"tensor_cores": False}, 504),
+        ({"tma": True}, 200),
+        ({"edition": "2020", "tensor_cores": True}, 221),
+        ({"edition": "2020", "tensor_cores": False}, 392),
+    ],
+)
 def test_the_cycle_example_is_a_query(fields, total):
     answer = advise(Query(kind="cycles", **fields))
     assert answer.kind == "cycles" and answer.cycles.total == total and english(answer.headline) == f"{total} cycles"
@@ -297,15 +313,20 @@ def _answers() -> list:
 
     old, cheap_3090 = AdviceContext(snapshot="2023-01"), AdviceContext(snapshot="2020-09")
     override = price_quote("rtx-3090", snapshot="2023-01").model_copy(update={"usd": Decimal(300), "basis": "override"})
-    unpriced = next(g.id for g in load_catalog().gpus.values()
-                    if g.gpu_class == "consumer" and g.has_tensor_cores and price_quote(g.id) is None)
+    unpriced = next(
+        g.id
+        for g in load_catalog().gpus.values()
+        if g.gpu_class == "consumer" and g.has_tensor_cores and price_quote(g.id) is None
+    )
     asked = [
         (q(kind="recommend"), None),
         (q(kind="recommend", task="kaggle"), None),
         (q(kind="recommend", task="kaggle", budget=usd(500), hours_per_day=1, cloud_interest=True), None),
         (q(kind="recommend", task="kaggle", budget=usd(1500)), old),
-        (q(kind="recommend", task="kaggle", budget=usd(1500), condition="new"),
-         AdviceContext(snapshot="2023-01", price_overrides={"rtx-3090": override})),
+        (
+            q(kind="recommend", task="kaggle", budget=usd(1500), condition="new"),
+            AdviceContext(snapshot="2023-01", price_overrides={"rtx-3090": override}),
+        ),
         (q(kind="recommend", task="llm_inference", num_gpus=2, condition="used"), None),
         (q(kind="recommend", task="llm_finetune", budget=Money(amount=1500, currency="EUR")), None),
         (q(kind="recommend", task="image_generation", budget=usd(1700)), old),
@@ -341,13 +362,20 @@ def _answers() -> list:
 def _errors() -> list[UserError]:
     wrong: list[dict[str, Any]] = [
         *({field: bad[0]} for field, (_, bad) in EDGES.items()),
-        {"gpus": ("zzqx",)}, {"gpus": ("rtx 4090 tii",)}, {"precision": "q9_x"}, {"topic": "quantum"},
-        {"mode": "training"}, {"edition": "2020", "tma": True}, {"nonsense": 1},
+        {"gpus": ("zzqx",)},
+        {"gpus": ("rtx 4090 tii",)},
+        {"precision": "q9_x"},
+        {"topic": "quantum"},
+        {"mode": "training"},
+        {"edition": "2020", "tma": True},
+        {"nonsense": 1},
     ]
     out = [user_error_of(**fields) for fields in wrong]
-    for query in (Query(kind="power", gpus=("rtx-3090",), num_gpus=17),
-                  Query(kind="power", gpus=("rtx-3090",), power_limit_w=400),
-                  Query(kind="cloud_vs_buy", hours_per_day=0)):
+    for query in (
+        Query(kind="power", gpus=("rtx-3090",), num_gpus=17),
+        Query(kind="power", gpus=("rtx-3090",), power_limit_w=400),
+        Query(kind="cloud_vs_buy", hours_per_day=0),
+    ):
         with pytest.raises(UserError) as caught:
             advise(query)
         out.append(caught.value)
@@ -366,7 +394,7 @@ UNREACHABLE = {"advice.recommend.no_fit.any"}
 def test_every_advice_message_renders_in_every_language():
     said = [m for answer in _answers() for m in _messages(answer)] + [e.message for e in _errors()]
     ours = _catalog_keys()
-    nested = {message: message.keys() for message in said}  # each message's key and those inside it
+    nested = {message: message.all_keys() for message in said}  # each message's key and those inside it
     reached = {key for keys in nested.values() for key in keys}
     assert ours - UNREACHABLE <= reached, sorted(ours - UNREACHABLE - reached)
     for message, keys in nested.items():
