@@ -38,7 +38,21 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
             )
         )
     if answer.comparison:
+        c = answer.comparison
+        if c.verdict is not None and len(c.gpu_ids) == 2:  # with more setups the verdict is the headline
+            blocks.append(Block(role="verdict", title=say(lang, "field.verdict"), text=render(c.verdict, lang)))
         blocks.append(Block(role="details", title=say(lang, "field.details"), table=comparison_table(answer, lang)))
+        names = _setup_names(c.gpu_ids, c.counts)
+        blocks.append(
+            Block(
+                role="prices",
+                title=say(lang, "field.prices"),
+                lines=tuple(
+                    f"{name}: {_per_card(price, count, lang)}"
+                    for name, price, count in zip(names, c.prices, c.counts, strict=True)
+                ),
+            )
+        )
     if answer.break_even:
         b = answer.break_even
         blocks.append(
@@ -135,6 +149,11 @@ def price_words(quote: PriceQuote | None, lang: Lang) -> str:
     return say(lang, "price.quote", usd=quote.usd, basis=render(quote.basis_message(), lang), date=quote.date)
 
 
+def _per_card(quote: PriceQuote | None, count: int, lang: Lang) -> str:
+    words = price_words(quote, lang)
+    return say(lang, "price.each", quote=words) if count > 1 and quote is not None else words
+
+
 def options_table(options: tuple[Option, ...], lang: Lang) -> Table:
     reference = load_catalog().get(options[0].reference_id).short_name
     rows = tuple(
@@ -166,26 +185,29 @@ def _money(option: Option) -> str:
     return f"{usd} ({option.gpus_local.format()})" if option.gpus_local else usd
 
 
+def _setup_names(gpu_ids: tuple[str, ...], counts: tuple[int, ...]) -> list[str]:
+    catalog = load_catalog()
+    return [counted(catalog.get(g).short_name, n) for g, n in zip(gpu_ids, counts, strict=True)]
+
+
 def comparison_table(answer: Answer, lang: Lang) -> Table:
+    """One column per setup: speeds relative to the first, then memory, bandwidth, power, value."""
     c = answer.comparison
     assert c is not None
-    catalog = load_catalog()
-    names = [counted(catalog.get(g).short_name, n) for g, n in zip(c.gpu_ids, c.counts, strict=True)]
-    rows = [(say(lang, f"workload.{r.workload}"), f"{r.ratio:.2f}×") for r in c.rows]
+    rows = [(say(lang, f"workload.{r.workload}"), *(f"{v:.2f}×" for v in r.speeds)) for r in c.rows]
     rows += [
-        (say(lang, "row.memory"), f"{c.memory_gb[0]:g} GB vs {c.memory_gb[1]:g} GB"),
-        (say(lang, "row.bandwidth"), f"{c.bandwidth_gbs[0]:g} vs {c.bandwidth_gbs[1]:g} GB/s"),
-        (say(lang, "row.power"), f"{c.tdp_w[0]} W vs {c.tdp_w[1]} W"),
-        (say(lang, "row.price"), " vs ".join(price_words(p, lang) for p in c.prices)),
+        (say(lang, "row.memory"), *(f"{gb:g} GB" for gb in c.memory_gb)),
+        (say(lang, "row.bandwidth"), *(f"{b:g} GB/s" for b in c.bandwidth_gbs)),
+        (say(lang, "row.power"), *(f"{w} W" for w in c.tdp_w)),
     ]
     if all(v is not None for v in c.perf_per_kusd):
         rows.append(
             (
                 say(lang, "row.per_kusd", workload=say(lang, f"workload.{c.workload}")),
-                " vs ".join(f"{v:.0f}" for v in c.perf_per_kusd if v is not None),
+                *(f"{v:.0f}" for v in c.perf_per_kusd if v is not None),
             )
         )
-    return Table(headers=(" / ".join(names), ""), rows=tuple(rows))
+    return Table(headers=("", *_setup_names(c.gpu_ids, c.counts)), rows=tuple(rows))
 
 
 def cycles_blocks(c: CycleBreakdown, lang: Lang) -> list[Block]:

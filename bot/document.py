@@ -15,7 +15,9 @@ from pydantic import BaseModel, ConfigDict
 
 from bot.locales import Lang
 
-Role = Literal["options", "alternatives", "details", "figures", "sources", "caveats", "why", "tips"]
+Role = Literal[
+    "verdict", "options", "alternatives", "details", "prices", "figures", "sources", "caveats", "why", "tips"
+]
 
 
 class _Frozen(BaseModel):

@@ -17,7 +17,7 @@ from engine.message import Msg, msg
 
 __all__ = ["answer_text", "counted", "document_text", "unknown_gpu", "unknown_gpu_msg"]
 
-_BULLET = {"caveats": "! ", "why": "- ", "tips": "• ", "figures": "• ", "sources": "- ", "details": ""}
+_BULLET = {"caveats": "! ", "why": "- ", "tips": "• ", "figures": "• ", "sources": "- ", "prices": "- ", "details": ""}
 
 
 def answer_text(answer: Answer, lang: Lang = "en") -> str:

@@ -423,6 +423,10 @@ def _follow_up(query: Query) -> FollowUp | None:
 
 
 def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
+    """Every setup the user named (up to four, counts included) side by side, ending with a pick:
+    the fastest for their workload among those with the memory their task needs per GPU, and the
+    best value beside it when that is another setup (guide: memory first, then the metric, then
+    performance per dollar)."""
     catalog = load_catalog()
     if len(query.gpus) < 2:
         ids = (*query.gpus, ctx.reference_gpu) if query.gpus and query.gpus[0] != ctx.reference_gpu else ()
@@ -434,50 +438,57 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
                 follow_up=FollowUp(field="gpu", question=msg("advice.followup.compare"), choices=()),
             )
     else:
-        ids = query.gpus[:2]
-    counts = tuple((query.gpu_counts[i] if i < len(query.gpu_counts) else 1) for i in range(2))
-    a, b = (catalog.get(i) for i in ids)
+        ids = query.gpus[: BOUNDS["gpus"].high]
+    counts = tuple((query.gpu_counts[i] if i < len(query.gpu_counts) else 1) for i in range(len(ids)))
+    gpus = [catalog.get(i) for i in ids]
     workload = workload_for(query)
-    rows = tuple(
-        CompareRow(workload=w, ratio=(r := compare(a.id, b.id, w, counts[0], counts[1])).ratio, detail=r)
-        for w in WORKLOADS
-    )
+    rows = tuple(_compare_row(ids, counts, w) for w in WORKLOADS)
     values = [
         value(g, workload, n, snapshot=ctx.snapshot, condition=query.condition, overrides=ctx.price_overrides)
         for g, n in zip(ids, counts, strict=True)
     ]
+    label = [setup(g.short_name, n) for g, n in zip(gpus, counts, strict=True)]
+    main = next(r for r in rows if r.workload == workload)
+    need = _memory_need(query)
+    pick, verdict, excluded = _verdict(label, [g.memory_gb for g in gpus], main.speeds, values, workload, need)
     comparison = Comparison(
-        gpu_ids=(a.id, b.id),
+        gpu_ids=tuple(ids),
         counts=counts,
         rows=rows,
-        memory_gb=(a.memory_gb, b.memory_gb),
-        bandwidth_gbs=(a.bandwidth_gbs, b.bandwidth_gbs),
-        tdp_w=(a.tdp_w, b.tdp_w),
+        memory_gb=tuple(g.memory_gb for g in gpus),
+        bandwidth_gbs=tuple(g.bandwidth_gbs for g in gpus),
+        tdp_w=tuple(g.tdp_w for g in gpus),
         prices=tuple(v.price if v else None for v in values),
         perf_per_kusd=tuple(v.perf_per_kusd if v else None for v in values),
         workload=workload,
+        verdict=verdict,
+        pick=pick,
     )
-    main = next(r for r in rows if r.workload == workload)
-    label = [setup(a.short_name, counts[0]), setup(b.short_name, counts[1])]
-    faster, slower, ratio = (
-        (label[0], label[1], main.ratio) if main.ratio >= 1 else (label[1], label[0], 1 / main.ratio)
-    )
-    said: dict[str, Value] = {
-        "faster": faster,
-        "slower": slower,
-        "ratio": ratio,
-        "workload": msg(f"workload.{workload}"),
-    }
-    if values[0] is not None and values[1] is not None:
-        better = label[0] if values[0].perf_per_kusd >= values[1].perf_per_kusd else label[1]
-        headline = msg("advice.compare.headline.value", better=better, **said)
+    if len(ids) == 2:
+        faster, slower, ratio = (
+            (label[0], label[1], main.ratio) if main.ratio >= 1 else (label[1], label[0], 1 / main.ratio)
+        )
+        said: dict[str, Value] = {
+            "faster": faster,
+            "slower": slower,
+            "ratio": ratio,
+            "workload": msg(f"workload.{workload}"),
+        }
+        if values[0] is not None and values[1] is not None:
+            better = label[0] if values[0].perf_per_kusd >= values[1].perf_per_kusd else label[1]
+            headline = msg("advice.compare.headline.value", better=better, **said)
+        else:
+            headline = msg("advice.compare.headline", **said)
     else:
-        headline = msg("advice.compare.headline", **said)
+        headline = verdict
     caveats = []
+    if excluded:
+        caveats.append(msg("advice.compare.excluded", names=tuple(excluded), gb=need))
     if max(counts) > 1:
         caveats.append(msg("advice.caveat.no_pooling"))
         caveats.append(msg("advice.caveat.multi_gpu_scaling"))
-    if a.memory_gb != b.memory_gb:
+    if len(ids) == 2 and gpus[0].memory_gb != gpus[1].memory_gb:
+        a, b = gpus
         caveats.append(
             msg("advice.caveat.memory_differs", a=a.short_name, a_gb=a.memory_gb, b=b.short_name, b_gb=b.memory_gb)
         )
@@ -494,6 +505,60 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
         caveats=tuple(caveats),
         price_date=snap.date,
         price_source="; ".join(snap.sources),
+    )
+
+
+def _compare_row(ids: tuple[str, ...], counts: tuple[int, ...], workload: Workload) -> CompareRow:
+    """One workload: each setup's speed relative to the first; the first against the second in full."""
+    against = [compare(ids[0], other, workload, counts[0], n) for other, n in zip(ids, counts, strict=True)]
+    return CompareRow(
+        workload=workload, ratio=against[1].ratio, detail=against[1], speeds=tuple(1 / r.ratio for r in against)
+    )
+
+
+def _memory_need(query: Query) -> float | None:
+    """GPU memory per card the question needs: stated, else the guide's floor for its task."""
+    if query.min_memory_gb is not None:
+        return query.min_memory_gb
+    floor = memory_floor(query.task) if query.task else None
+    return floor.gb if floor else None
+
+
+def _verdict(
+    label: list[str],
+    memory_gb: list[float],
+    speeds: tuple[float, ...],
+    values: list[ValueOption | None],
+    workload: Workload,
+    need: float | None,
+) -> tuple[int | None, Msg, list[str]]:
+    """(the pick's index, the verdict, setups left out for too little memory per GPU)."""
+    fitting = [i for i in range(len(label)) if need is None or memory_gb[i] >= need]
+    excluded = [label[i] for i in range(len(label)) if i not in fitting]
+    if not fitting:
+        closest = max(range(len(label)), key=lambda i: memory_gb[i])
+        return None, msg("advice.compare.verdict.none_fit", gb=need, closest=label[closest]), excluded
+    fastest = max(fitting, key=lambda i: speeds[i])
+    priced = [i for i in fitting if values[i] is not None]
+    best_value = max(priced, key=lambda i: values[i].perf_per_kusd) if priced else None  # type: ignore[union-attr]
+    work = msg(f"workload.{workload}")
+    if best_value is None or len(priced) < len(fitting):
+        return fastest, msg("advice.compare.verdict.fastest", pick=label[fastest], workload=work), excluded
+    if best_value == fastest:
+        return fastest, msg("advice.compare.verdict.both", pick=label[fastest], workload=work), excluded
+    fast_v, cheap_v = values[fastest], values[best_value]
+    assert fast_v is not None and cheap_v is not None
+    return (
+        fastest,
+        msg(
+            "advice.compare.verdict.split",
+            fast=label[fastest],
+            value=label[best_value],
+            ratio=speeds[fastest] / speeds[best_value],
+            more=cheap_v.perf_per_kusd / fast_v.perf_per_kusd - 1,
+            workload=work,
+        ),
+        excluded,
     )
 
 

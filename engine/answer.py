@@ -71,21 +71,30 @@ class FollowUp(Frozen):
 
 
 class CompareRow(Frozen):
+    """One workload across the compared setups: ``speeds`` of each relative to the first (whose
+    speed is 1.0); ``ratio`` and ``detail`` are the first against the second, with both breakdowns."""
+
     workload: Workload
     ratio: float
     detail: RelativeSpeed
+    speeds: tuple[float, ...] = ()
 
 
 class Comparison(Frozen):
-    gpu_ids: tuple[str, str]
-    counts: tuple[int, int]
+    """Up to four setups (count × card) side by side, each tuple in the order the user named them,
+    and ``verdict``: the pick for the user's workload and memory need (``pick`` its index)."""
+
+    gpu_ids: tuple[str, ...]
+    counts: tuple[int, ...]
     rows: tuple[CompareRow, ...]
-    memory_gb: tuple[float, float]
-    bandwidth_gbs: tuple[float, float]
-    tdp_w: tuple[int, int]
-    prices: tuple[PriceQuote | None, PriceQuote | None]
-    perf_per_kusd: tuple[float | None, float | None]
+    memory_gb: tuple[float, ...]
+    bandwidth_gbs: tuple[float, ...]
+    tdp_w: tuple[int, ...]
+    prices: tuple[PriceQuote | None, ...]
+    perf_per_kusd: tuple[float | None, ...]
     workload: Workload
+    verdict: Msg | None = None
+    pick: int | None = None
 
 
 class Wording(Frozen):

@@ -202,26 +202,21 @@ def performance_spec(
 
 
 def comparison_spec(comparison: Comparison, *, lang: Lang = "en") -> PerformanceSpec:
-    """The two compared systems' speed relative to one of the second card, from the answer's rows.
+    """The compared setups' speed relative to the first, from the answer's rows.
 
-    Each row's ``detail`` holds both cards' modelled speed and the scaling efficiency of their
-    counts, so the bars are the answer's own figures: the first system's bar is the row's ratio
-    times the second system's size, and the chart's numbers agree with the answer's text. The
-    reference is the card the answer compared against (the second, as one card)."""
-    rows = comparison.rows
-    counts = comparison.counts
-    bars = []
-    for i, gpu_id in enumerate(comparison.gpu_ids):
-        values = []
-        for row in rows:
-            d = row.detail
-            own = d.gpu.speed if i == 0 else d.reference.speed
-            values.append(own * counts[i] * d.scaling_efficiency[i] / d.reference.speed)
-        bars.append(PerformanceBar(gpu_id=gpu_id, name=_short_name(gpu_id), count=counts[i], values=tuple(values)))
+    Each row's ``speeds`` are the answer's own figures (each setup's modelled speed, counts and
+    scaling included, over the first setup's), so the chart's numbers agree with the answer's table."""
+    bars = [
+        PerformanceBar(
+            gpu_id=gpu_id, name=_short_name(gpu_id), count=count, values=tuple(row.speeds[i] for row in comparison.rows)
+        )
+        for i, (gpu_id, count) in enumerate(zip(comparison.gpu_ids, comparison.counts, strict=True))
+    ]
+    first = _short_name(comparison.gpu_ids[0])
     return PerformanceSpec(
         lang=lang,
-        reference=_short_name(comparison.gpu_ids[1]),
-        workloads=tuple(row.workload for row in rows),
+        reference=f"{comparison.counts[0]}× {first}" if comparison.counts[0] > 1 else first,
+        workloads=tuple(row.workload for row in comparison.rows),
         bars=tuple(bars),
         caption=Caption(source=text(lang, "source.performance")),
     )

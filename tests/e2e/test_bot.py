@@ -461,3 +461,22 @@ async def test_chart_and_vote_rebuild_a_multi_field_question_exactly(double: Dis
         assert (await (await double.press_button(reply.message_id, up, user="fan")).wait_response()).ephemeral
         (vote,) = await bot.store.feedback.votes(reply.message_id)
         assert vote.vote == 1 and Query.model_validate_json(vote.query_json) == asked
+
+
+@pytest.mark.parametrize(
+    ("text", "pick", "left_out"),
+    [
+        ("A5000, 3090 or two 4070 Ti for llama finetuning?", "Pick RTX 3090", "Left out of the pick"),
+        ("微调 llama 用 A5000、3090 还是两张 4070 Ti？", "选 RTX 3090", "未列入选择"),
+    ],
+)
+async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
+    double: DiscordDouble, text: str, pick: str, left_out: str
+) -> None:
+    async with double.run(make_bot()):
+        await double.send_message(double.channel.id, mention(double, text), mentions=[double.bot_user.id])
+        reply = await double.wait_for_message(double.channel.id)
+        embed = reply.embeds[0]
+        assert embed["description"].startswith(pick)
+        shown = str(embed)
+        assert all(name in shown for name in ("RTX A5000", "RTX 3090", "2× RTX 4070 Ti")) and left_out in shown

@@ -209,3 +209,41 @@ def test_parse_remembers_questions_for_the_installed_catalog_only():
     assert parse(text, default_currency="EUR") is not parse(text)
     fresh = parse(text, catalog=load_catalog())  # an explicit catalog (tests, benchmarks) is parsed anew
     assert fresh is not parse(text) and fresh == parse(text)
+
+
+def test_a_comparison_covers_every_named_setup_and_ends_with_a_pick():
+    """ "A5000, 3090 or two 4070 Ti for LLM fine-tuning?": all three, each relative to the first;
+    the 4070 Tis (12 GB) are left out of the pick by the guide's 24 GB floor for transformers."""
+    from engine.performance import compare
+
+    query = Query(
+        kind="compare", task="llm_finetune", gpus=("rtx-a5000", "rtx-3090", "rtx-4070-ti"), gpu_counts=(1, 1, 2)
+    )
+    answer = advise(query)
+    c = answer.comparison
+    assert c.gpu_ids == ("rtx-a5000", "rtx-3090", "rtx-4070-ti") and c.counts == (1, 1, 2)
+    train = next(r for r in c.rows if r.workload == "train16")
+    expected = tuple(1 / compare("rtx-a5000", g, "train16", 1, n).ratio for g, n in zip(c.gpu_ids, c.counts))
+    assert train.speeds == pytest.approx(expected) and train.speeds[0] == 1.0
+    assert train.speeds[1] == pytest.approx(936 / 768, rel=0.05)  # same architecture: the bandwidth ratio
+    assert c.pick == 1 and c.verdict.key == "advice.compare.verdict.fastest"  # the A5000 has no price
+    assert answer.headline == c.verdict
+    excluded = next(m for m in answer.caveats if m.key == "advice.compare.excluded")
+    assert [english(name) for name in excluded["names"]] == ["2× RTX 4070 Ti"] and excluded["gb"] == 24
+
+
+def test_a_faster_card_and_a_better_value_are_both_named():
+    """2023 prices: the 4090 is faster, the 3090 gives more per dollar — the verdict says both."""
+    answer = advise(Query(kind="compare", gpus=("rtx-4090", "rtx-3090")), AdviceContext(snapshot="2023-01"))
+    c = answer.comparison
+    train = next(r for r in c.rows if r.workload == "train16")
+    assert c.pick == 0 and c.verdict.key == "advice.compare.verdict.split"
+    assert c.verdict["ratio"] == pytest.approx(train.speeds[0] / train.speeds[1])
+    assert c.verdict["more"] == pytest.approx(c.perf_per_kusd[1] / c.perf_per_kusd[0] - 1)
+    assert english(c.verdict).startswith("For speed pick RTX 4090")
+
+
+def test_when_no_setup_has_the_memory_the_verdict_says_so():
+    c = advise(Query(kind="compare", task="llm_finetune", gpus=("rtx-3060-12gb", "rtx-3070"))).comparison
+    assert c.pick is None and c.verdict.key == "advice.compare.verdict.none_fit"
+    assert english(c.verdict["closest"]) == "RTX 3060 12GB" and c.verdict["gb"] == 24
