@@ -438,7 +438,7 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
                 follow_up=FollowUp(field="gpu", question=msg("advice.followup.compare"), choices=()),
             )
     else:
-        ids = query.gpus[: BOUNDS["gpus"].high]
+        ids = query.gpus[: int(BOUNDS["gpus"].high)]
     counts = tuple((query.gpu_counts[i] if i < len(query.gpu_counts) else 1) for i in range(len(ids)))
     gpus = [catalog.get(i) for i in ids]
     workload = workload_for(query)
@@ -525,13 +525,13 @@ def _memory_need(query: Query) -> float | None:
 
 
 def _verdict(
-    label: list[str],
+    label: list[Msg],
     memory_gb: list[float],
     speeds: tuple[float, ...],
     values: list[ValueOption | None],
     workload: Workload,
     need: float | None,
-) -> tuple[int | None, Msg, list[str]]:
+) -> tuple[int | None, Msg, list[Msg]]:
     """(the pick's index, the verdict, setups left out for too little memory per GPU)."""
     fitting = [i for i in range(len(label)) if need is None or memory_gb[i] >= need]
     excluded = [label[i] for i in range(len(label)) if i not in fitting]

@@ -223,7 +223,9 @@ def test_a_comparison_covers_every_named_setup_and_ends_with_a_pick():
     c = answer.comparison
     assert c.gpu_ids == ("rtx-a5000", "rtx-3090", "rtx-4070-ti") and c.counts == (1, 1, 2)
     train = next(r for r in c.rows if r.workload == "train16")
-    expected = tuple(1 / compare("rtx-a5000", g, "train16", 1, n).ratio for g, n in zip(c.gpu_ids, c.counts))
+    expected = tuple(
+        1 / compare("rtx-a5000", g, "train16", 1, n).ratio for g, n in zip(c.gpu_ids, c.counts, strict=True)
+    )
     assert train.speeds == pytest.approx(expected) and train.speeds[0] == 1.0
     assert train.speeds[1] == pytest.approx(936 / 768, rel=0.05)  # same architecture: the bandwidth ratio
     assert c.pick == 1 and c.verdict.key == "advice.compare.verdict.fastest"  # the A5000 has no price
