@@ -12,7 +12,7 @@ flowchart's pick is reported beside it as a rule, not used as a table of answers
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from functools import lru_cache
 from typing import Literal
@@ -43,7 +43,7 @@ from engine.message import Msg, Value, msg
 from engine.money import Money, exchange_rates
 from engine.performance import compare, speed
 from engine.power import plan
-from engine.query import BOUNDS, Query, Task
+from engine.query import BOUNDS, Objective, Query, Task
 from engine.specs import WORKLOADS, CloudInstance, Gpu, Workload
 
 TASK_WORKLOAD: dict[Task, Workload] = {
@@ -250,7 +250,7 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
     counts = (query.num_gpus,) if query.num_gpus else (1,)
     snapshot = catalog.snapshot(ctx.snapshot)
 
-    def ranked(tensor_cores_only: bool) -> list[ValueOption]:
+    def ranked(tensor_cores_only: bool, limit: int | None = ctx.max_options * len(counts)) -> list[ValueOption]:
         return rank_by_value(
             workload,
             gpu_counts=counts,
@@ -260,7 +260,7 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
             snapshot=ctx.snapshot,
             condition=query.condition,
             overrides=ctx.price_overrides,
-            limit=ctx.max_options * len(counts),
+            limit=limit,
         )
 
     found = ranked(tensor_cores_only=True)
@@ -315,9 +315,10 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         )
 
     best = found[0].perf_per_kusd
+    lead, value_pick, objective = _lead(query, found, budget, ranked)
     seen: set[str] = set()
     options: list[Option] = []
-    for v in found:
+    for v in (lead, *found):
         if v.gpu_id in seen:
             continue
         seen.add(v.gpu_id)
@@ -325,17 +326,32 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         if len(options) == ctx.max_options:
             break
     top = options[0]
-    headline = msg(
-        "advice.recommend.headline.budget" if budget is not None else "advice.recommend.headline",
-        setup=setup(top.name, top.gpu_count),
-        gb=top.memory_gb,
-        workload=msg(f"workload.{workload}"),
-        speed=top.speed_vs_reference,
-        reference=catalog.get(ctx.reference_gpu).short_name,
-        usd=top.price.usd,
-        basis=top.price.basis_message(),
-        date=top.price.date,
-    )
+    said: dict[str, Value] = {
+        "setup": setup(top.name, top.gpu_count),
+        "gb": top.memory_gb,
+        "workload": msg(f"workload.{workload}"),
+        "speed": top.speed_vs_reference,
+        "reference": catalog.get(ctx.reference_gpu).short_name,
+        "usd": top.price.usd,
+        "basis": top.price.basis_message(),
+        "date": top.price.date,
+    }
+    if objective == "best_value":
+        headline = msg(
+            "advice.recommend.headline.budget" if budget is not None else "advice.recommend.headline", **said
+        )
+    else:
+        headline = msg(f"advice.recommend.headline.{objective}", **said)
+    if value_pick.gpu_id != lead.gpu_id or value_pick.gpu_count != lead.gpu_count:
+        beside = msg(
+            "advice.recommend.value_beside",
+            setup=setup(load_catalog().get(value_pick.gpu_id).short_name, value_pick.gpu_count),
+            more=value_pick.perf_per_kusd / lead.perf_per_kusd - 1,
+            usd=value_pick.price.usd,
+        )
+        headline = msg("sentences", items=(headline, beside))
+    if any(catalog.get(o.gpu_id).vendor != "nvidia" for o in options) and query.vendor is None:
+        caveats.append(msg("advice.caveat.nvidia_first"))
     alternatives = _multi_gpu(query, workload, floor_gb, budget, ctx, best, organization) if not query.num_gpus else ()
     community = tuple(
         msg("advice.note.community_price", gpu=o.name, source=o.price.source)
@@ -356,6 +372,27 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         notes=community,
         price_source="; ".join(snapshot.sources),
     )
+
+
+def _lead(
+    query: Query,
+    found: list[ValueOption],
+    budget: Decimal | None,
+    ranked: Callable[..., list[ValueOption]],
+) -> tuple[ValueOption, ValueOption, Objective]:
+    """(the setup to lead with, the best value, what "best" meant). With a budget, "best" is the
+    strongest setup the money buys, the best value beside it; without one, the best value. NVIDIA
+    leads unless the user opted into another vendor (guide §10: AMD works, with less tooling)."""
+    objective: Objective = query.objective or ("fastest" if budget is not None else "best_value")
+    every = ranked(True, limit=None) or ranked(False, limit=None)
+    catalog = load_catalog()
+    leading = [v for v in every if query.vendor is not None or catalog.get(v.gpu_id).vendor == "nvidia"] or every
+    value_pick = leading[0] if leading else found[0]
+    if objective == "fastest":
+        return max(leading, key=lambda v: v.speed), value_pick, objective
+    if objective == "cheapest":
+        return min(leading, key=lambda v: v.system_usd), value_pick, objective
+    return value_pick, value_pick, objective
 
 
 def _nothing_fits(query: Query, floor_gb: float | None, cheapest: PriceQuote | None) -> Msg:

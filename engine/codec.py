@@ -130,6 +130,8 @@ LAYOUT: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("edition", ("choice", get_args(Edition))),
     ("tensor_cores", ("bool",)),
     ("tma", ("bool",)),
+    ("objective", ("choice", CHOICES["objective"])),
+    ("vendor", ("choice", CHOICES["vendor"])),
 )
 BUDGET_CENTS_BITS = _bits(int(BOUNDS["budget"].high) * 100 + 1)
 

@@ -26,9 +26,7 @@ from engine.message import Msg, msg
 from engine.money import Money, exchange_rates
 from engine.specs import WORKLOADS, Workload
 
-Kind = Literal[
-    "recommend", "compare", "can_run", "cloud_vs_buy", "power", "explain", "info", "cycles", "other"
-]
+Kind = Literal["recommend", "compare", "can_run", "cloud_vs_buy", "power", "explain", "info", "cycles", "other"]
 Task = Literal[
     "kaggle",
     "learning",
@@ -44,6 +42,8 @@ Task = Literal[
 ]
 Condition = Literal["new", "used"]
 Mode = Literal["inference", "full_finetune", "lora", "qlora", "pretrain"]  # what a can-run question runs
+Objective = Literal["best_value", "cheapest", "fastest"]
+Vendor = Literal["nvidia", "amd", "intel", "apple"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 TASKS: tuple[Task, ...] = get_args(Task)
 MODES: tuple[Mode, ...] = get_args(Mode)
@@ -86,8 +86,14 @@ BOUNDS: dict[str, Bound] = {
 }
 MODEL_TEXT_BYTES = 16  # of a model name the catalog does not know: what a button can carry (engine.codec)
 CHOICES: dict[str, tuple[str, ...]] = {
-    "kind": KINDS, "task": TASKS, "condition": get_args(Condition), "workload": WORKLOADS, "mode": MODES,
+    "kind": KINDS,
+    "task": TASKS,
+    "condition": get_args(Condition),
+    "workload": WORKLOADS,
+    "mode": MODES,
     "edition": get_args(Edition),
+    "objective": get_args(Objective),
+    "vendor": get_args(Vendor),
 }
 
 
@@ -113,33 +119,43 @@ class Query(BaseModel):
     min_memory_gb: float | None = Field(default=None, **BOUNDS["min_memory_gb"].field())
     hours_per_day: float | None = Field(default=None, **BOUNDS["hours_per_day"].field())
     num_gpus: int | None = Field(default=None, **BOUNDS["num_gpus"].field())
-    gpus: tuple[str, ...] = Field(default=(), description="catalog ids; a name that resolves is read as its id",
-                                  **_length("gpus"))
-    gpu_counts: tuple[Count, ...] = Field(default=(), description="per entry of gpus when stated ('2x 3090')",
-                                          **_length("gpus"))
+    gpus: tuple[str, ...] = Field(
+        default=(), description="catalog ids; a name that resolves is read as its id", **_length("gpus")
+    )
+    gpu_counts: tuple[Count, ...] = Field(
+        default=(), description="per entry of gpus when stated ('2x 3090')", **_length("gpus")
+    )
     condition: Condition | None = None
     cloud_interest: bool | None = None
-    model: str | None = Field(default=None, description="model named in a can-run question, as typed",
-                              **_length("model"))
+    model: str | None = Field(
+        default=None, description="model named in a can-run question, as typed", **_length("model")
+    )
     workload: Workload | None = Field(default=None, description="metric asked for explicitly ('8-bit inference')")
     organization: bool | None = Field(default=None, description="a lab, company or cluster rather than one person")
     topic: str | None = Field(default=None, description="explain: which of the guide's answers", **_length("topic"))
     power_limit_w: int | None = Field(default=None, **BOUNDS["power_limit_w"].field())
     # can_run: what to check (None: the engine chooses, as for a chat question)
     mode: Mode | None = None
-    precision: str | None = Field(default=None, description="a precision name, read as its canonical form",
-                                  **_length("precision"))
+    precision: str | None = Field(
+        default=None, description="a precision name, read as its canonical form", **_length("precision")
+    )
     context_tokens: int | None = Field(default=None, **BOUNDS["context_tokens"].field())
     # cloud_vs_buy: the user's own figures (None: priced from the catalog and the cloud data)
     desktop_usd: Decimal | None = Field(default=None, **BOUNDS["desktop_usd"].field())
-    cloud_usd_per_hour: Decimal | None = Field(default=None, description="per GPU-hour",
-                                               **BOUNDS["cloud_usd_per_hour"].field())
-    electricity_usd_per_kwh: Decimal | None = Field(default=None, description="None: the server's setting",
-                                                    **BOUNDS["electricity_usd_per_kwh"].field())
+    cloud_usd_per_hour: Decimal | None = Field(
+        default=None, description="per GPU-hour", **BOUNDS["cloud_usd_per_hour"].field()
+    )
+    electricity_usd_per_kwh: Decimal | None = Field(
+        default=None, description="None: the server's setting", **BOUNDS["electricity_usd_per_kwh"].field()
+    )
     # cycles: which of the guide's worked examples (None: 2023, with Tensor Cores, without TMA)
     edition: Edition | None = None
     tensor_cores: bool | None = None
     tma: bool | None = None
+    # recommend: what "best" means to the user (None: with a budget, the strongest setup it buys; without,
+    # the best value), and a vendor they opted into (None: NVIDIA leads, as the guide advises)
+    objective: Objective | None = None
+    vendor: Vendor | None = None
 
     def __init__(self, **data: Any) -> None:
         """Validate, turning what pydantic rejects into the one error front ends catch."""
@@ -260,8 +276,15 @@ def _resolved(text: str) -> str:
 
 
 _BOUND_ERRORS = {
-    "greater_than", "greater_than_equal", "less_than", "less_than_equal", "too_long", "too_short",
-    "string_too_long", "string_too_short", "finite_number",
+    "greater_than",
+    "greater_than_equal",
+    "less_than",
+    "less_than_equal",
+    "too_long",
+    "too_short",
+    "string_too_long",
+    "string_too_short",
+    "finite_number",
 }
 
 
@@ -291,7 +314,8 @@ class ParseResult(BaseModel):
     language: Literal["en", "zh-Hant", "zh-Hans"] = "en"
     missing: tuple[Literal["kind", "task", "budget", "gpu", "model"], ...] = ()
     kind_choices: tuple[Kind, ...] = Field(
-        default=(), description="the likeliest kinds, best first, when the parser is unsure of the kind ('kind' in missing)"
+        default=(),
+        description="the likeliest kinds, best first, when the parser is unsure of the kind ('kind' in missing)",
     )
     uncertain: tuple[str, ...] = Field(default=(), description="fields the parser guessed")
     unknown_gpus: tuple[str, ...] = Field(default=(), description="GPU-like names that matched no catalog card")

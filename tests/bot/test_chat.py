@@ -45,7 +45,7 @@ def test_terminal_answer_keeps_the_thread_and_reports_notes():
     conversations = Conversations()
     ctx = AdviceContext(snapshot="2020-09")
     assert "RTX 3070" in answer_once("which GPU for Kaggle under $500?", conversations, ctx)
-    assert "within your budget" in answer_once("what about $2000?", conversations, ctx)
+    assert "your budget buys" in answer_once("what about $2000?", conversations, ctx)  # the budget took effect
     assert "negative" in answer_once("budget: -500 dollars lol which gpu", conversations, ctx)
 
 

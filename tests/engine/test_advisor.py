@@ -188,7 +188,7 @@ def test_spec_cards_and_cycle_examples_are_remembered_answers():
 def test_remembered_answers_are_per_context():
     """Community prices, currency and electricity change answers, so they are part of what is
     remembered: a server with its own 3090 price must not get another server's answer."""
-    query = Query(kind="recommend", task="kaggle", budget=Money(amount=1500, currency="USD"))
+    query = Query(kind="recommend", task="kaggle", budget=Money(amount=1500, currency="USD"), objective="best_value")
     plain = advise(query, AdviceContext(snapshot="2023-01"))
     cheap = price_quote("rtx-3090", snapshot="2023-01").model_copy(update={"usd": Decimal(300), "basis": "override"})
     local = AdviceContext(snapshot="2023-01", price_overrides={"rtx-3090": cheap})
@@ -249,3 +249,48 @@ def test_when_no_setup_has_the_memory_the_verdict_says_so():
     c = advise(Query(kind="compare", task="llm_finetune", gpus=("rtx-3060-12gb", "rtx-3070"))).comparison
     assert c.pick is None and c.verdict.key == "advice.compare.verdict.none_fit"
     assert english(c.verdict["closest"]) == "RTX 3060 12GB" and c.verdict["gb"] == 24
+
+
+def test_a_budget_buys_the_strongest_setup_with_the_best_value_beside_it():
+    """ "$2,000 for Kaggle" (2023 prices): lead with the fastest card the money buys, and name the
+    best value beside it; asked for value or the cheapest, those lead instead."""
+    ctx = AdviceContext(snapshot="2023-01")
+    budget = Money(amount=2000, currency="USD")
+    every = rank_by_value(
+        "train16",
+        min_memory_gb=8,
+        max_gpus_usd=Decimal(2000),
+        snapshot="2023-01",
+        candidates=[g for g in rank_candidates() if g.startswith("rtx")],
+    )
+    strongest = max(every, key=lambda v: v.speed)
+    answer = advise(Query(kind="recommend", task="kaggle", budget=budget), ctx)
+    assert answer.options[0].gpu_id == strongest.gpu_id and answer.options[0].gpus_usd <= 2000
+    lead, beside = answer.headline["items"]
+    assert lead.key == "advice.recommend.headline.fastest" and beside.key == "advice.recommend.value_beside"
+    value = advise(Query(kind="recommend", task="kaggle", budget=budget, objective="best_value"), ctx)
+    assert english(beside).startswith(f"Best value: {value.options[0].name} at $")
+    cheapest = advise(Query(kind="recommend", task="kaggle", budget=budget, objective="cheapest"), ctx)
+    assert cheapest.headline["items"][0].key == "advice.recommend.headline.cheapest"
+    assert cheapest.options[0].gpus_usd <= min(o.gpus_usd for o in (*value.options, *answer.options))
+
+
+def rank_candidates() -> list[str]:
+    from engine.advisor import _candidates
+
+    return list(_candidates(False, True))
+
+
+def test_nvidia_leads_unless_the_user_opts_into_amd():
+    """2026 used market, LLM inference under €1,500: the RX 7900 XTX is the best value, but the guide
+    leads with NVIDIA (and says why); a user who says AMD gets the Radeon first."""
+    query = Query(
+        kind="recommend", task="llm_inference", budget=Money(amount=1500, currency="EUR"), objective="best_value"
+    )
+    plain = advise(query)
+    assert plain.options[0].gpu_id == "rtx-3090" and "rx-7900-xtx" in [o.gpu_id for o in plain.options]
+    assert any(c.key == "advice.caveat.nvidia_first" for c in plain.caveats)
+    amd = advise(query.model_copy(update={"vendor": "amd"}))
+    assert amd.options[0].gpu_id == "rx-7900-xtx" and not any(
+        c.key == "advice.caveat.nvidia_first" for c in amd.caveats
+    )

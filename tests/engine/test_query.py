@@ -340,6 +340,15 @@ def _answers() -> list:
         (q(kind="compare"), None),
         (q(kind="compare", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 2)), old),
         (q(kind="compare", gpus=(unpriced, "rtx-3090")), None),
+        (q(kind="compare", gpus=("rtx-4090", "rtx-3090")), old),
+        (
+            q(kind="compare", task="llm_finetune", gpus=("rtx-a5000", "rtx-3090", "rtx-4070-ti"), gpu_counts=(1, 1, 2)),
+            None,
+        ),
+        (q(kind="compare", task="llm_finetune", gpus=("rtx-3060-12gb", "rtx-3070")), None),
+        (q(kind="recommend", task="kaggle", budget=usd(2000), objective="fastest"), old),
+        (q(kind="recommend", task="kaggle", budget=usd(2000), objective="cheapest"), old),
+        (q(kind="recommend", task="kaggle", budget=usd(2000), objective="best_value", vendor="amd"), None),
         (q(kind="cloud_vs_buy", gpus=("rtx-3090",), hours_per_day=3), None),
         (q(kind="cloud_vs_buy", gpus=("rtx-3090",), hours_per_day=0.5, cloud_usd_per_hour=Decimal("0.05")), None),
         (q(kind="cloud_vs_buy", desktop_usd=2000), None),
@@ -408,7 +417,8 @@ def test_every_advice_message_renders_in_every_language():
 
 
 def test_dates_in_headlines_render_per_language():
-    answer = advise(Query(kind="recommend", task="kaggle", budget=usd(1500)), AdviceContext(snapshot="2023-01"))
+    query = Query(kind="recommend", task="kaggle", budget=usd(1500), objective="best_value")
+    answer = advise(query, AdviceContext(snapshot="2023-01"))
     date = answer.headline["date"]
     assert isinstance(date, dt.date) and date == answer.options[0].price.date
     assert f"{date:%b %Y}" in english(answer.headline)
