@@ -14,6 +14,7 @@ from bot.locales import Lang
 from bot.words import render, say
 from engine.answer import Answer, Option
 from engine.canrun import CanRunReport
+from engine.canrun import rung_label as _rung
 from engine.catalog import load_catalog
 from engine.cost import PriceQuote
 from engine.cycles import CycleBreakdown
@@ -296,6 +297,8 @@ def can_run_blocks(report: CanRunReport, lang: Lang) -> list[Block]:
             optional=(2,),
         )
         blocks.append(Block(role="details", title=say(lang, "field.memory"), table=table))
+    if report.card:
+        blocks.append(Block(role="options", title=say(lang, "field.card"), table=card_table(report, lang)))
     if report.alternatives:
         rows = [
             (
@@ -319,6 +322,34 @@ def can_run_blocks(report: CanRunReport, lang: Lang) -> list[Block]:
         )
         blocks.append(Block(role="options", title=say(lang, "field.fits"), table=table))
     return blocks
+
+
+def card_table(report: CanRunReport, lang: Lang) -> Table:
+    """What a card can do: per use, the largest reference model it runs and the next that does not."""
+    rows = []
+    for row in report.card:
+        v = row.verdict
+        rung = render(_rung(v.mode, v.precision), lang) if v.precision else ""
+        speed = f"{v.decode.low:.0f}-{v.decode.high:.0f} tok/s" if v.decode and v.fits else ""
+        rows.append(
+            (
+                say(lang, f"card.use.{row.use}"),
+                row.model_name,
+                rung,
+                f"{v.need_gib:.1f}",
+                say(lang, "card.fits" if v.fits else "card.no_fit"),
+                speed,
+            )
+        )
+    headers = (
+        say(lang, "canrun.col.use"),
+        say(lang, "canrun.col.model"),
+        say(lang, "canrun.col.precision"),
+        "GiB/GPU",
+        say(lang, "canrun.col.fits"),
+        say(lang, "canrun.col.decode"),
+    )
+    return Table(headers=headers, rows=tuple(rows), optional=(2,))
 
 
 def compose_why(estimate: SpeedEstimate, relative: float, lang: Lang) -> Document:

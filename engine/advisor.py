@@ -802,7 +802,7 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
         context=query.context_tokens,
     )
     follow_up = None
-    if report.model_id is None and report.memory_verdict is None and report.floor is None:
+    if report.model_id is None and report.memory_verdict is None and report.floor is None and not report.card:
         follow_up = FollowUp(field="model", question=msg("advice.followup.model"), choices=())
     rules = (
         Rule(

@@ -20,6 +20,7 @@ import datetime as dt
 import math
 import re
 from decimal import Decimal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -77,6 +78,8 @@ _BARE_SIZE = re.compile(
     re.IGNORECASE,
 )
 
+_SIZE_IN_NAME = re.compile(r"(?<![0-9.x])(?P<size>\d+(?:\.\d+)?)\s*b(?![a-z0-9])", re.IGNORECASE)
+
 
 class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True)
@@ -133,7 +136,7 @@ class GpuVerdict(Frozen):
 
 
 class MemoryVerdict(Frozen):
-    """"Is 8 GB enough?": the ladder against a bare memory size (per GPU, ``count`` GPUs)."""
+    """ "Is 8 GB enough?": the ladder against a bare memory size (per GPU, ``count`` GPUs)."""
 
     memory_gb: float
     count: int
@@ -161,6 +164,15 @@ class Alternative(Frozen):
     decode: SpeedRange | None = None
 
 
+class CardRow(Frozen):
+    """What a card can do with one reference model: the best rung that fits, or the smallest if none."""
+
+    use: Literal["chat", "image", "qlora", "lora", "full_finetune"]
+    model_id: str
+    model_name: str
+    verdict: GpuVerdict
+
+
 class CanRunReport(Frozen):
     """The answer to a can-it-run question, with every input and assumption it used."""
 
@@ -185,6 +197,7 @@ class CanRunReport(Frozen):
     assumptions: tuple[Msg, ...] = ()
     snapshot_id: str | None = None
     price_date: dt.date | None = None
+    card: tuple[CardRow, ...] = ()
 
 
 # ---- speed ----------------------------------------------------------------------------------
@@ -233,11 +246,28 @@ def decode_speed(
     def rate(efficiency: float, sync_s: float) -> float:
         return batch / (seconds / efficiency + syncs * sync_s)
 
-    basis = msg("canrun.basis.decode", bandwidth=card.bandwidth_gbs, weights_gb=weight_bytes / GB, bits=prec.bits,
-                kv_gb=kv / GB, context=length, batch=batch, low=DECODE_EFFICIENCY[0], high=DECODE_EFFICIENCY[1])
+    basis = msg(
+        "canrun.basis.decode",
+        bandwidth=card.bandwidth_gbs,
+        weights_gb=weight_bytes / GB,
+        bits=prec.bits,
+        kv_gb=kv / GB,
+        context=length,
+        batch=batch,
+        low=DECODE_EFFICIENCY[0],
+        high=DECODE_EFFICIENCY[1],
+    )
     if gpus > 1 and split == "tensor":
-        basis = clauses(basis, msg("canrun.basis.decode_tensor", gpus=gpus, syncs=syncs,
-                                   fast_us=ALL_REDUCE_S[1] * 1e6, slow_us=ALL_REDUCE_S[0] * 1e6))
+        basis = clauses(
+            basis,
+            msg(
+                "canrun.basis.decode_tensor",
+                gpus=gpus,
+                syncs=syncs,
+                fast_us=ALL_REDUCE_S[1] * 1e6,
+                slow_us=ALL_REDUCE_S[0] * 1e6,
+            ),
+        )
     elif gpus > 1:
         basis = clauses(basis, msg("canrun.basis.decode_pipeline", gpus=gpus))
     return SpeedRange(
@@ -278,8 +308,14 @@ def prefill_speed(
     per_token = 2 * _active_b(spec) * 1e9
     bound = tflops * 1e12 / per_token
     tp_low, tp_high = _tp_factor(gpus, split)
-    basis = msg("canrun.basis.prefill", tflops=tflops, units=unit, active_b=_active_b(spec),
-                low=COMPUTE_UTILISATION[0], high=COMPUTE_UTILISATION[1])
+    basis = msg(
+        "canrun.basis.prefill",
+        tflops=tflops,
+        units=unit,
+        active_b=_active_b(spec),
+        low=COMPUTE_UTILISATION[0],
+        high=COMPUTE_UTILISATION[1],
+    )
     return SpeedRange(
         low=bound * COMPUTE_UTILISATION[0] * tp_low,
         high=bound * COMPUTE_UTILISATION[1] * tp_high,
@@ -315,10 +351,20 @@ def training_time(
     scale = gpus * scaling_efficiency(gpus)
     fastest = flops / (tflops * 1e12 * COMPUTE_UTILISATION[1] * scale) / 3600
     slowest = flops / (tflops * 1e12 * COMPUTE_UTILISATION[0] * scale) / 3600
-    figures = {"k": k, "active_b": _active_b(spec), "tokens": tokens, "flops": flops, "tflops": tflops,
-               "low": COMPUTE_UTILISATION[0], "high": COMPUTE_UTILISATION[1]}
-    basis = (msg("canrun.basis.training_gpus", **figures, gpus=gpus, scaling=scaling_efficiency(gpus)) if gpus > 1
-             else msg("canrun.basis.training", **figures))
+    figures = {
+        "k": k,
+        "active_b": _active_b(spec),
+        "tokens": tokens,
+        "flops": flops,
+        "tflops": tflops,
+        "low": COMPUTE_UTILISATION[0],
+        "high": COMPUTE_UTILISATION[1],
+    }
+    basis = (
+        msg("canrun.basis.training_gpus", **figures, gpus=gpus, scaling=scaling_efficiency(gpus))
+        if gpus > 1
+        else msg("canrun.basis.training", **figures)
+    )
     return TimeEstimate(tokens=tokens, flops=flops, hours_low=fastest, hours_high=slowest, basis=basis)
 
 
@@ -379,6 +425,11 @@ def _label(mode: Mode, precision: str) -> Msg:
     return msg("canrun.rung.inference", precision=prec.label)
 
 
+def rung_label(mode: Mode, precision: str) -> Msg:
+    """A rung's name for tables and sentences ("GGUF Q4_K_M", "QLoRA (4-bit NF4 base)")."""
+    return _label(mode, precision)
+
+
 def _setup(name: str | Msg, count: int) -> str | Msg:
     """A GPU (or a memory size) as named, or "2× RTX 4090" for several."""
     return msg("canrun.setup.count", count=count, gpu=name) if count > 1 else name
@@ -393,7 +444,7 @@ def _sentences(first: Msg, *more: Msg) -> Msg:
 
 
 def _fit(need: float, per_gpu: bool, capacity: float, decode: SpeedRange | None) -> Msg:
-    """"needs 16.8 GB of 24 GB, ~41-55 tokens/s": what a fitting rung uses, and how fast it decodes."""
+    """ "needs 16.8 GB of 24 GB, ~41-55 tokens/s": what a fitting rung uses, and how fast it decodes."""
     fit = msg("canrun.fit.per_gpu" if per_gpu else "canrun.fit.one", need=need, capacity=capacity)
     return msg("canrun.fit.with_speed", fit=fit, low=decode.low, high=decode.high) if decode else fit
 
@@ -406,14 +457,22 @@ def _verdict_text(setup: str | Msg, tried: list[Rung], cap_gib: float, decode: S
     per_gpu = last.estimate.gpus > 1
     rung = _label(last.mode, last.precision)
     if not last.fits:
-        return msg("canrun.verdict.no_per_gpu" if per_gpu else "canrun.verdict.no", rung=rung, need=need,
-                   setup=setup, capacity=cap_gib)
+        return msg(
+            "canrun.verdict.no_per_gpu" if per_gpu else "canrun.verdict.no",
+            rung=rung,
+            need=need,
+            setup=setup,
+            capacity=cap_gib,
+        )
     fit = _fit(need, per_gpu, cap_gib, decode)
     if len(tried) == 1:
         return msg("canrun.verdict.yes", rung=rung, fit=fit)
     first = tried[0]
-    instead = msg("canrun.would_need_per_gpu" if per_gpu else "canrun.would_need",
-                  rung=_label(first.mode, first.precision), need=first.estimate.per_gpu_gib)
+    instead = msg(
+        "canrun.would_need_per_gpu" if per_gpu else "canrun.would_need",
+        rung=_label(first.mode, first.precision),
+        need=first.estimate.per_gpu_gib,
+    )
     return msg("canrun.verdict.yes_lower", rung=rung, fit=fit, instead=instead)
 
 
@@ -470,7 +529,10 @@ def _gpu_verdict(
         needed=tuple(needed),
         verdict=_with_needed(
             _verdict_text(_setup(gpu.short_name, count), tried, gpu.memory_gb, decode if best.fits else None),
-            gpu.short_name, needed, best.fits),
+            gpu.short_name,
+            needed,
+            best.fits,
+        ),
         notes=tuple(notes),
     )
 
@@ -530,10 +592,20 @@ def cheapest_setups(
             continue
         est = estimate(spec, mode, prec, gpus=n, context=context)
         decode = decode_speed(spec, gpu, prec, context=est.context, gpus=n) if mode == "inference" else None
-        found.append(Alternative(
-            gpu_id=gpu.id, name=gpu.short_name, count=n, memory_gb=gpu.memory_gb, mode=mode, precision=prec,
-            need_gib=est.per_gpu_gib, price=quote, gpus_usd=usd, decode=decode,
-        ))
+        found.append(
+            Alternative(
+                gpu_id=gpu.id,
+                name=gpu.short_name,
+                count=n,
+                memory_gb=gpu.memory_gb,
+                mode=mode,
+                precision=prec,
+                need_gib=est.per_gpu_gib,
+                price=quote,
+                gpus_usd=usd,
+                decode=decode,
+            )
+        )
     found.sort(key=lambda a: (a.gpus_usd, -(a.decode.low if a.decode else 0)))
     return found[:limit]
 
@@ -567,13 +639,15 @@ def _generic_model(text: str) -> tuple[ModelSpec, Msg] | None:
     if math.isclose(nearest.params_b, size):
         return nearest, msg("canrun.model_basis.stand_in", size=nearest.params_b)
     label = f"{size:g}"
-    scaled = nearest.model_copy(update={
-        "id": f"generic-{label}b",
-        "name": f"Generic {label}B dense model",
-        "aliases": (),
-        "params_b": size,
-        "notes": None,
-    })
+    scaled = nearest.model_copy(
+        update={
+            "id": f"generic-{label}b",
+            "name": f"Generic {label}B dense model",
+            "aliases": (),
+            "params_b": size,
+            "notes": None,
+        }
+    )
     return scaled, msg("canrun.model_basis.rescaled", size=size, shape=model_words(nearest))
 
 
@@ -587,6 +661,8 @@ def _resolve(text: str) -> tuple[ModelSpec | None, Msg | None, tuple[str, ...]]:
             return spec, msg("canrun.model_basis.stand_in", size=spec.params_b), ()
         return spec, msg("canrun.model_basis.catalog", source=spec.source), ()
     generic = _generic_model(text)
+    if generic is None and (sized := _SIZE_IN_NAME.search(text)):  # "Baichuan2-13B": answered from its size
+        generic = _generic_model(f"{sized.group('size')}B")
     if generic is not None:
         return generic[0], generic[1], ()
     return None, None, tuple(catalog.suggest(text))
@@ -601,8 +677,11 @@ def _mode_for(spec: ModelSpec, query: Query, mode: Mode | None) -> tuple[Mode, M
     if query.task == "llm_finetune":
         if spec.kind == "llm" and spec.params_b >= 1:
             return "lora", msg("canrun.mode_reason.lora"), "qlora"
-        return "full_finetune", msg("canrun.mode_reason.full_small", params_b=spec.params_b,
-                                    kind=kind_words(spec)), None
+        return (
+            "full_finetune",
+            msg("canrun.mode_reason.full_small", params_b=spec.params_b, kind=kind_words(spec)),
+            None,
+        )
     return "inference", msg("canrun.mode_reason.inference"), None
 
 
@@ -618,28 +697,106 @@ def _named_setups(query: Query) -> list[tuple[Gpu, int]]:
     return out
 
 
+# "What can my card do?": reference models per use, smallest first (the largest that fits is the answer).
+# A use's precision is fixed where the use names one (LoRA on a BF16 base, QLoRA's NF4, full fine-tuning in
+# BF16 mixed precision); inference walks down the quality ladder to the best rung that fits.
+CARD_MODELS: tuple[
+    tuple[Literal["chat", "image", "qlora", "lora", "full_finetune"], Mode, str | None, tuple[str, ...]], ...
+] = (
+    ("chat", "inference", None, ("llama-3.1-8b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.3-70b")),
+    ("image", "inference", None, ("sd-1.5", "sdxl", "flux-1-dev")),
+    ("qlora", "qlora", "nf4", ("llama-3.1-8b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.3-70b")),
+    ("lora", "lora", "bf16", ("llama-3.2-3b", "llama-3.1-8b", "qwen2.5-14b")),
+    ("full_finetune", "full_finetune", "bf16", ("qwen2.5-0.5b", "qwen2.5-1.5b", "llama-3.2-3b", "llama-3.1-8b")),
+)
+
+
+def card_capabilities(gpu: Gpu, count: int = 1) -> tuple[CardRow, ...]:
+    """For each use, the largest reference model the setup runs (at the best rung that fits) and,
+    when it exists, the next one up that does not fit — what the setup can do, and where it stops."""
+    models = load_model_catalog()
+    rows: list[CardRow] = []
+    for use, mode, precision, ids in CARD_MODELS:
+        verdicts = [(i, _gpu_verdict(models.get(i), mode, gpu, count, None, precision)) for i in ids]
+        fitting = [pair for pair in verdicts if pair[1].fits]
+        shown = fitting[-1:] + [pair for pair in verdicts if not pair[1].fits][:1]
+        rows += [CardRow(use=use, model_id=i, model_name=models.get(i).name, verdict=v) for i, v in shown]
+    return tuple(rows)
+
+
+def _card_headline(name: str | Msg, gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None) -> Msg:
+    """ "RTX 3060 12GB (12 GB) runs LLMs up to Qwen2.5 14B (GGUF Q4_K_M: 9.0 GB, ~18-24 tokens/s);
+    Llama 3.3 70B does not fit (needs 40.5 GB)." — the guide's floor as guidance, never a bare no."""
+    chat = [r for r in rows if r.use == "chat"]
+    runs = next((r for r in chat if r.verdict.fits), None)
+    stops = next((r for r in chat if not r.verdict.fits), None)
+    parts: list[Msg] = []
+    if runs is not None:
+        v = runs.verdict
+        speed = (
+            msg("canrun.card.speed", low=v.decode.low, high=v.decode.high) if v.decode else msg("canrun.card.no_speed")
+        )
+        parts.append(
+            msg(
+                "canrun.card.runs",
+                setup=name,
+                gb=gb,
+                model=runs.model_name,
+                rung=_label(v.mode, v.precision or "bf16"),
+                need=v.need_gib,
+                speed=speed,
+            )
+        )
+    else:
+        parts.append(msg("canrun.card.runs_none", setup=name, gb=gb))
+    if stops is not None:
+        parts.append(msg("canrun.card.stops", model=stops.model_name, need=stops.verdict.need_gib))
+    if floor is not None and gb < floor.gb:
+        parts.append(msg("canrun.card.floor", gb=floor.gb, rule=floor.rule))
+    return _sentences(*parts)
+
+
 def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
-    """No model named: hold the named memory against the guide's floor for the task."""
+    """No model named: what the named card can do (the largest models it runs and trains, how
+    fast, where it stops), with the guide's floor for the task as guidance; with only a memory
+    size, that size against the floor."""
     floor = memory_floor(query.task) if query.task else None
     setups = _named_setups(query)
+    if setups:
+        gpu, count = setups[0]
+        rows = card_capabilities(gpu, count)
+        return CanRunReport(
+            query=query,
+            model_text=model_text,
+            floor=floor,
+            card=rows,
+            headline=_card_headline(_setup(gpu.short_name, count), gpu.memory_gb, rows, floor),
+            notes=(msg("canrun.card.name_a_model"),),
+            assumptions=_ASSUMPTIONS,
+        )
     if floor is None:
         return CanRunReport(query=query, model_text=model_text, headline=msg("canrun.ask_model"))
-    have: list[tuple[str | Msg, float]] = [(g.short_name, g.memory_gb) for g, _ in setups] or (
-        [(msg("canrun.setup.memory", gb=query.min_memory_gb), query.min_memory_gb)] if query.min_memory_gb else [])
-    if not have:
-        return CanRunReport(query=query, model_text=model_text, floor=floor,
-                            headline=msg("canrun.floor.ask_gpu", rule=floor.rule))
-    lines = [msg("canrun.floor.meets" if gb >= floor.gb else "canrun.floor.below", setup=name, gb=gb)
-             for name, gb in have]
-    return CanRunReport(query=query, model_text=model_text, floor=floor,
-                        headline=msg("canrun.floor.headline", verdicts=clauses(*lines), rule=floor.rule))
+    if not query.min_memory_gb:
+        return CanRunReport(
+            query=query, model_text=model_text, floor=floor, headline=msg("canrun.floor.ask_gpu", rule=floor.rule)
+        )
+    gb = query.min_memory_gb
+    line = msg("canrun.floor.memory_meets" if gb >= floor.gb else "canrun.floor.memory_below", gb=gb)
+    return CanRunReport(
+        query=query,
+        model_text=model_text,
+        floor=floor,
+        headline=msg("canrun.floor.headline", verdicts=line, rule=floor.rule),
+    )
 
 
-def _headline(spec: ModelSpec, verdicts: list[GpuVerdict], memory: MemoryVerdict | None,
-              alternatives: list[Alternative]) -> Msg:
+def _headline(
+    spec: ModelSpec, verdicts: list[GpuVerdict], memory: MemoryVerdict | None, alternatives: list[Alternative]
+) -> Msg:
     if verdicts:
-        head = _sentences(*(msg("canrun.headline.verdict", setup=_setup(v.name, v.count), verdict=v.verdict)
-                            for v in verdicts))
+        head = _sentences(
+            *(msg("canrun.headline.verdict", setup=_setup(v.name, v.count), verdict=v.verdict) for v in verdicts)
+        )
     elif memory is not None:
         head = memory.verdict
     else:
@@ -648,8 +805,12 @@ def _headline(spec: ModelSpec, verdicts: list[GpuVerdict], memory: MemoryVerdict
         cheapest = min(alternatives, key=lambda a: a.gpus_usd)
         top = alternatives[0]
         if (top.mode, top.precision) != (cheapest.mode, cheapest.precision):
-            offer = msg("canrun.cheapest_and_top", cheapest=_alternative_words(cheapest),
-                        rung=_label(top.mode, top.precision), top=_alternative_words(top, with_label=False))
+            offer = msg(
+                "canrun.cheapest_and_top",
+                cheapest=_alternative_words(cheapest),
+                rung=_label(top.mode, top.precision),
+                top=_alternative_words(top, with_label=False),
+            )
         else:
             offer = msg("canrun.cheapest", cheapest=_alternative_words(cheapest))
         head = _sentences(head, offer)
@@ -657,9 +818,12 @@ def _headline(spec: ModelSpec, verdicts: list[GpuVerdict], memory: MemoryVerdict
 
 
 def _alternative_words(alt: Alternative, *, with_label: bool = True) -> Msg:
-    """"2× RTX 3090 at GGUF Q4_K_M ($1,600 for the GPUs, ~12-16 tokens/s)"."""
-    cost = (msg("canrun.alt.cost_speed", usd=alt.gpus_usd, low=alt.decode.low, high=alt.decode.high) if alt.decode
-            else msg("canrun.alt.cost", usd=alt.gpus_usd))
+    """ "2× RTX 3090 at GGUF Q4_K_M ($1,600 for the GPUs, ~12-16 tokens/s)"."""
+    cost = (
+        msg("canrun.alt.cost_speed", usd=alt.gpus_usd, low=alt.decode.low, high=alt.decode.high)
+        if alt.decode
+        else msg("canrun.alt.cost", usd=alt.gpus_usd)
+    )
     setup = _setup(alt.name, alt.count)
     if with_label:
         return msg("canrun.alt.setup_at", setup=setup, rung=_label(alt.mode, alt.precision), cost=cost)
@@ -670,8 +834,13 @@ _ASSUMPTIONS = (
     msg("canrun.assume.per_gpu"),
     msg("canrun.assume.gib"),
     msg("canrun.assume.inference", context=DEFAULT_INFERENCE_CONTEXT),
-    msg("canrun.assume.speed", decode_low=DECODE_EFFICIENCY[0], decode_high=DECODE_EFFICIENCY[1],
-        compute_low=COMPUTE_UTILISATION[0], compute_high=COMPUTE_UTILISATION[1]),
+    msg(
+        "canrun.assume.speed",
+        decode_low=DECODE_EFFICIENCY[0],
+        decode_high=DECODE_EFFICIENCY[1],
+        compute_low=COMPUTE_UTILISATION[0],
+        compute_high=COMPUTE_UTILISATION[1],
+    ),
     msg("canrun.assume.prices"),
 )
 
@@ -697,10 +866,12 @@ def assess(
     spec, basis, suggestions = _resolve(text)
     if spec is None:
         names = tuple(msg("canrun.name", name=s) for s in suggestions)
-        headline = (msg("canrun.unknown_model_suggest", model=text, suggestions=names) if names
-                    else msg("canrun.unknown_model", model=text))
-        return CanRunReport(query=query, model_text=text, unresolved=text, suggestions=suggestions,
-                            headline=headline)
+        headline = (
+            msg("canrun.unknown_model_suggest", model=text, suggestions=names)
+            if names
+            else msg("canrun.unknown_model", model=text)
+        )
+        return CanRunReport(query=query, model_text=text, unresolved=text, suggestions=suggestions, headline=headline)
     chosen, why, other = _mode_for(spec, query, mode)
     notes: list[Msg] = []
     if chosen in ("lora", "qlora") and not (spec.hidden_size and spec.layers):
@@ -719,9 +890,16 @@ def assess(
         if query.budget is not None and max_usd is None:
             notes.append(msg("canrun.note.no_exchange_rate", currency=query.budget.currency))
         for target_mode, prec in _alternative_targets(spec, chosen):
-            alternatives += cheapest_setups(spec, target_mode, prec, context=context, snapshot=snapshot,
-                                            condition=condition, max_usd=max_usd,
-                                            organization=bool(query.organization))
+            alternatives += cheapest_setups(
+                spec,
+                target_mode,
+                prec,
+                context=context,
+                snapshot=snapshot,
+                condition=condition,
+                max_usd=max_usd,
+                organization=bool(query.organization),
+            )
         if alternatives:
             quote_date, snapshot_id = alternatives[0].price.date, alternatives[0].price.snapshot_id
         elif max_usd is not None:

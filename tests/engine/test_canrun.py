@@ -209,7 +209,8 @@ def test_pretraining_70b_on_four_a100s_does_not_fit():
 def test_no_model_uses_the_guides_floor():
     report = assess(q(task="kaggle", gpus=("gtx-1060-6gb",)))
     assert report.floor is not None and report.floor.gb == 8
-    assert "below" in english(report.headline)
+    assert "the guide is comfortable from 8 GB" in english(report.headline)  # guidance, never a bare no
+    assert english(assess(q(task="kaggle", min_memory_gb=6)).headline).startswith("6 GB is below the guide's floor")
     assert english(assess(q()).headline).startswith("Which model")
 
 
@@ -321,6 +322,9 @@ def _spread() -> list[object]:
         assess(q(model="resnet-50", gpus=("rtx-3090",))),
         assess(q(task="kaggle", gpus=("gtx-1060-6gb", "rtx-3090"), gpu_counts=(1, 1))),  # floor: below and meets
         assess(q(task="kaggle", min_memory_gb=12)),
+        assess(q(task="kaggle", min_memory_gb=6)),
+        assess(q(model="llama 3.1 70b", min_memory_gb=8)),  # a bare memory size that is too small
+        assess(q(gpus=("gtx-1050-ti",))),  # my card: too small for the LLMs people run
         assess(q(task="kaggle")),  # floor, which GPU?
         assess(q()),  # which model?
     ]
@@ -373,3 +377,31 @@ def test_english_run_finds_three_words():
     assert _english_run("拆到 2 张 GPU（张量并行）") is None
     assert _english_run("RTX 3090：可以 needs more memory") == "needs more memory"
     assert _english_run("Tight: little room left.") == "Tight little room"
+
+
+@pytest.mark.parametrize(
+    ("gpu", "count", "runs", "stops"),
+    [
+        ("rtx-3060-12gb", 1, "qwen2.5-14b", "qwen2.5-32b"),  # 14B at 4-bit fits 12 GB, 32B does not
+        ("rtx-4090", 1, "qwen2.5-32b", "llama-3.3-70b"),  # 32B at 4-bit fits 24 GB, 70B does not
+        ("rtx-3090", 2, "llama-3.3-70b", None),  # 70B at 4-bit split over 2 × 24 GB
+    ],
+)
+def test_my_card_says_what_it_runs_and_where_it_stops(gpu, count, runs, stops):
+    """ "I have a 3060 12GB, what can it run?" — no model named: the largest reference LLM the
+    setup runs, with its rung, memory and speed, and the next one up that does not fit."""
+    from engine.advisor import advise
+
+    answer = advise(Query(kind="can_run", gpus=(gpu,), gpu_counts=(count,), task="llm_inference"))
+    chat = [row for row in answer.can_run.card if row.use == "chat"]
+    fitting = [row for row in chat if row.verdict.fits]
+    assert fitting[-1].model_id == runs and fitting[-1].verdict.decode is not None
+    assert fitting[-1].verdict.need_gib <= load_catalog().get(gpu).memory_gb
+    assert [row.model_id for row in chat if not row.verdict.fits] == ([stops] if stops else [])
+    assert answer.follow_up is None  # the answer says what it can; naming a model is a tip
+    text = english(answer.headline)
+    assert f"runs LLMs up to {fitting[-1].model_name}" in text
+    assert ("does not fit" in text) == (stops is not None)
+    assert "is comfortable from 24 GB" in text if load_catalog().get(gpu).memory_gb < 24 else True
+    uses = {row.use for row in answer.can_run.card}
+    assert uses == {"chat", "image", "qlora", "lora", "full_finetune"}
