@@ -70,6 +70,8 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
                 ),
             )
         )
+    if answer.rentals:
+        blocks.append(Block(role="options", title=say(lang, "field.rentals"), table=rentals_table(answer, lang)))
     if answer.power:
         p = answer.power
         text = say(
@@ -184,6 +186,39 @@ def options_table(options: tuple[Option, ...], lang: Lang) -> Table:
 def _money(option: Option) -> str:
     usd = f"${option.gpus_usd:,.0f}"
     return f"{usd} ({option.gpus_local.format()})" if option.gpus_local else usd
+
+
+def rentals_table(answer: Answer, lang: Lang) -> Table:
+    """Cloud offers, cheapest per hour of the reference card's work first."""
+    reference = load_catalog().get("rtx-3090").short_name
+
+    def usd(value: object) -> str:
+        return f"${value:.2f}" if value is not None else "—"
+
+    rows = tuple(
+        (
+            r.name,
+            f"{r.memory_gb:g} GB",
+            r.provider,
+            usd(r.on_demand_usd_per_hour),
+            usd(r.spot_usd_per_hour),
+            f"{r.speed_vs_reference:.2f}×",
+            usd(r.usd_per_reference_hour),
+            f"{r.date:%Y-%m}",
+        )
+        for r in answer.rentals
+    )
+    headers = (
+        say(lang, "col.gpu"),
+        say(lang, "col.memory"),
+        say(lang, "col.provider"),
+        say(lang, "col.on_demand"),
+        say(lang, "col.spot"),
+        say(lang, "col.speed_vs", reference=reference),
+        say(lang, "col.per_work", reference=reference),
+        say(lang, "col.date"),
+    )
+    return Table(headers=headers, rows=rows, optional=(1, 4, 5, 7))
 
 
 def _setup_names(gpu_ids: tuple[str, ...], counts: tuple[int, ...]) -> list[str]:

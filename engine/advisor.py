@@ -20,7 +20,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import flowchart
-from engine.answer import ANSWERS_REMEMBERED, Answer, CompareRow, Comparison, FollowUp, Option, Rule
+from engine.answer import ANSWERS_REMEMBERED, Answer, CompareRow, Comparison, FollowUp, Option, Rental, Rule
 from engine.canrun import assess
 from engine.catalog import load_catalog
 from engine.cloud import SOURCE as CLOUD_SOURCE
@@ -622,6 +622,25 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     rate, instance = _rental(query, desktop_gpu)
     notes = (_cloud_price_note(instance),) if instance else ()
     rules = (_break_even_rule(),)
+    offers = rentals(workload_for(query), _memory_need(query), ctx.reference_gpu)
+    if any(catalog.get(r.gpu_id).vendor == "amd" for r in offers):
+        notes = (*notes, msg("advice.caveat.amd"))
+    asks_what_to_rent = not query.gpus and query.desktop_usd is None and query.cloud_usd_per_hour is None
+
+    def lead(headline: Msg) -> Msg:
+        """A question that names no card asks what to rent: the cheapest offer per hour of work first."""
+        if not (asks_what_to_rent and offers):
+            return headline
+        top = offers[0]
+        pick = msg(
+            "advice.cloud.rent_pick",
+            gpu=top.name,
+            provider=top.provider,
+            hourly=top.on_demand_usd_per_hour or top.spot_usd_per_hour,
+            per=top.usd_per_reference_hour,
+            reference=catalog.get(ctx.reference_gpu).short_name,
+        )
+        return msg("sentences", items=(pick, headline))
 
     quote = None
     if query.desktop_usd is not None:
@@ -636,10 +655,13 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
             return Answer(
                 kind="cloud_vs_buy",
                 query=query,
-                headline=msg(key, gpu=gpu.short_name, rate=rate, **({"instance": instance.name} if instance else {})),
+                headline=lead(
+                    msg(key, gpu=gpu.short_name, rate=rate, **({"instance": instance.name} if instance else {}))
+                ),
                 rules=rules,
                 suggestions=(msg("advice.suggest.desktop_cost"), *suggestions),
                 notes=notes,
+                rentals=offers,
             )
         desktop = base_system(1, quote.date).usd + quote.usd
     result = break_even(
@@ -658,14 +680,56 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     return Answer(
         kind="cloud_vs_buy",
         query=query,
-        headline=msg(key, **said),
+        headline=lead(msg(key, **said)),
         break_even=result,
+        rentals=offers,
         rules=rules,
         suggestions=tuple(suggestions),
         notes=notes,
         price_date=quote.date if quote else None,
         price_source=quote.source if quote else None,
     )
+
+
+MAX_RENTALS = 5
+
+
+def rentals(workload: Workload, min_memory_gb: float | None, reference_gpu: str = "rtx-3090") -> tuple[Rental, ...]:
+    """The cheapest current cloud offer per GPU type with the memory the work needs, ranked by the
+    cost of an hour of the reference card's work (guide §cloud: price the run, not the hour)."""
+    catalog = load_catalog()
+    best: dict[str, tuple[Decimal, CloudInstance]] = {}
+    for c in catalog.clouds.values():
+        hourly = c.on_demand_usd_per_hour or c.spot_usd_per_hour
+        if c.historical or hourly is None or c.gpu not in catalog.gpus:
+            continue
+        if min_memory_gb is not None and catalog.get(c.gpu).memory_gb < min_memory_gb:
+            continue
+        per_gpu = hourly / c.gpu_count
+        if c.gpu not in best or per_gpu < best[c.gpu][0]:
+            best[c.gpu] = (per_gpu, c)
+    out = []
+    for gpu_id, (per_gpu, c) in best.items():
+        relative = speed(gpu_id, workload) / speed(reference_gpu, workload)
+        if relative <= 0:
+            continue
+        gpu = catalog.get(gpu_id)
+        out.append(
+            Rental(
+                gpu_id=gpu_id,
+                name=gpu.short_name,
+                memory_gb=gpu.memory_gb,
+                provider=c.provider,
+                instance=c.name,
+                on_demand_usd_per_hour=c.on_demand_usd_per_hour / c.gpu_count if c.on_demand_usd_per_hour else None,
+                spot_usd_per_hour=c.spot_usd_per_hour / c.gpu_count if c.spot_usd_per_hour else None,
+                speed_vs_reference=relative,
+                usd_per_reference_hour=per_gpu / Decimal(str(relative)),
+                date=c.date,
+                source=c.source,
+            )
+        )
+    return tuple(sorted(out, key=lambda r: r.usd_per_reference_hour)[:MAX_RENTALS])
 
 
 def _rental(query: Query, desktop_gpu: str | None) -> tuple[Decimal, CloudInstance | None]:

@@ -97,6 +97,24 @@ class Comparison(Frozen):
     pick: int | None = None
 
 
+class Rental(Frozen):
+    """A cloud GPU to rent, priced per GPU-hour and per hour of work: ``usd_per_reference_hour`` is
+    what an hour of the reference card's work costs on it (its $/GPU-hour over its relative speed),
+    which is how a run is priced — a faster card that costs more an hour can be cheaper per run."""
+
+    gpu_id: str
+    name: str
+    memory_gb: float
+    provider: str
+    instance: str
+    on_demand_usd_per_hour: Decimal | None
+    spot_usd_per_hour: Decimal | None
+    speed_vs_reference: float
+    usd_per_reference_hour: Decimal
+    date: dt.date
+    source: str
+
+
 class Wording(Frozen):
     """An explanation's words in one language (figures already filled in by the engine)."""
 
@@ -137,4 +155,5 @@ class Answer(Frozen):
     cycles: CycleBreakdown | None = None
     spec: Gpu | None = None
     can_run: CanRunReport | None = None
+    rentals: tuple[Rental, ...] = ()
     notes: tuple[Msg, ...] = ()

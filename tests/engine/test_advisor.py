@@ -34,7 +34,10 @@ def test_price_conditions_follow_the_guides_average():
     assert avg.basis == "average of new and used" and avg.usd == (Decimal(1300) + Decimal(817)) / 2
     assert price_quote("rtx-3090", snapshot="2023-01", condition="new").usd == 1300
     assert price_quote("rtx-3090", snapshot="2023-01", condition="used").usd == 817
-    assert price_quote("rtx-2080-ti", snapshot="2023-01", condition="new") is None
+    # January 2023 has no new 2080 Ti: rankings leave it out, a single quote falls back to 2020's, marked older
+    assert price_quote("rtx-2080-ti", snapshot="2023-01", condition="new", ranked=True) is None
+    older = price_quote("rtx-2080-ti", snapshot="2023-01", condition="new")
+    assert older.usd == 1150 and older.snapshot_id == "2020-09" and older.older_snapshot
 
 
 def test_value_counts_the_whole_system():
@@ -228,7 +231,9 @@ def test_a_comparison_covers_every_named_setup_and_ends_with_a_pick():
     )
     assert train.speeds == pytest.approx(expected) and train.speeds[0] == 1.0
     assert train.speeds[1] == pytest.approx(936 / 768, rel=0.05)  # same architecture: the bandwidth ratio
-    assert c.pick == 1 and c.verdict.key == "advice.compare.verdict.fastest"  # the A5000 has no price
+    # the A5000's newest price is August 2025's (an older snapshot, said so): the 3090 is faster and cheaper
+    assert c.prices[0].older_snapshot and c.prices[0].snapshot_id == "2025-08"
+    assert c.pick == 1 and c.verdict.key == "advice.compare.verdict.both"
     assert answer.headline == c.verdict
     excluded = next(m for m in answer.caveats if m.key == "advice.compare.excluded")
     assert [english(name) for name in excluded["names"]] == ["2× RTX 4070 Ti"] and excluded["gb"] == 24
@@ -294,3 +299,24 @@ def test_nvidia_leads_unless_the_user_opts_into_amd():
     assert amd.options[0].gpu_id == "rx-7900-xtx" and not any(
         c.key == "advice.caveat.nvidia_first" for c in amd.caveats
     )
+
+
+def test_renting_is_priced_per_hour_of_work_and_a_card_question_leads_with_the_pick():
+    """ "Which cloud GPU should I rent?": offers with the memory the task needs, cheapest per hour of
+    an RTX 3090's work first ($/GPU-hour over relative speed), the pick in the headline."""
+    from engine.performance import speed
+
+    answer = advise(Query(kind="cloud_vs_buy", task="llm_finetune"))
+    offers = answer.rentals
+    assert offers and all(r.memory_gb >= 24 for r in offers)  # the guide's floor for transformers
+    costs = [r.usd_per_reference_hour for r in offers]
+    assert costs == sorted(costs)
+    for r in offers:
+        hourly = r.on_demand_usd_per_hour or r.spot_usd_per_hour
+        relative = speed(r.gpu_id, "train16") / speed("rtx-3090", "train16")
+        assert r.speed_vs_reference == pytest.approx(relative)
+        assert float(r.usd_per_reference_hour) == pytest.approx(float(hourly) / relative)
+    pick = answer.headline["items"][0]
+    assert pick.key == "advice.cloud.rent_pick" and pick["gpu"] == offers[0].name
+    named = advise(Query(kind="cloud_vs_buy", gpus=("rtx-3090",), hours_per_day=3))
+    assert named.rentals and named.headline.key.startswith("advice.cloud.headline")  # a named card: break-even first
