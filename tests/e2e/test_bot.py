@@ -480,3 +480,27 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         assert embed["description"].startswith(pick)
         shown = str(embed)
         assert all(name in shown for name in ("RTX A5000", "RTX 3090", "2× RTX 4070 Ti")) and left_out in shown
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I have a 3060 12GB, what can it run?", ("runs LLMs up to", "What it runs")),
+        ("我的 3060 12G 能跑什么模型？", ("最大能跑到", "能跑什么")),
+        ("€2000 for a deep learning card, what is best?", ("your budget buys", "Best value:")),
+        ("预算 15000 元，训练模型买什么显卡？", ("预算内", "最划算")),
+        ("which cloud GPU should I rent for fine-tuning llama?", ("To rent:", "per RTX 3090-h of work")),
+        ("想租云 GPU 微调大模型，租哪个划算？", ("要租的话", "每 RTX 3090 小时工作量")),
+    ],
+)
+async def test_new_answer_kinds_reach_discord_in_the_askers_language(
+    double: DiscordDouble, text: str, expected: tuple[str, str]
+) -> None:
+    """My card, the budget's strongest setup with the best value beside it, and what to rent — each
+    as a Discord reply, in English and in Chinese."""
+    async with double.run(make_bot()):
+        await double.send_message(double.channel.id, mention(double, text), mentions=[double.bot_user.id])
+        reply = await double.wait_for_message(double.channel.id)
+        shown = str(reply.embeds[0])
+        assert all(words in shown for words in expected), shown[:600]
+        no_pings(reply)
