@@ -64,3 +64,21 @@ def test_benchmark_prints_figures_and_records_them(tmp_path, script, args, name,
     assert len(lines) == 1
     record = json.loads(lines[0])
     assert keys <= set(record) and {"time", "machine", "python"} <= set(record)
+
+
+def test_answer_eval_checks_each_labelled_property():
+    """bench/answer_eval.py: a question's answer passes only when it has every labelled property."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import answer_eval
+    from bot.chat import respond, understand
+    from engine.advisor import AdviceContext
+
+    row = {
+        "text": "can a 3090 run llama 3 8b?",
+        "answer": {"kind": "can_run", "must_cover": ["rtx-3090"], "yes_no": True, "metric": "memory_fit"},
+    }
+    answer = respond(understand(row["text"], None, "USD"), AdviceContext())
+    assert answer_eval.check(row, answer) == {"kind": True, "covers": True, "yes_no": True, "metric": True}
+    wrong = {**row, "answer": {**row["answer"], "yes_no": False, "must_cover": ["rtx-4090"], "kind": "compare"}}
+    assert answer_eval.check(wrong, answer) == {"kind": False, "covers": False, "yes_no": False, "metric": True}
+    assert answer_eval._covers("a100", ["a100-80gb-sxm"]) and not answer_eval._covers("rtx-3060", ["rtx-3060-ti"])

@@ -1,0 +1,146 @@
+"""How many real questions get an answer with the properties a good answer must have.
+
+Each question of the real-question corpus (data/corpus/questions.jsonl) carries, in ``answer``, what
+an expert's answer to it must do: its kind (a can-run verdict, "what my card runs", a comparison, a
+recommendation, a rent-or-buy answer, …), the GPUs it must cover, the yes/no where there is one,
+and the yardstick (memory fit, decode tokens/s, 16-bit training, break-even). This script asks the
+bot each question the way chat does (parse → respond, one question at a time, no conversation) and
+checks each property. The test split is held out: report it as it falls, tune on train and dev.
+
+    .venv/bin/python bench/answer_eval.py                 # every split
+    .venv/bin/python bench/answer_eval.py --split dev -v  # and each failing question of dev
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.chat import respond, understand  # noqa: E402
+from engine.advisor import AdviceContext  # noqa: E402
+from engine.answer import Answer  # noqa: E402
+from engine.catalog import load_catalog  # noqa: E402
+
+CORPUS = ROOT / "data" / "corpus" / "questions.jsonl"
+# The answer kinds that answer a question of each labelled kind.
+KINDS: dict[str, set[str]] = {
+    "can_run": {"can_run"},
+    "my_card": {"can_run"},
+    "apple": {"can_run", "compare", "recommend", "info"},
+    "compare": {"compare"},
+    "recommend": {"recommend"},
+    "cloud": {"cloud_vs_buy"},
+    "cloud_vs_buy": {"cloud_vs_buy"},
+    "power": {"power"},
+    "explain": {"explain"},
+    "wait": {"explain", "recommend"},
+    "other": {"other", "explain"},
+}
+SUFFIXES = ("-12gb", "-16gb", "-8gb", "-10gb", "-24gb", "-32gb", "-40gb", "-48gb", "-80gb", "-sxm", "-pcie")
+
+
+def _covers(expected: str, shown: Iterable[str]) -> bool:
+    """The scoring rule of shared/questions/README.md: an id, or one extending it by memory/form factor."""
+    for gpu_id in shown:
+        rest = gpu_id[len(expected) :] if gpu_id.startswith(expected) else None
+        if rest == "" or (rest and all(part and f"-{part}" in SUFFIXES for part in rest.split("-")[1:])):
+            return True
+    return False
+
+
+def _gpus_shown(answer: Answer) -> set[str]:
+    shown = set(answer.query.gpus)
+    shown |= {o.gpu_id for o in (*answer.options, *answer.alternatives)}
+    shown |= {r.gpu_id for r in answer.rentals}
+    if answer.comparison:
+        shown |= set(answer.comparison.gpu_ids)
+    if answer.can_run:
+        shown |= {v.gpu_id for v in answer.can_run.verdicts} | {a.gpu_id for a in answer.can_run.alternatives}
+    if answer.spec:
+        shown.add(answer.spec.id)
+    if answer.power:
+        shown.add(answer.power.gpu_id)
+    return shown
+
+
+def _fits(answer: Answer) -> bool | None:
+    report = answer.can_run
+    if report is None:
+        return None
+    if report.verdicts:
+        return any(v.fits for v in report.verdicts)
+    if report.memory_verdict is not None:
+        return report.memory_verdict.fits
+    return None
+
+
+def _metric(answer: Answer, metric: str) -> bool:
+    report = answer.can_run
+    if metric == "memory_fit":
+        return bool(report and (report.verdicts or report.memory_verdict or report.card))
+    if metric == "decode_tokens_per_s":
+        rows = [*(report.verdicts if report else ()), *(r.verdict for r in (report.card if report else ()))]
+        return any(v.decode is not None for v in rows)
+    if metric == "break_even":
+        return answer.break_even is not None or bool(answer.rentals)
+    workload = (
+        answer.comparison.workload if answer.comparison else answer.options[0].workload if answer.options else None
+    )
+    return workload == metric
+
+
+def check(row: dict, answer: Answer) -> dict[str, bool]:
+    """Each labelled property of ``row``'s good answer: held (True) or missed (False)."""
+    want = row["answer"]
+    out = {"kind": answer.kind in KINDS.get(want["kind"], {want["kind"]})}
+    if want["must_cover"]:
+        shown = _gpus_shown(answer)
+        out["covers"] = all(_covers(g, shown) for g in want["must_cover"])
+    if want["yes_no"] is not None:
+        out["yes_no"] = _fits(answer) == want["yes_no"]
+    if want["metric"]:
+        out["metric"] = _metric(answer, want["metric"])
+    return out
+
+
+def evaluate(rows: list[dict], verbose: bool = False) -> dict[str, float]:
+    context = AdviceContext()
+    held, asked, good = Counter(), Counter(), 0
+    for row in rows:
+        answer = respond(understand(row["text"], None, "USD"), context)
+        result = check(row, answer)
+        asked.update(result.keys())
+        held.update(k for k, ok in result.items() if ok)
+        good += all(result.values())
+        if verbose and not all(result.values()):
+            missed = ", ".join(k for k, ok in result.items() if not ok)
+            print(f"  {row['id']} [{missed}] {row['text'][:100]!r} → {answer.kind}")
+    figures = {k: held[k] / asked[k] for k in sorted(asked)}
+    figures["all"] = good / len(rows) if rows else 0.0
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=("train", "dev", "test"), action="append")
+    parser.add_argument("-v", "--verbose", action="store_true", help="list the questions that miss a property")
+    args = parser.parse_args(argv)
+    load_catalog()
+    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for split in args.split or ("train", "dev", "test"):
+        chosen = [r for r in rows if r["split"] == split]
+        figures = evaluate(chosen, verbose=args.verbose and split != "test")  # never read test rows one by one
+        parts = "  ".join(f"{k} {v:.1%}" for k, v in figures.items())
+        print(f"{split:5s} n={len(chosen):3d}  {parts}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
