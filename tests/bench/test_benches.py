@@ -70,6 +70,7 @@ def test_answer_eval_checks_each_labelled_property():
     """bench/answer_eval.py: a question's answer passes only when it has every labelled property."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
     import answer_eval
+
     from bot.chat import respond, understand
     from engine.advisor import AdviceContext
 
