@@ -82,20 +82,22 @@ def measure(call: Callable[[], object], runs: int) -> dict[str, float]:
 
 
 def synthetic_data(factor: int, target: Path) -> Path:
-    """A copy of data/ whose catalog and current prices hold ``factor`` copies of every GPU."""
+    """A copy of data/ whose catalog and price snapshots hold ``factor`` copies of every GPU (every
+    snapshot: the default market prices a card from older snapshots too, engine.cost)."""
     shutil.copytree(ROOT / "data", target)
     gpus = yaml.safe_load((target / "gpus.yaml").read_text())
-    prices_path = max((target / "prices").glob("*.yaml"))
-    prices = yaml.safe_load(prices_path.read_text())
+    snapshots = {path: yaml.safe_load(path.read_text()) for path in (target / "prices").glob("*.yaml")}
     out = list(gpus)
     for k in range(1, factor):
         for gpu in gpus:
             copy = dict(gpu, id=f"{gpu['id']}-syn{k}", name=f"{gpu['name']} syn{k}", aliases=[])
             out.append(copy)
-            if gpu["id"] in prices["prices"]:
-                prices["prices"][copy["id"]] = prices["prices"][gpu["id"]]
+            for prices in snapshots.values():
+                if gpu["id"] in prices["prices"]:
+                    prices["prices"][copy["id"]] = prices["prices"][gpu["id"]]
     (target / "gpus.yaml").write_text(yaml.safe_dump(out, allow_unicode=True, sort_keys=False))
-    prices_path.write_text(yaml.safe_dump(prices, allow_unicode=True, sort_keys=False))
+    for path, prices in snapshots.items():
+        path.write_text(yaml.safe_dump(prices, allow_unicode=True, sort_keys=False))
     return target
 
 

@@ -1,8 +1,10 @@
 """The catalog: every fact in ``data/`` loaded once, validated, cross-checked and immutable.
 
-``resolve`` turns what people type ("3090", "rtx3090", "a100 80g", "3060 12G") into a catalog id.
-It prefers no answer to a wrong one: a fuzzy match may fix a typo but never adds or drops a
-variant word (Ti, Super, laptop) or a number, so "3060" never becomes "3060 Ti".
+``resolve`` turns what people type ("3090", "rtx3090", "a100 80g", "3060 12G", "4070 laptop",
+"笔记本 4060", "4090D", "M2 Max 96GB", "7900xtx", "orin nano") into a catalog id. It prefers no
+answer to a wrong one: a fuzzy match may fix a typo but never adds or drops a variant word (Ti,
+Super, laptop, Max, Ultra, D, X, ...) or a number, so "3060" never becomes "3060 Ti" and "MI250"
+never becomes "MI250X".
 """
 
 from __future__ import annotations
@@ -22,21 +24,58 @@ from engine.specs import Architecture, BuildCost, CloudInstance, Gpu, PriceEntry
 
 Condition = Literal["new", "used"]
 
-# Words that name a brand or product line but never tell two catalog cards apart.
-_NOISE = re.compile(
-    r"\b(nvidia|geforce|amd|radeon|instinct|founders?\s*edition|graphics\s*card|video\s*card|gpu|card)\b"
+# Chinese words people type around a GPU name: "笔记本 4060" is the laptop part, "A卡"/"N卡" name a
+# vendor, "显卡" is "graphics card". Folded to English words before anything else.
+_LOCAL_WORDS = (
+    ("笔记本电脑", " laptop "),
+    ("筆記型電腦", " laptop "),
+    ("笔记本", " laptop "),
+    ("筆記本", " laptop "),
+    ("筆電", " laptop "),
+    ("移动版", " laptop "),
+    ("行動版", " laptop "),
+    ("移动端", " laptop "),
+    ("苹果", " apple "),
+    ("蘋果", " apple "),
+    ("a卡", " amd "),
+    ("n卡", " nvidia "),
+    ("i卡", " intel "),
+    ("独显", " "),
+    ("獨顯", " "),
+    ("显卡", " "),
+    ("顯卡", " "),
 )
-# Words that do tell cards apart; a fuzzy match must keep exactly the same ones.
-_VARIANT_WORDS = ("ti", "super", "laptop", "mobile", "xtx", "xt", "ada", "sxm", "pcie", "pro", "max")
+# Words that name a brand, product line or machine but never tell two catalog entries apart.
+_NOISE = re.compile(
+    r"\b(nvidia|geforce|amd|radeon|instinct|intel|apple|jetson|founders?\s*edition|graphics\s*card"
+    r"|video\s*card|developer\s*kit|dev\s*kit|gpu|card|mac\s*book\s*(?:pro|air)?|mac\s*(?:studio|mini|pro)|imac)\b"
+)
+# "laptop", "mobile", "notebook" anywhere in a name: one canonical word at the end, so that
+# "laptop 4060", "4060 mobile" and "笔记本 4060" meet "4060 laptop".
+_LAPTOP = re.compile(r"\b(laptop|mobile|notebook)\b")
+# Words that do tell cards apart; a fuzzy match must keep exactly the same ones. The long ones may
+# end a chunk ("rtx4070ti"); the short ones count only as a whole chunk ("4090d", "mi250x").
+_VARIANT_WORDS = (
+    "ti", "super", "laptop", "mobile", "xtx", "xt", "ada", "sxm", "pcie", "pro", "max", "ultra",
+    "gre", "nano", "nx", "spark",
+)  # fmt: skip
+_VARIANT_PREFIXES = ("agx",)
+# A single letter between or after numbers is always a variant: "4090d", "mi250x", "l40s", "4090m",
+# "m3max", "a100" — never a typo to fix.
 _MEMORY = re.compile(r"(\d+)\s*(?:gb|g|gig|gigs)\b")
 FUZZY_CUTOFF = 88.0
+SUGGEST_CUTOFF = 70.0  # "did you mean" only for a close name: "rtx 4099", "1660s", "m3 maxx"; not "banana"
 
 
 def normalize_name(text: str) -> str:
-    """Fold a GPU name to a key: lower case, no brand words, memory as ``NNgb``, no separators."""
+    """Fold a GPU name to a key: lower case, no brand words, memory as ``NNgb``, laptop last, no separators."""
     text = unicodedata.normalize("NFKC", text).lower()
+    for word, english in _LOCAL_WORDS:
+        text = text.replace(word, english)
     text = _NOISE.sub(" ", text)
     text = _MEMORY.sub(r"\1gb", text)
+    if _LAPTOP.search(text):
+        text = _LAPTOP.sub(" ", text) + " laptop"
     return re.sub(r"[^a-z0-9]+", "", text)
 
 
@@ -44,8 +83,10 @@ def _variant_signature(key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The numbers and variant words in a normalized key, which fuzzy matching must preserve."""
     numbers = tuple(re.findall(r"\d+", key))
     letters = re.sub(r"\d+", " ", key).split()
-    words = tuple(sorted(w for chunk in letters for w in _VARIANT_WORDS if chunk.endswith(w) or chunk == w))
-    return numbers, words
+    words = [w for chunk in letters for w in _VARIANT_WORDS if chunk.endswith(w) or chunk == w]
+    words += [w for chunk in letters for w in _VARIANT_PREFIXES if chunk.startswith(w)]
+    words += [chunk for chunk in letters if len(chunk) == 1]
+    return numbers, tuple(sorted(words))
 
 
 class Catalog(BaseModel):
@@ -92,11 +133,15 @@ class Catalog(BaseModel):
         key = normalize_name(text)
         if not key:
             return []
-        found = process.extract(key, list(self.alias_index), scorer=fuzz.WRatio, limit=limit * 4)
+        found = process.extract(
+            key, list(self.alias_index), scorer=fuzz.ratio, limit=limit * 8, score_cutoff=SUGGEST_CUTOFF
+        )
+        numbers = _variant_signature(key)[0]
+        found.sort(key=lambda hit: (_variant_signature(hit[0])[0] != numbers, -hit[1]))  # same numbers first
         out: list[str] = []
-        for alias, score, _ in found:
+        for alias, _, _ in found:
             gpu_id = self.alias_index[alias]
-            if score >= 60 and gpu_id not in out:
+            if gpu_id not in out:
                 out.append(gpu_id)
         return out[:limit]
 
@@ -132,12 +177,18 @@ def _build_alias_index(path: Path, gpus: dict[str, Gpu]) -> dict[str, str]:
 
 
 def _load_prices(directory: Path, gpus: dict[str, Gpu]) -> dict[str, PriceSnapshot]:
+    """Every snapshot in ``prices/``. A market is a snapshot and the ones dated before it (engine.cost),
+    so each file is named by its id, and its id is the month of its date ("2026-09" → September 2026)."""
     snapshots: dict[str, PriceSnapshot] = {}
     for path in sorted(directory.glob("*.yaml")):
         snap = validate_document(path, read_yaml(path), PriceSnapshot)
         for gpu_id in snap.prices:
             if gpu_id not in gpus:
                 raise DataError(f"{path}: entry {gpu_id!r}: field 'prices': no such GPU in gpus.yaml")
+        if snap.id != path.stem or snap.id != f"{snap.date:%Y-%m}":
+            raise DataError(f"{path}: field 'id': {snap.id!r} must be the file's name and the month of 'date'")
+        if snap.currency != "USD":  # quotes, rankings and conversions all start from USD (engine.cost)
+            raise DataError(f"{path}: field 'currency': {snap.currency!r}: price snapshots are read in USD only")
         snapshots[snap.id] = snap
     if not snapshots:
         raise DataError(f"{directory}: no price snapshots")
@@ -161,6 +212,11 @@ def load_catalog_from(directory: Path) -> Catalog:
             raise DataError(
                 f"{gpus_path}: entry {gpu.id!r}: field 'architecture': {gpu.architecture!r} "
                 f"is not in architectures.yaml"
+            )
+        if architectures[gpu.architecture].vendor != gpu.vendor:
+            raise DataError(
+                f"{gpus_path}: entry {gpu.id!r}: field 'vendor': {gpu.vendor!r} does not make "
+                f"{architectures[gpu.architecture].name} GPUs"
             )
 
     builds_path = directory / "builds.yaml"

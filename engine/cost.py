@@ -2,9 +2,19 @@
 
 A GPU's value depends on what else you pay for: the guide divides each card's speed by the cost
 of a desktop (or an 8-GPU barebone) plus the cards, at dated street prices, and a later revision
-adds years of electricity. Prices come from a snapshot in ``data/prices/`` (the guide's own
-2020-09 and 2023-01 markets, or the newest), optionally overridden per GPU (a user's quote, a
-server's community median).
+adds years of electricity. Prices come from the dated snapshots in ``data/prices/``: a market is
+one snapshot (the guide's own 2020-09 and 2023-01, or by default the newest) together with every
+older one, so each card gets the newest price known on the market's date (docs/data.md, "Prices"):
+
+1. the server's community median (``overrides``), when it has one;
+2. the market's own snapshot;
+3. an older snapshot, marked ``older_snapshot`` (the answer says "older price" and its month);
+4. the card's launch MSRP (``launch_price`` in gpus.yaml), basis "launch".
+
+Rankings (``rank_by_value``, ``best_per_count``, the arrays behind them) take steps 1-3 only, and
+step 3 only from snapshots at most ``RANKING_WINDOW_DAYS`` older than the market: a price list a
+year old, or a launch price, says little about what a card costs today, and ranking cards on
+prices of different years would compare years, not cards.
 """
 
 from __future__ import annotations
@@ -24,31 +34,51 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.catalog import load_catalog
 from engine.message import Msg, msg
 from engine.performance import scaling_efficiency, speed, speeds_array
-from engine.specs import BuildCost, Workload
+from engine.specs import BuildCost, PriceSnapshot, Workload
 
 PriceCondition = Literal["new", "used"]
+PriceBasis = Literal["new", "used", "average of new and used", "override", "launch"]
 P = TypeVar("P", float, Decimal)
 SOURCE = "Guide 2020/2023 §performance per dollar: speed / (base system + GPUs) at average street prices"
+# Rankings use snapshot prices at most this much older than the market's own snapshot (docs/data.md).
+RANKING_WINDOW_DAYS = 365
 
 
 class PriceQuote(BaseModel):
-    """One GPU's price in USD, with where and when it was seen."""
+    """One GPU's price in USD, with where and when it was seen.
+
+    ``basis`` says which price it is: "new", "used", their average, a community "override", or the
+    card's "launch" MSRP. ``older_snapshot`` is set when the price comes from a snapshot older than
+    the market asked for: the answer then says so beside the price's date."""
 
     model_config = ConfigDict(frozen=True)
 
     gpu_id: str
     usd: Decimal = Field(gt=0)
-    basis: Literal["new", "used", "average of new and used", "override"]
+    basis: PriceBasis
     date: dt.date
     source: str
     snapshot_id: str | None = None
+    older_snapshot: bool = False
+
+    @property
+    def current(self) -> bool:
+        """A price from the market's own snapshot or the server's community: nothing to warn about."""
+        return not self.older_snapshot and self.basis != "launch"
 
     def basis_message(self) -> Msg:
-        """Which price this is ("used", "average of new and used"), to say beside the figure."""
-        return msg(f"price.basis.{_BASIS_KEYS[self.basis]}")
+        """Which price this is ("used", "launch MSRP", "used, older price"), to say beside its date."""
+        said = msg(f"price.basis.{_BASIS_KEYS[self.basis]}")
+        return msg("price.basis.older", basis=said) if self.older_snapshot else said
 
 
-_BASIS_KEYS = {"new": "new", "used": "used", "average of new and used": "average", "override": "override"}
+_BASIS_KEYS = {
+    "new": "new",
+    "used": "used",
+    "average of new and used": "average",
+    "override": "override",
+    "launch": "launch",
+}
 
 
 class Electricity(BaseModel):
@@ -91,20 +121,61 @@ def price_quote(
     snapshot: str | None = None,
     condition: PriceCondition | None = None,
     overrides: Mapping[str, PriceQuote] | None = None,
+    ranked: bool = False,
 ) -> PriceQuote | None:
-    """The price the guide's method would use; None when the snapshot has none.
+    """The newest price known for this card on the market ``snapshot`` (default: the newest), or None.
 
-    No condition → the average of new and used (the guide averaged Amazon and eBay); "new" → new
-    only; "used" → the cheaper of used and new, since a buyer open to used cards also takes new ones.
+    In this order: the community median in ``overrides``; the market's own snapshot; the newest older
+    snapshot that prices the card (``older_snapshot``); the card's launch MSRP if it launched by the
+    market's date (basis "launch"). ``ranked``: only what rankings use, i.e. no launch MSRP and no
+    snapshot more than ``RANKING_WINDOW_DAYS`` older than the market.
+
+    Within a snapshot: no condition → the average of new and used (the guide averaged Amazon and
+    eBay); "new" → new only; "used" → the cheaper of used and new, since a buyer open to used cards
+    also takes new ones. A snapshot without the wanted price is passed over for an older one.
     """
     if overrides and gpu_id in overrides:
         return overrides[gpu_id]
-    return _snapshot_quote(gpu_id, snapshot, condition)
+    return _known_quote(gpu_id, snapshot, condition, ranked)
 
 
-@lru_cache(maxsize=8192)
-def _snapshot_quote(gpu_id: str, snapshot: str | None, condition: PriceCondition | None) -> PriceQuote | None:
-    """Snapshot prices never change while the process runs, so each quote is built once."""
+@lru_cache(maxsize=64)
+def market_snapshots(snapshot: str | None = None) -> tuple[PriceSnapshot, ...]:
+    """The market ``snapshot`` (default: the newest) and every snapshot dated before it, newest first."""
+    catalog = load_catalog()
+    market = catalog.snapshot(snapshot)
+    older = sorted(
+        (s for s in catalog.snapshots.values() if s.id != market.id and s.date <= market.date),
+        key=lambda s: (s.date, s.id),
+        reverse=True,
+    )
+    return (market, *older)
+
+
+@lru_cache(maxsize=16384)
+def _known_quote(
+    gpu_id: str, snapshot: str | None, condition: PriceCondition | None, ranked: bool
+) -> PriceQuote | None:
+    """Prices never change while the process runs, so each card's quote is looked up once per market."""
+    history = market_snapshots(snapshot)
+    market = history[0]
+    for snap in history:
+        if ranked and (market.date - snap.date).days > RANKING_WINDOW_DAYS:
+            break
+        quote = _snapshot_quote(gpu_id, snap.id, condition)
+        if quote is not None:
+            return quote if snap is market else quote.model_copy(update={"older_snapshot": True})
+    if ranked:
+        return None
+    launch = load_catalog().get(gpu_id).launch_price
+    if launch is None or launch.date > market.date:
+        return None
+    return PriceQuote(gpu_id=gpu_id, usd=launch.usd, basis="launch", date=launch.date, source=launch.source)
+
+
+@lru_cache(maxsize=16384)
+def _snapshot_quote(gpu_id: str, snapshot: str, condition: PriceCondition | None) -> PriceQuote | None:
+    """This one snapshot's price for the card under ``condition``, or None."""
     snap = load_catalog().snapshot(snapshot)
     entry = snap.prices.get(gpu_id)
     if entry is None:
@@ -158,9 +229,12 @@ def value(
     condition: PriceCondition | None = None,
     overrides: Mapping[str, PriceQuote] | None = None,
     electricity: Electricity | None = None,
+    ranked: bool = False,
 ) -> ValueOption | None:
-    """Speed per $1,000 of a whole system with ``gpu_count`` of this GPU; None without a price or base."""
-    quote = price_quote(gpu_id, snapshot=snapshot, condition=condition, overrides=overrides)
+    """Speed per $1,000 of a whole system with ``gpu_count`` of this GPU; None without a price or base.
+
+    Priced as :func:`price_quote` prices it (``ranked``: as the rankings do)."""
+    quote = price_quote(gpu_id, snapshot=snapshot, condition=condition, overrides=overrides, ranked=ranked)
     return _value_from(gpu_id, workload, gpu_count, quote, electricity) if quote else None
 
 
@@ -200,7 +274,8 @@ def _value_from(
 
 @dataclass(frozen=True)
 class _Market:
-    """One snapshot's prices as arrays aligned with the catalog, for ranking every GPU at once."""
+    """A market's ranked prices (``price_quote(..., ranked=True)``) as arrays aligned with the
+    catalog, for ranking every GPU at once."""
 
     ids: tuple[str, ...]
     index: dict[str, int]
@@ -214,7 +289,7 @@ class _Market:
 def _market(snapshot: str | None, condition: PriceCondition | None) -> _Market:
     catalog = load_catalog()
     ids = tuple(catalog.ids())
-    quotes = tuple(price_quote(g, snapshot=snapshot, condition=condition) for g in ids)
+    quotes = tuple(price_quote(g, snapshot=snapshot, condition=condition, ranked=True) for g in ids)
     return _Market(
         ids=ids,
         index={g: i for i, g in enumerate(ids)},

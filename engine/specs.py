@@ -13,9 +13,22 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-Vendor = Literal["nvidia", "amd"]
-GpuClass = Literal["consumer", "laptop", "workstation", "datacenter"]
-FormFactor = Literal["pcie", "sxm", "oam", "mxm"]
+Vendor = Literal["nvidia", "amd", "intel", "apple"]
+GpuClass = Literal["consumer", "laptop", "workstation", "datacenter", "embedded"]
+# The physical part: a PCIe card, a server module (SXM, OAM), a laptop chip (mxm: the convention for
+# every laptop part, soldered or not), a system-on-chip sharing memory with the CPU (Apple M-series,
+# GB10, Strix Halo), or a compute module on a carrier board (Jetson).
+FormFactor = Literal["pcie", "sxm", "oam", "mxm", "soc", "module"]
+# Where the GPU lives, as a buyer thinks of it. Defaults from the class (laptop → laptop,
+# datacenter → server, embedded → embedded, else desktop); unified-memory parts say so.
+Platform = Literal["desktop", "laptop", "server", "embedded", "unified_memory"]
+# The reference board's power input: none (slot power only), PCIe 6-pin / 8-pin / one of each,
+# NVIDIA's 30-series 12-pin, the 16-pin 12VHPWR and its 12V-2x6 revision, an 8-pin EPS12V (CPU-style)
+# input on data-centre cards, or through the board (SXM/OAM modules, SoCs).
+PowerConnector = Literal["none", "6pin", "8pin", "6pin+8pin", "12pin", "12vhpwr", "12v-2x6", "eps12v", "board"]
+Cooling = Literal["open_air", "blower", "passive", "liquid", "laptop", "integrated"]
+PyTorchSupport = Literal["current", "legacy", "dropped", "community", "vendor", "none"]
+RocmSupport = Literal["official", "community", "dropped", "none"]
 Workload = Literal["train16", "infer16", "infer8"]
 WORKLOADS: tuple[Workload, ...] = ("train16", "infer16", "infer8")
 
@@ -30,6 +43,36 @@ class LaunchPrice(Frozen):
     source: str = Field(min_length=3)
 
 
+class Software(Frozen):
+    """What runs on a GPU today (the sources of each status: architectures.yaml ``software_sources``).
+
+    ``pytorch``: ``current`` — today's default PyTorch wheels (CUDA 13 on PyPI, ROCm, XPU or MPS)
+    run it; ``legacy`` — only PyTorch's legacy CUDA 12.6 build (Maxwell, Pascal, Volta), which
+    PyTorch plans to drop; ``dropped`` — no current official build (``pytorch_last`` names the last);
+    ``community`` — runs only with an override or community builds; ``vendor`` — the vendor's own
+    builds (Jetson: NVIDIA's JetPack wheels); ``none`` — no PyTorch GPU backend.
+    """
+
+    pytorch: PyTorchSupport
+    pytorch_last: str | None = Field(default=None, pattern=r"^\d+\.\d+$")
+    cuda_cc: str | None = Field(default=None, pattern=r"^\d+\.\d$", description="CUDA compute capability")
+    rocm: RocmSupport | None = Field(default=None, description="AMD only: ROCm's support for this card")
+    gfx: str | None = Field(default=None, pattern=r"^gfx[0-9a-f]+$", description="AMD LLVM target")
+    hsa_override: str | None = Field(default=None, pattern=r"^\d+\.\d+\.\d+$", description="HSA_OVERRIDE_GFX_VERSION")
+    xpu: bool = False
+    mps: bool = False
+    mlx: bool = False
+    jetpack: str | None = Field(default=None, description="the newest JetPack for a Jetson module")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Software:
+        if self.pytorch == "dropped" and self.pytorch_last is None:
+            raise ValueError("a dropped card names the last PyTorch release that ran it (pytorch_last)")
+        if self.hsa_override is not None and self.rocm != "community":
+            raise ValueError("hsa_override is for cards that run ROCm through the community override")
+        return self
+
+
 class Gpu(Frozen):
     id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
     name: str
@@ -40,7 +83,10 @@ class Gpu(Frozen):
     gpu_class: GpuClass = Field(alias="class")
     form_factor: FormFactor = "pcie"
 
-    memory_gb: float = Field(gt=0)
+    platform: Platform = "desktop"
+
+    memory_gb: float = Field(gt=0, description="what the GPU can use; for unified memory, its default share")
+    unified_memory_gb: float | None = Field(default=None, gt=0, description="the whole shared pool")
     memory_type: str
     memory_bus_bits: int | None = Field(default=None, gt=0)
     memory_data_rate_gbps: float | None = Field(default=None, gt=0, description="per pin")
@@ -62,9 +108,43 @@ class Gpu(Frozen):
     slot_width: float | None = Field(default=None, gt=0)
     pcie_gen: int | None = Field(default=None, ge=1, le=6)
     nvlink: bool = False
+    power_connector: PowerConnector | None = Field(default=None, description="reference/FE board")
+    power_connectors: int | None = Field(default=None, ge=0, description="how many of power_connector")
+    cooling: Cooling | None = Field(default=None, description="reference/FE cooler")
+    software: Software
     launch_price: LaunchPrice | None = None
     sources: tuple[str, ...] = Field(min_length=1)
     notes: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_platform(cls, data: object) -> object:
+        """Entries written before ``platform`` existed keep working: it follows from the class."""
+        if isinstance(data, dict) and "platform" not in data:
+            klass = data.get("class", data.get("gpu_class"))
+            platform = {"laptop": "laptop", "datacenter": "server", "embedded": "embedded"}.get(str(klass), "desktop")
+            data = {**data, "platform": platform}
+        return data
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Gpu:
+        if self.platform == "unified_memory":
+            if self.unified_memory_gb is None or self.memory_gb > self.unified_memory_gb:
+                raise ValueError("a unified-memory part gives unified_memory_gb, at least its GPU share memory_gb")
+        elif self.unified_memory_gb is not None:
+            raise ValueError("unified_memory_gb is only for platform unified_memory")
+        if self.power_connectors is not None and self.power_connector in (None, "none", "board"):
+            raise ValueError("power_connectors counts a cable connector (power_connector)")
+        sw = self.software
+        if self.vendor == "nvidia" and sw.cuda_cc is None:
+            raise ValueError("an NVIDIA GPU gives its CUDA compute capability (software.cuda_cc)")
+        if self.vendor == "amd" and (sw.rocm is None or sw.gfx is None):
+            raise ValueError("an AMD GPU gives its ROCm support and LLVM target (software.rocm, software.gfx)")
+        if self.vendor != "amd" and (sw.rocm is not None or sw.gfx is not None):
+            raise ValueError("software.rocm and software.gfx are for AMD GPUs")
+        if self.vendor == "apple" and not (sw.mps or sw.mlx):
+            raise ValueError("an Apple GPU says whether MPS and MLX run on it")
+        return self
 
     @property
     def has_tensor_cores(self) -> bool:
@@ -73,7 +153,7 @@ class Gpu(Frozen):
     @property
     def short_name(self) -> str:
         """The name without the brand prefix, as people say it: "RTX 4090", "A100 80GB SXM"."""
-        for prefix in ("NVIDIA GeForce ", "GeForce ", "NVIDIA ", "AMD Radeon ", "AMD Instinct ", "AMD "):
+        for prefix in ("NVIDIA GeForce ", "GeForce ", "NVIDIA ", "AMD Radeon ", "AMD Instinct ", "AMD ", "Intel "):
             if self.name.startswith(prefix):
                 return self.name[len(prefix) :]
         return self.name
@@ -91,8 +171,13 @@ class Latencies(Frozen):
     basis: str
 
 
+MatrixUnit = Literal["none", "tensor_core", "matrix_core", "wmma", "xmx"]
+
+
 class Features(Frozen):
-    tensor_core_generation: int = Field(ge=0)
+    tensor_core_generation: int = Field(ge=0, description="generation of the matrix unit; 0: none")
+    matrix_unit: MatrixUnit = "tensor_core"
+    int8: bool = Field(default=False, description="INT8 on the matrix units (not DP4A)")
     async_copy: bool
     tma: bool
     fp8: bool
@@ -122,6 +207,7 @@ class Architecture(Frozen):
     shared_memory_gain: ArchFactor
     tensor_core_gain: ArchFactor
     sources: tuple[str, ...] = Field(min_length=1)
+    software_sources: tuple[str, ...] = Field(min_length=1, description="where the software statuses come from")
 
 
 class PriceEntry(Frozen):

@@ -41,3 +41,10 @@ def test_the_remembered_pick_equals_the_walk_at_every_chart_price(task, conditio
 def test_an_organisation_gets_the_cloud_or_data_centre_rule_whatever_the_budget():
     rule = pick(Query(task="llm_pretrain", organization=True), Decimal(10), snapshot="2023-01")
     assert rule.id == "flowchart.2023.organization" and "A100/H100" in english(rule.text)
+
+
+def test_in_the_default_market_the_walk_prices_each_card_with_its_newest_known_price():
+    """No new RTX 4090 in September 2026: the chart's first step takes Newegg's March 2026 price and
+    says it is an older one; $2,000 does not cover it, so the walk goes on to a used 3090 (September)."""
+    assert "RTX 4090 (new, older price $3,395)" in english(pick(Query(task="llm_finetune"), None).text)
+    assert "RTX 3090 (used $1,207)" in english(pick(Query(task="llm_finetune"), Decimal(2000)).text)
