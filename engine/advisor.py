@@ -45,6 +45,7 @@ from engine.performance import compare, speed
 from engine.power import plan
 from engine.query import BOUNDS, Objective, Query, Task
 from engine.specs import WORKLOADS, CloudInstance, Gpu, Workload
+from engine.support import caveats_for, software_caveats, software_notes
 
 TASK_WORKLOAD: dict[Task, Workload] = {
     "llm_inference": "infer8",
@@ -149,8 +150,9 @@ def forget_answers() -> None:
 
 
 def _buyable(gpu: Gpu, organization: bool) -> bool:
-    """Cards a buyer can put in their machine: no laptop chips, no SXM/OAM modules outside servers."""
-    if gpu.gpu_class == "laptop":
+    """Cards a buyer can put in their machine: no laptop chips, embedded modules or unified-memory
+    computers (Macs, DGX Spark, Strix Halo: whole systems, not cards), no SXM/OAM modules outside servers."""
+    if gpu.platform in ("laptop", "embedded", "unified_memory") or gpu.gpu_class == "laptop":
         return False
     return organization or gpu.form_factor == "pcie"
 
@@ -209,13 +211,14 @@ def _card_caveats(gpu: Gpu, count: int) -> tuple[Msg, ...]:
     out = []
     if not gpu.has_tensor_cores:
         out.append(msg("advice.caveat.no_tensor_cores"))
-    if gpu.vendor == "amd":
+    if gpu.vendor == "amd" and gpu.software.rocm == "official":
         out.append(msg("advice.caveat.amd"))
+    out.extend(software_caveats(gpu))  # what the card runs, when that is less than today's official builds
     if gpu.slot_width and gpu.slot_width >= 3 and count >= 2:
         out.append(msg("advice.caveat.wide_card", slots=gpu.slot_width))
     if gpu.tdp_w >= 350:
         out.append(msg("advice.caveat.tdp", watts=gpu.tdp_w))
-    if gpu.gpu_class == "datacenter" and gpu.form_factor == "pcie":
+    if gpu.cooling == "passive" and gpu.form_factor == "pcie":
         out.append(msg("advice.caveat.passive_cooling"))
     return tuple(out)
 
@@ -414,7 +417,11 @@ def _cheapest_fitting(floor_gb: float | None, query: Query, ctx: AdviceContext) 
         for g in catalog.gpus.values()
         if _buyable(g, bool(query.organization))
         and (floor_gb is None or g.memory_gb >= floor_gb)
-        and (q := price_quote(g.id, snapshot=ctx.snapshot, condition=query.condition, overrides=ctx.price_overrides))
+        and (
+            q := price_quote(
+                g.id, snapshot=ctx.snapshot, condition=query.condition, overrides=ctx.price_overrides, ranked=True
+            )
+        )
         is not None
     ]
     return min(quotes, key=lambda q: q.usd, default=None)
@@ -529,6 +536,7 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
         caveats.append(
             msg("advice.caveat.memory_differs", a=a.short_name, a_gb=a.memory_gb, b=b.short_name, b_gb=b.memory_gb)
         )
+    caveats.extend(caveats_for(tuple(ids), compared=True))  # what each card runs, where that limits it
     rules = (
         Rule(id="performance.bandwidth", text=msg("advice.rule.bandwidth"), source="Guide 2020/2023 §memory bandwidth"),
     )
@@ -880,6 +888,7 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
         query=query,
         headline=report.headline,
         can_run=report,
+        caveats=caveats_for(query.gpus),  # what the named GPUs run, where that limits them
         rules=rules,
         notes=tuple(report.notes),
         suggestions=tuple(report.assumptions[:2]),
@@ -898,7 +907,13 @@ def info(query: Query, ctx: AdviceContext) -> Answer:
             follow_up=FollowUp(field="gpu", question=msg("advice.followup.info"), choices=()),
         )
     card = load_catalog().get(query.gpus[0])
-    return Answer(kind="info", query=query, headline=msg("advice.info.headline", name=card.name), spec=card)
+    return Answer(
+        kind="info",
+        query=query,
+        headline=msg("advice.info.headline", name=card.name),
+        spec=card,
+        caveats=software_notes(card),  # what runs on it today
+    )
 
 
 def cycles(query: Query, ctx: AdviceContext) -> Answer:

@@ -579,7 +579,7 @@ def cheapest_setups(
     for gpu in catalog.gpus.values():
         if gpu.gpu_class == "laptop" or (gpu.form_factor in ("sxm", "oam") and not organization):
             continue
-        quote = price_quote(gpu.id, snapshot=snapshot, condition=condition)
+        quote = price_quote(gpu.id, snapshot=snapshot, condition=condition, ranked=True)
         if quote is None:
             continue
         prec = _eight_bit(gpu) if precision in ("fp8", "int8") else precision

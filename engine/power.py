@@ -25,7 +25,7 @@ PSU_EFFICIENCY = 0.90  # 80 PLUS Gold-class efficiency at load, to turn DC load 
 # Power-limit curve through the guide's one measurement: 250 W → 200 W on an RTX 2080 Ti = −7 %.
 # speed ∝ (P / TDP) ** POWER_EXPONENT, with POWER_EXPONENT = ln(0.93) / ln(200/250).
 POWER_EXPONENT = math.log(0.93) / math.log(200 / 250)
-SUGGESTED_CUT_W = 50  # the guide's measured cut, suggested per card for builds of four or more
+SUGGESTED_CUT_W = 50  # the guide's measured cut, suggested per card for builds of four or more (of 100 W+ cards)
 ATX_SLOTS = 7
 SOURCE = "Guide 2020/2023 §power supply, cooling and power limiting"
 
@@ -114,9 +114,9 @@ def plan(
         warnings.append(msg("power.plan.warning.atx_slots", count=gpu_count, slots=gpu.slot_width, atx=ATX_SLOTS))
     if gpu_count >= 2 and gpu.gpu_class == "consumer":
         warnings.append(msg("power.plan.warning.slot_gap"))
-    if gpu.notes and "12VHPWR" in gpu.notes:
+    if gpu.power_connector in ("12vhpwr", "12v-2x6"):
         warnings.append(msg("power.plan.warning.12vhpwr"))
-    if gpu_count >= 4 and not limit:
+    if gpu_count >= 4 and not limit and gpu.tdp_w >= 2 * SUGGESTED_CUT_W:
         saving = power_limit_tradeoff(gpu.tdp_w, gpu.tdp_w - SUGGESTED_CUT_W)
         warnings.append(
             msg(

@@ -115,3 +115,34 @@ def test_cloud_and_power_messages_read_in_every_language(catalog):
         for lang in ("zh-Hant", "zh-Hans"):
             text = render(message, lang)
             assert message.key not in text and not _english_run(text), (message.key, lang, text)
+
+
+# ---- typed facts drive the power warnings --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("gpu", "warns"),
+    [("rtx-4090", True), ("rtx-5090", True), ("h100-pcie", True), ("rtx-3090", False), ("rx-7900-xtx", False)],
+)
+def test_the_16_pin_warning_follows_the_power_connector_field(gpu, warns):
+    keys = {w.key for w in plan(gpu, 1).warnings}
+    assert ("power.plan.warning.12vhpwr" in keys) == warns
+
+
+def test_the_warning_reads_the_field_not_the_notes(monkeypatch, catalog):
+    """A card whose notes mention 12VHPWR but whose field says 8-pin gets no warning, and the other way round."""
+    import engine.power as power
+
+    eight_pin = catalog.get("rtx-4090").model_copy(update={"power_connector": "8pin"})
+    sixteen_pin = catalog.get("rtx-3090").model_copy(update={"power_connector": "12vhpwr", "notes": None})
+    fake = catalog.model_copy(update={"gpus": {**catalog.gpus, "rtx-4090": eight_pin, "rtx-3090": sixteen_pin}})
+    monkeypatch.setattr(power, "load_catalog", lambda: fake)
+    assert "12VHPWR" in (eight_pin.notes or "")
+    assert all(w.key != "power.plan.warning.12vhpwr" for w in power.plan("rtx-4090", 1).warnings)
+    assert any(w.key == "power.plan.warning.12vhpwr" for w in power.plan("rtx-3090", 1).warnings)
+
+
+def test_small_cards_get_no_minus_50_watts_advice():
+    """The guide's -50 W is for 250 W-class cards; a 50 W card in a 4-GPU build gets no such tip."""
+    assert all(w.key != "power.plan.warning.power_limit" for w in plan("rtx-a1000", 4).warnings)
+    assert any(w.key == "power.plan.warning.power_limit" for w in plan("rtx-3090", 4).warnings)

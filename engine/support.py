@@ -1,0 +1,123 @@
+"""What software runs on a GPU today: CUDA and PyTorch's wheels, ROCm, Intel's XPU backend, Apple's
+MPS and MLX, NVIDIA's JetPack, and how much of a unified memory the GPU may use.
+
+Pure functions over the catalog's facts (``Gpu.software``, typed per entry in ``data/gpus.yaml``,
+sources per architecture in ``data/architectures.yaml``); the words are in
+``data/locales/messages/support.yaml``. ``software_notes`` says everything worth saying (a spec
+card); ``software_caveats`` only what limits the card (compare, recommend, can-run answers).
+"""
+
+from __future__ import annotations
+
+from engine.catalog import load_catalog
+from engine.message import Msg, msg
+from engine.specs import Architecture, Gpu
+
+Precision = str  # "fp16", "bf16", "fp8", "int8"
+
+
+def precisions(gpu: Gpu, arch: Architecture) -> tuple[Precision, ...]:
+    """The low precisions a card's matrix units (or, without them, its shader units) run natively:
+    FP16 always; BF16, FP8 and INT8 where the architecture's matrix units have them."""
+    out: list[Precision] = ["fp16"]
+    matrix = gpu.has_tensor_cores and arch.features.matrix_unit != "none"
+    if arch.features.bf16:
+        out.append("bf16")
+    if matrix and arch.features.fp8:
+        out.append("fp8")
+    if matrix and arch.features.int8:
+        out.append("int8")
+    return tuple(out)
+
+
+def _arch_name(gpu: Gpu) -> str:
+    return load_catalog().architectures[gpu.architecture].name
+
+
+def _nvidia(gpu: Gpu) -> Msg:
+    sw = gpu.software
+    said = {"gpu": gpu.short_name, "cc": sw.cuda_cc, "arch": _arch_name(gpu)}
+    if sw.jetpack is not None:
+        if sw.pytorch == "dropped":
+            return msg("support.jetson.dropped", jetpack=sw.jetpack, last=sw.pytorch_last, **said)
+        return msg("support.jetson.vendor", gpu=gpu.short_name, cc=sw.cuda_cc, jetpack=sw.jetpack)
+    if sw.pytorch == "dropped":
+        return msg("support.cuda.dropped", last=sw.pytorch_last, **said)
+    if sw.pytorch == "legacy":
+        return msg("support.cuda.legacy", **said)
+    return msg("support.cuda.current", gpu=gpu.short_name, cc=sw.cuda_cc)
+
+
+def _amd(gpu: Gpu) -> Msg:
+    sw = gpu.software
+    said = {"gpu": gpu.short_name, "gfx": sw.gfx}
+    if sw.rocm == "official":
+        return msg("support.rocm.official", **said)
+    if sw.rocm == "community":
+        if sw.hsa_override is not None:
+            return msg("support.rocm.community.override", override=sw.hsa_override, **said)
+        return msg("support.rocm.community.native", **said)
+    if sw.rocm == "dropped":
+        return msg("support.rocm.dropped.community" if sw.pytorch == "community" else "support.rocm.dropped", **said)
+    return msg("support.rocm.none", **said)
+
+
+def _backend(gpu: Gpu) -> Msg:
+    if gpu.vendor == "nvidia":
+        return _nvidia(gpu)
+    if gpu.vendor == "amd":
+        return _amd(gpu)
+    if gpu.vendor == "intel":
+        return msg("support.xpu", gpu=gpu.short_name)
+    return msg("support.apple", gpu=gpu.short_name)
+
+
+def _unified(gpu: Gpu) -> Msg | None:
+    """How much of a unified memory the GPU may use, by the platform's own mechanism."""
+    total = gpu.unified_memory_gb
+    if gpu.platform != "unified_memory" or total is None:
+        return None
+    if gpu.vendor == "apple":
+        return msg("support.unified.macos", gpu=gpu.short_name, gb=gpu.memory_gb, total=total)
+    if gpu.vendor == "amd":
+        return msg("support.unified.vgm", gpu=gpu.short_name, gb=gpu.memory_gb, total=total)
+    return msg("support.unified.arm", gpu=gpu.short_name, total=total)
+
+
+def software_notes(gpu: Gpu) -> tuple[Msg, ...]:
+    """Everything worth saying about what runs on ``gpu`` today: its backend and, for a unified
+    memory, the GPU's share of it."""
+    unified = _unified(gpu)
+    return (_backend(gpu), *((unified,) if unified else ()))
+
+
+def limited(gpu: Gpu) -> bool:
+    """Whether the card runs less than today's official PyTorch builds for its vendor, or none of
+    CUDA (the caveat an answer about it should carry)."""
+    sw = gpu.software
+    if gpu.vendor in ("intel", "apple"):
+        return True
+    if gpu.vendor == "amd":
+        return sw.rocm != "official"
+    return sw.pytorch != "current" or sw.jetpack is not None
+
+
+def software_caveats(gpu: Gpu) -> tuple[Msg, ...]:
+    """What limits ``gpu``'s software today, for answers that show it among others: nothing for a
+    card today's official builds support."""
+    if not limited(gpu):
+        return ()
+    return software_notes(gpu)
+
+
+def caveats_for(gpu_ids: tuple[str, ...], *, compared: bool = False) -> tuple[Msg, ...]:
+    """The software caveats of the named cards, each card once, in the order named; ``compared``:
+    also say that a unified-memory computer or an embedded module is not a card one adds to a PC."""
+    catalog = load_catalog()
+    out: list[Msg] = []
+    for gpu_id in dict.fromkeys(gpu_ids):
+        gpu = catalog.get(gpu_id)
+        out.extend(software_caveats(gpu))
+        if compared and gpu.platform in ("unified_memory", "embedded"):
+            out.append(msg("support.not_a_card", gpu=gpu.short_name))
+    return tuple(out)
