@@ -314,7 +314,7 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), precision="q8_0"),  # INT8-less prefill path
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), mode="inference", precision="int8"),  # mode given
         assess(q(model="sdxl", gpus=("rtx-3090",)), mode="lora"),  # no transformer shape for LoRA
-        assess(q(model="llama 3.1 70b", budget=Money(amount=Decimal(300), currency="USD"))),  # nothing in budget
+        assess(q(model="llama 3.1 70b", budget=Money(amount=Decimal(50), currency="USD"))),  # nothing in budget
         assess(q(model="llama 3.1 70b", budget=Money(amount=Decimal(300), currency=unknown_currency))),
         assess(q(model="whisper large v3", task="llm_finetune", gpus=("rtx-3090",))),
         assess(q(model="vit-l-16", task="llm_pretrain", gpus=("rtx-3090",), gpu_counts=(2,))),
