@@ -538,19 +538,26 @@ def _full_training_terms(
 
 
 def _adapter_terms(
-    model: ModelSpec, rank: int, targets: LoraTargets, optimizer: Optimizer, gpus: int
+    model: ModelSpec, rank: int, targets: LoraTargets, optimizer: Optimizer, gpus: int, split: Split
 ) -> list[MemoryTerm]:
-    """LoRA adapters train in fp32 (PEFT's default): weights 4 B + grads 4 B + optimizer states."""
+    """LoRA adapters train in fp32 (PEFT's default): weights 4 B + grads 4 B + optimizer states.
+    Over several GPUs with FSDP/ZeRO-3 ("tensor" split) they are sharded like the base weights (as
+    in FSDP + QLoRA); a pipeline keeps each layer's adapters on its own stage, the same share."""
     n = lora_params(model, rank, targets)
     opt_b, opt_words = _optimizer_bytes(optimizer, fp32_params=True)
     shape = msg("memory.basis.adapter_shape", params_m=n / 1e6, rank=rank, targets=targets, layers=model.layers)
+    share = _layer_share(model, gpus, split)
+    where = _split_clauses(gpus, split)
+
+    def term(name: str, total: float, basis: Msg) -> MemoryTerm:
+        return _term(name, total * share, gpus, clauses(basis, *where), total_bytes=total)
+
     return [
-        _term("LoRA adapters", n * 4, gpus, msg("memory.basis.adapter_fp32", shape=shape)),
-        _term("adapter gradients", n * 4, gpus, msg("memory.basis.adapter_fp32", shape=shape)),
-        _term(
+        term("LoRA adapters", n * 4, msg("memory.basis.adapter_fp32", shape=shape)),
+        term("adapter gradients", n * 4, msg("memory.basis.adapter_fp32", shape=shape)),
+        term(
             "adapter optimizer states",
             n * opt_b,
-            gpus,
             msg("memory.basis.adapter_optimizer", shape=shape, bytes=opt_b, optimizer=opt_words),
         ),
     ]
@@ -659,7 +666,7 @@ def _estimate(
         if mode in ("lora", "qlora"):
             if not has_transformer_shape(spec):
                 raise ValueError(f"{spec.name} has no transformer shape to place LoRA adapters on")
-            terms += _adapter_terms(spec, lora_rank, lora_targets, optimizer, gpus)
+            terms += _adapter_terms(spec, lora_rank, lora_targets, optimizer, gpus, split)
         terms.append(_training_activation_term(spec, length, batch, gradient_checkpointing, gpus, split))
         if mode == "qlora":
             buf = _largest_matrix(spec) * 2

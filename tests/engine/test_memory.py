@@ -5,6 +5,8 @@ Each cross-check names its source and a tolerance. GB means 1e9 bytes, GiB 2^30 
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from pydantic import ValidationError
 
@@ -346,3 +348,18 @@ def test_non_llm_models_get_an_allowance_and_no_kv_cache():
 
 def test_capacity_is_binary_gigabytes():
     assert capacity_gb(gpu("rtx-4090")) == pytest.approx(24 * GIB / GB)
+
+
+def test_fsdp_shards_lora_adapters_like_the_base_weights():
+    """FSDP + QLoRA: over 2 GPUs each holds half the adapters, their gradients and optimizer states
+    (they were counted whole on every card); a pipeline holds its layers' share."""
+    one = estimate("llama-3.3-70b", "qlora", "nf4")
+    two = estimate("llama-3.3-70b", "qlora", "nf4", gpus=2)
+    for name in ("LoRA adapters", "adapter gradients", "adapter optimizer states"):
+        assert two.gb_of(name) == pytest.approx(one.gb_of(name))  # the whole is the same
+        per_gpu = next(t.per_gpu_gb for t in two.terms if t.name == name)
+        assert per_gpu == pytest.approx(one.gb_of(name) / 2)
+    piped = estimate("llama-3.3-70b", "qlora", "nf4", gpus=3, split="pipeline")
+    share = math.ceil(80 / 3) / 80  # Llama 3.3 70B has 80 layers
+    adapters = next(t for t in piped.terms if t.name == "LoRA adapters")
+    assert adapters.per_gpu_gb == pytest.approx(one.gb_of("LoRA adapters") * share)
