@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -30,10 +31,18 @@ FOLLOW_UP_MAX_WORDS = 8
 
 @dataclass
 class Conversations:
-    """The last query per (user, channel), forgotten after ``ttl`` seconds."""
+    """The last query per (user, channel), forgotten after ``ttl`` seconds; at most ``max_size`` held.
+
+    An ordered dict by last use (the last question asked): a put moves its key to the end, so the
+    least recently used thread is always first. At the cap, a put evicts that first entry in O(1)
+    (it once scanned every entry: 772 µs per put at 10,000, bench/chat_bench.py), and it drops the
+    expired entries it finds at the front, so a burst of one-off users does not keep dead threads
+    until the cap is reached. A read of an expired thread forgets it.
+    """
 
     ttl: float = TTL_SECONDS
-    _last: dict[tuple[int, int], tuple[float, Query]] = field(default_factory=dict)
+    max_size: int = MAX_CONVERSATIONS
+    _last: OrderedDict[tuple[int, int], tuple[float, Query]] = field(default_factory=OrderedDict)
 
     def get(self, key: tuple[int, int], now: float | None = None) -> Query | None:
         now = time.monotonic() if now is None else now
@@ -44,10 +53,22 @@ class Conversations:
         return entry[1]
 
     def put(self, key: tuple[int, int], query: Query, now: float | None = None) -> None:
-        if len(self._last) >= MAX_CONVERSATIONS:
-            oldest = min(self._last, key=lambda k: self._last[k][0])
-            del self._last[oldest]
-        self._last[key] = (time.monotonic() if now is None else now, query)
+        now = time.monotonic() if now is None else now
+        last = self._last
+        last[key] = (now, query)
+        last.move_to_end(key)
+        while last:
+            oldest_key, (when, _) = next(iter(last.items()))
+            if len(last) <= self.max_size and now - when <= self.ttl:
+                break
+            del last[oldest_key]
+
+    def __len__(self) -> int:
+        return len(self._last)
+
+    def keys(self) -> list[tuple[int, int]]:
+        """The held keys, least recently used first (for tests and diagnostics)."""
+        return list(self._last)
 
 
 def is_follow_up(text: str, result: ParseResult) -> bool:

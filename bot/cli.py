@@ -1,8 +1,11 @@
 """The terminal front end: ``gpu-advisor recommend|compare|canrun|breakeven|cycles|power|info|explain|ask|chat``.
 
 Each subcommand builds the same ``Query`` a chat message or slash command would and prints the
-engine's Answer as a table, or as JSON with ``--json``. Invalid values exit with status 2 and one
-clear line; unknown GPU names get "did you mean ...".
+engine's Answer as a table, or as JSON with ``--json``. Anything the user can fix — a value out of
+range, NaN or infinity, an unknown GPU, model, precision or currency, an option argparse refuses,
+a ``--chart`` path that cannot be written, a database that cannot be reached by ``migrate`` or
+``feedback-report`` — exits with status 2 and one line on stderr (``gpu-advisor: …``), with
+nothing on stdout; unknown GPU names get "did you mean ...".
 """
 
 from __future__ import annotations
@@ -10,9 +13,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Callable, Coroutine, Sequence
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from bot.render import answer_text
 from bot.words import english
@@ -25,9 +30,46 @@ from engine.money import Money, exchange_rates
 from engine.query import TASKS, Query
 from engine.specs import WORKLOADS
 
+if TYPE_CHECKING:
+    from bot.config import Settings
+
+T = TypeVar("T")
+
+
+MAX_DAYS = 36_500  # feedback-report --days: a century
+
 
 class UsageError(Exception):
     """A value the user can fix; printed as one line, exit status 2."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's refusals (unknown option, bad choice, not a number) as one line and status 2,
+    like every other refusal here, instead of the usage block followed by the error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, one_line(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n")
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: line breaks and other control or invisible formatting characters shown
+    escaped, so a hostile value cannot add lines or reorder the terminal's text."""
+    out = []
+    for ch in str(text):
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def currency_arg(text: str) -> str:
+    """An ISO code with an exchange rate, or a UsageError naming the known ones."""
+    code = text.strip().upper()
+    if not (len(code) == 3 and code.isascii() and code.isalpha()) or not exchange_rates().supports(code):
+        known = ", ".join(["USD", *sorted(exchange_rates().per_usd)])
+        raise UsageError(f"unknown currency {text[:20]!r}; known: {known}")
+    return code
 
 
 def gpu_arg(text: str) -> str:
@@ -67,26 +109,45 @@ def money_arg(text: str, currency: str) -> Money:
         raise UsageError(f"budget must be a positive amount, not {text}")
     if amount > 10_000_000:
         raise UsageError("budget must be at most 10,000,000")
-    code = currency.upper()
-    if not exchange_rates().supports(code):
-        raise UsageError(f"unknown currency {currency!r}; known: USD, {', '.join(sorted(exchange_rates().per_usd))}")
-    return Money(amount=amount, currency=code)
+    return Money(amount=amount, currency=currency_arg(currency))
+
+
+def chart_path(text: str) -> Path:
+    """Where ``--chart`` will write, checked before any work: a file name in a folder that exists
+    and can be written, not a folder itself."""
+    path = Path(text)
+    if not text.strip() or path.is_dir():
+        raise UsageError(f"--chart needs a file name, not the folder {text!r}")
+    folder = path.parent
+    if not folder.is_dir():
+        raise UsageError(f"--chart: the folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(f"--chart: {text!r} cannot be written (permission denied)")
+    return path
 
 
 def emit(answer: Answer, args: argparse.Namespace) -> None:
-    print(answer.model_dump_json(indent=2) if args.json else answer_text(answer))
+    """Print the answer; with ``--chart`` draw and write the chart first, so a chart that cannot
+    be drawn or written leaves one line on stderr and nothing half-done on stdout."""
     if getattr(args, "chart", None):
         from bot import charts
 
         spec = charts.answer_spec(answer, "en")
         if spec is None:
             raise UsageError("there is no chart for this answer")
-        Path(args.chart).write_bytes(charts.render_spec(spec))
+        path = chart_path(args.chart)
+        try:
+            path.write_bytes(charts.render_spec(spec))
+        except OSError as exc:
+            raise UsageError(f"--chart: cannot write {args.chart!r}: {exc.strerror or exc}") from None
+        print(answer.model_dump_json(indent=2) if args.json else answer_text(answer))
         print(f"chart written to {args.chart}", file=sys.stderr)
+        return
+    print(answer.model_dump_json(indent=2) if args.json else answer_text(answer))
 
 
 def _context(args: argparse.Namespace) -> AdviceContext:
-    return AdviceContext(snapshot=args.prices, currency=getattr(args, "currency", "USD").upper())
+    return AdviceContext(snapshot=args.prices, currency=currency_arg(getattr(args, "currency", "USD")))
 
 
 def cmd_recommend(args: argparse.Namespace) -> None:
@@ -198,7 +259,7 @@ def cmd_explain(args: argparse.Namespace) -> None:
 def cmd_ask(args: argparse.Namespace) -> None:
     from bot.chat import respond, understand
 
-    result = understand(" ".join(args.question), None, args.currency.upper())
+    result = understand(" ".join(args.question), None, currency_arg(args.currency))
     answer = respond(result, _context(args))
     if args.json or getattr(args, "chart", None):
         emit(answer, args)
@@ -208,16 +269,50 @@ def cmd_ask(args: argparse.Namespace) -> None:
         print(reply_text(answer, result.language))
 
 
-def cmd_feedback_report(args: argparse.Namespace) -> None:
-    """Which answers users disagree with: up/down votes per kind and task, the most down-voted answers."""
+def _innermost(error: BaseException) -> str:
+    """The root cause's type and first line: "ConnectionRefusedError: Connect call failed …"."""
+    seen: list[BaseException] = []
+    item: BaseException | None = error
+    while item is not None and len(seen) < 10 and all(item is not s for s in seen):
+        seen.append(item)
+        item = getattr(item, "orig", None) or item.__cause__ or item.__context__
+    inner = seen[-1]
+    first = str(inner).splitlines()[0] if str(inner) else ""
+    return f"{type(inner).__name__}: {first}"[:200] if first else type(inner).__name__
+
+
+def _with_database(work: str, run: Callable[[Settings], Coroutine[Any, Any, T]]) -> T:
+    """Run a database command (a coroutine factory); a database that cannot be opened or used is
+    one line, status 2 — the cause without the URL or its password, and what to check."""
     import asyncio
-    import datetime as dt
 
     from bot.config import Settings
+
+    try:
+        settings = Settings()
+    except Exception as exc:  # a malformed setting in the environment or .env
+        raise UsageError(f"cannot read the settings: {_innermost(exc)}") from None
+    try:
+        return asyncio.run(run(settings))
+    except (UsageError, UserError, KeyboardInterrupt):
+        raise
+    except Exception as exc:
+        raise UsageError(
+            f"cannot {work}: {_innermost(exc)}; check DATABASE_URL (or DATA_DIR for SQLite) and that the "
+            "database is running"
+        ) from None
+
+
+def cmd_feedback_report(args: argparse.Namespace) -> None:
+    """Which answers users disagree with: up/down votes per kind and task, the most down-voted answers."""
+    import datetime as dt
+
     from bot.store import format_feedback_report, open_store
 
-    async def report() -> str:
-        settings = Settings()
+    if not 0 <= args.days <= MAX_DAYS:
+        raise UsageError(f"--days must be between 0 (all) and {MAX_DAYS:,}, not {args.days}")
+
+    async def report(settings: Settings) -> str:
         store = await open_store(settings.database_url, data_dir=settings.data_dir)
         try:
             since = dt.datetime.now(dt.UTC) - dt.timedelta(days=args.days) if args.days else None
@@ -225,39 +320,35 @@ def cmd_feedback_report(args: argparse.Namespace) -> None:
         finally:
             await store.close()
 
-    print(asyncio.run(report()))
+    print(_with_database("read the feedback", report))
 
 
 def cmd_migrate(args: argparse.Namespace) -> None:
     """Bring the database (DATABASE_URL, or the SQLite file) to the newest schema, then exit."""
-    import asyncio
-
-    from bot.config import Settings
     from bot.store import open_store
 
-    async def migrate() -> str:
-        settings = Settings()
+    async def migrate(settings: Settings) -> str:
         store = await open_store(settings.database_url, data_dir=settings.data_dir)
         backend = store.backend
         await store.close()
         return backend
 
-    print(f"database migrated ({asyncio.run(migrate())})")
+    print(f"database migrated ({_with_database('migrate the database', migrate)})")
 
 
 def cmd_chat(args: argparse.Namespace) -> None:
     from bot.terminal import run_chat
 
-    run_chat(currency=args.currency.upper(), snapshot=args.prices)
+    run_chat(currency=currency_arg(args.currency), snapshot=args.prices)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gpu-advisor", description="Which GPU to buy for deep learning, and why.")
-    common = argparse.ArgumentParser(add_help=False)
+    parser = ArgumentParser(prog="gpu-advisor", description="Which GPU to buy for deep learning, and why.")
+    common = ArgumentParser(add_help=False)
     common.add_argument("--json", action="store_true", help="print the engine's answer as JSON")
     common.add_argument("--prices", help="price snapshot id (e.g. 2023-01, 2020-09; default: newest)")
     common.add_argument("--currency", default="USD", help="currency for budgets and prices (ISO code)")
-    charted = argparse.ArgumentParser(add_help=False)
+    charted = ArgumentParser(add_help=False)
     charted.add_argument("--chart", metavar="OUT.png", help="also draw the answer's chart as a PNG")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -334,21 +425,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _refuse(message: object) -> int:
+    print(one_line(f"gpu-advisor: {message}"), file=sys.stderr)
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help (0) or ArgumentParser.error's one line (2)
+        return exc.code if isinstance(exc.code, int) else 2
     try:
         if getattr(args, "prices", None):
             load_catalog().snapshot(args.prices)
+        if hasattr(args, "currency"):
+            currency_arg(args.currency)  # before any work: every subcommand with --currency uses it
+        if getattr(args, "chart", None):
+            chart_path(args.chart)
         args.func(args)
     except UsageError as exc:
-        print(f"gpu-advisor: {exc}", file=sys.stderr)
-        return 2
+        return _refuse(exc)
     except UserError as exc:  # a value the question may not have: the same words chat and Discord use
-        print(f"gpu-advisor: {english(exc.message)}", file=sys.stderr)
-        return 2
+        return _refuse(english(exc.message))
     except KeyError as exc:
-        print(f"gpu-advisor: {exc.args[0]}", file=sys.stderr)
-        return 2
+        return _refuse(exc.args[0] if exc.args else exc)
     except BrokenPipeError:  # output piped into `head`: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0

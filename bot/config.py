@@ -37,9 +37,36 @@ class Settings(BaseSettings):
     guild_ready_timeout: float = Field(default=2.0, ge=0)
     log_level: str = "INFO"
     log_json: bool | None = Field(default=None, description="unset: JSON when stderr is not a terminal")
+    log_excerpts: bool = Field(
+        default=False, description="chat log lines carry a scrubbed 40-character excerpt (default: no user text)"
+    )
+    log_discord_debug: bool = Field(
+        default=False,
+        description="let discord.py's gateway/http/client loggers go below INFO: their DEBUG lines hold message "
+        "contents and interaction tokens (debugging against a test server only)",
+    )
     health_port: int | None = Field(default=None, ge=1, le=65535, description="unset: no /healthz, /metrics")
     health_host: str = "127.0.0.1"
     shutdown_grace_seconds: float = Field(default=8.0, ge=0, le=60)
+    database_timeout_seconds: float = Field(
+        default=0.75,
+        gt=0,
+        le=2.5,
+        description="a look-up (settings, language, prices, conversation) waits at most this long for the "
+        "database, then answers with the last known value or the defaults",
+    )
+    database_connect_timeout_seconds: float = Field(
+        default=2.0, gt=0, le=60, description="getting a database connection; longer counts as the database down"
+    )
+    database_start_timeout_seconds: float = Field(
+        default=30.0, ge=0, le=600, description="at start-up, how long to retry a database that is not reachable yet"
+    )
+    reply_retry_seconds: float = Field(
+        default=30.0, ge=0, le=600, description="how long a chat reply or a follow-up is retried after a 429 or 5xx"
+    )
+    defer_after_seconds: float = Field(
+        default=1.5, gt=0, le=2.5, description="a slash answer not sent by then is acknowledged with 'thinking…'"
+    )
     charts_warm_up: bool = Field(
         default=False,
         description="load matplotlib and fonts right after READY "

@@ -1,7 +1,14 @@
 """Logs, metrics and health: what an operator needs to run shards on several machines.
 
 - Logs are JSON lines when stderr is not a terminal (a service), text otherwise; they carry guild,
-  command and latency, never the token, and never message contents beyond a short redacted excerpt.
+  command and latency, never the token or an interaction token, and no user text by default: with
+  ``LOG_EXCERPTS=true`` a chat line carries a 40-character excerpt with mentions, e-mail addresses,
+  phone numbers, URLs (beyond their host), Discord invites and long digit runs removed.
+- discord.py's own DEBUG lines carry whole gateway payloads (message contents, interaction tokens)
+  and REST URLs with interaction tokens: its ``discord.gateway``/``discord.http``/``discord.client``/
+  ``discord.webhook`` loggers stay at INFO or above whatever ``LOG_LEVEL`` says, unless
+  ``LOG_DISCORD_DEBUG=true`` (for debugging against a test server, never in production); so does
+  ``aiosqlite``, whose DEBUG lines carry SQL parameters (a price report's "where").
 - ``/metrics`` (Prometheus text) and ``/healthz`` are served by a small aiohttp app, off by default
   and bound to loopback by default (``HEALTH_PORT``, ``HEALTH_HOST``).
 """
@@ -20,22 +27,70 @@ from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 # Discord bot tokens: three base64url parts separated by dots.
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
-_MENTION = re.compile(r"<[@#][!&]?\d+>|@everyone|@here")
+# Bounded repeats: an unbounded run would make a long line without a dot quadratic to scan.
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}\.[A-Za-z0-9_-]{4,40}\.[A-Za-z0-9_-]{20,300}")
+# Interaction and webhook tokens travel in REST paths (discord.py's 429 warning prints the URL) and in
+# gateway payloads ("token": "..."): valid for 15 minutes, enough to answer as the bot.
+_PATH_TOKEN = re.compile(r"(/(?:interactions|webhooks)/\d+/)[^/\s?#'\"]+")
+_FIELD_TOKEN = re.compile(r"""(["']?token["']?\s*[:=]\s*["']?)[^"',\s}]+""", re.IGNORECASE)
+_MENTION = re.compile(r"<[@#][!&]?\d+>|<@&?\d+>|@everyone|@here")
+_INVITE = re.compile(
+    r"(?:https?://)?(?:www\.)?(?:discord(?:app)?\.com/invite|discord\.gg|dsc\.gg)/[\w-]+", re.IGNORECASE
+)
+_URL = re.compile(r"\b((?:https?|ftp)://|www\.)([^\s/?#<>\"']+)[^\s<>\"']*", re.IGNORECASE)
+_EMAIL = re.compile(r"[\w.%+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+")
+# Phone numbers: "+1 (555) 123-4567", "0912-345-678", "555.123.4567", "138 0013 8000": digit groups
+# with separators, 7+ digits with a leading + or - . ( ) /, or 9+ digits separated by spaces only.
+_PHONE_MARKED = re.compile(r"(?:\+\s?|\()?\d(?:[().\-/ ]{0,3}\d){6,}")
+_DIGIT = re.compile(r"\d")
 _DIGITS = re.compile(r"\d{5,}")
 EXCERPT_CHARS = 40
 _STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
+# discord.py's loggers whose DEBUG lines carry payloads, message contents or tokens.
+DISCORD_PAYLOAD_LOGGERS = ("discord.gateway", "discord.http", "discord.client", "discord.webhook")
+# Others whose DEBUG lines carry user text: aiosqlite logs every call with its SQL parameters (a price
+# report's "where", a conversation's query). Kept at INFO or above always.
+QUIET_LOGGERS = ("aiosqlite",)
+_options = {"excerpts": False, "discord_debug": False}
 
 
 def redact(text: str) -> str:
-    """Remove anything token-shaped from a log line."""
-    return _TOKEN.sub("[redacted-token]", text)
+    """Remove anything token-shaped from a log line: the bot token, interaction/webhook tokens."""
+    text = _TOKEN.sub("[redacted-token]", text)
+    text = _PATH_TOKEN.sub(r"\1[redacted-token]", text)
+    return _FIELD_TOKEN.sub(r"\1[redacted-token]", text)
 
 
-def excerpt(text: str) -> str:
-    """A short, de-identified excerpt of user text for logs: no mentions, no long numbers."""
-    short = _DIGITS.sub("#", _MENTION.sub("@…", text))[:EXCERPT_CHARS]
-    return short + ("…" if len(text) > EXCERPT_CHARS else "")
+def _phone(match: re.Match[str]) -> str:
+    found = match.group(0)
+    digits = len(_DIGIT.findall(found))
+    marked = found.lstrip().startswith(("+", "(")) or any(ch in found for ch in "-.()/")
+    return "[phone]" if digits >= (7 if marked else 9) else found
+
+
+def scrub(text: str) -> str:
+    """``text`` with what identifies people removed: Discord invites, URLs past their host, e-mail
+    addresses, phone numbers, mentions, @everyone/@here and runs of 5+ digits (ids, card numbers)."""
+    text = _INVITE.sub("[invite]", text)
+    text = _URL.sub(
+        lambda m: f"{m.group(1)}{m.group(2)}/…" if len(m.group(0)) > len(m.group(1) + m.group(2)) else m.group(0), text
+    )
+    text = _EMAIL.sub("[email]", text)
+    text = _PHONE_MARKED.sub(_phone, text)
+    text = _MENTION.sub("@…", text)
+    return _DIGITS.sub("#", text)
+
+
+def excerpt(text: str, *, enabled: bool | None = None) -> str | None:
+    """A short, de-identified excerpt of user text for a log line, or None — the default: logs
+    carry no user text unless the operator opted in (``LOG_EXCERPTS=true``, see :func:`setup_logging`).
+
+    The text is scrubbed before it is cut, so a cut never leaves half of an address behind."""
+    if not (_options["excerpts"] if enabled is None else enabled):
+        return None
+    clean = scrub(redact(text[: EXCERPT_CHARS * 10]))
+    short = clean[:EXCERPT_CHARS]
+    return short + ("…" if len(clean) > EXCERPT_CHARS else "")
 
 
 class JsonFormatter(logging.Formatter):
@@ -47,7 +102,7 @@ class JsonFormatter(logging.Formatter):
             "message": redact(record.getMessage()),
         }
         for key, value in record.__dict__.items():
-            if key not in _STANDARD and not key.startswith("_"):
+            if key not in _STANDARD and not key.startswith("_") and not (key == "excerpt" and value is None):
                 payload[key] = redact(value) if isinstance(value, str) else value
         if record.exc_info:
             payload["exception"] = redact(self.formatException(record.exc_info))
@@ -59,16 +114,41 @@ class RedactingFormatter(logging.Formatter):
         return redact(super().format(record))
 
 
-def setup_logging(level: str = "INFO", as_json: bool | None = None) -> None:
-    """JSON when not attached to a terminal (or when asked), readable text otherwise."""
+class QuietDiscord(logging.Filter):
+    """Drops discord.py's DEBUG records of its payload loggers (``DISCORD_PAYLOAD_LOGGERS``): a second
+    guard behind their levels, for a logger someone set to DEBUG after start-up."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.INFO:
+            return True
+        quiet = QUIET_LOGGERS if _options["discord_debug"] else (*DISCORD_PAYLOAD_LOGGERS, *QUIET_LOGGERS)
+        return not any(record.name == n or record.name.startswith(n + ".") for n in quiet)
+
+
+def setup_logging(
+    level: str | int = "INFO", as_json: bool | None = None, *, excerpts: bool = False, discord_debug: bool = False
+) -> None:
+    """JSON when not attached to a terminal (or when asked), readable text otherwise.
+
+    ``excerpts`` (``LOG_EXCERPTS``): chat lines carry a scrubbed 40-character excerpt (default: no user
+    text). ``discord_debug`` (``LOG_DISCORD_DEBUG``): let discord.py's payload loggers follow ``level``
+    down to DEBUG; otherwise they stay at INFO or above, since their DEBUG lines hold message contents
+    and interaction tokens."""
+    _options["excerpts"], _options["discord_debug"] = excerpts, discord_debug
     use_json = (not sys.stderr.isatty()) if as_json is None else as_json
     handler = logging.StreamHandler()
     handler.setFormatter(
         JsonFormatter() if use_json else RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
     )
+    handler.addFilter(QuietDiscord())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    floor = max(root.level, logging.INFO)
+    for name in DISCORD_PAYLOAD_LOGGERS:
+        logging.getLogger(name).setLevel(root.level if discord_debug else floor)
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(floor)
 
 
 class Metrics:

@@ -4,6 +4,12 @@ A spec's JSON is its cache key, so a changed price, GPU, language or count alway
 picture and an unchanged one never does. Drawing is blocking CPU work (100-300 ms): async code
 uses :func:`render_async` / :func:`render_spec_async`, which run it on this module's own
 one-thread pool.
+
+The async entry points are a bounded queue: a cached chart is returned at once, a chart already
+being drawn for someone else is shared (a burst of presses on one button draws it once), and
+beyond ``max_waiting()`` renders waiting behind the one being drawn a new one is refused with
+:class:`ChartsBusy` — a ``UserError`` whose message (``chart.busy``) asks the user to try again in
+a moment — instead of queueing without bound (memory and every later chart's wait growing with it).
 """
 
 from __future__ import annotations
@@ -13,16 +19,27 @@ import hashlib
 import threading
 from collections import OrderedDict
 from concurrent.futures import Executor, ThreadPoolExecutor
-from functools import partial
 from typing import Any
 
 from bot.charts import drawing
 from bot.charts.fonts import _mpl, resolve_fonts
 from bot.charts.specs import KINDS, SPEC_BUILDERS, ChartSpec, Kind, memory_spec
 from bot.locales import LANGS
+from engine.errors import UserError
 
 CHART_VERSION = 1  # part of every cache key: bump when the drawing code changes
 CACHE_SIZE = 128  # PNGs are 70-130 kB: at most ~17 MB held
+# Renders that may wait behind the one being drawn: at 100-300 ms each the last in line waits ≈ 5 s.
+MAX_WAITING = 16
+
+
+class ChartsBusy(UserError):
+    """More charts are waiting to be drawn than :func:`max_waiting` allows: try again in a moment."""
+
+    def __init__(self, waiting: int) -> None:
+        super().__init__("chart.busy")
+        self.waiting = waiting
+
 
 # ---- cache ------------------------------------------------------------------------------------
 
@@ -49,6 +66,15 @@ class _LRU:
                 return None
             self._data.move_to_end(key)
             self.hits += 1
+            return png
+
+    def peek(self, key: str) -> bytes | None:
+        """Like :meth:`get`, but a miss is not counted (the render that follows counts it)."""
+        with self._lock:
+            png = self._data.get(key)
+            if png is not None:
+                self._data.move_to_end(key)
+                self.hits += 1
             return png
 
     def put(self, key: str, png: bytes) -> None:
@@ -124,6 +150,34 @@ def _executor() -> ThreadPoolExecutor:
         return _EXECUTOR
 
 
+class _Queue:
+    """The renders submitted from async code and not finished yet, and the one future per spec key
+    that every asker of that spec awaits. Used from the event loop's thread only."""
+
+    def __init__(self, max_waiting: int) -> None:
+        self.max_waiting = max_waiting
+        self.pending = 0  # distinct renders submitted and not finished: one drawing, the rest waiting
+        self.refused = 0
+        self.in_flight: dict[str, asyncio.Future[bytes]] = {}
+
+
+_QUEUE = _Queue(MAX_WAITING)
+
+
+def max_waiting() -> int:
+    return _QUEUE.max_waiting
+
+
+def set_max_waiting(n: int) -> None:
+    """How many renders may wait behind the one being drawn before :class:`ChartsBusy` (≥ 0)."""
+    _QUEUE.max_waiting = max(0, int(n))
+
+
+def queue_stats() -> dict[str, int]:
+    """Renders pending (drawing and waiting), the limit on waiting ones, and refusals so far."""
+    return {"pending": _QUEUE.pending, "max_waiting": _QUEUE.max_waiting, "refused": _QUEUE.refused}
+
+
 async def render_async(
     kind: Kind,
     *args: Any,
@@ -134,17 +188,47 @@ async def render_async(
     """:func:`render` in an executor, so the event loop never waits on matplotlib.
 
     By default the work goes to this module's own one-thread pool (renders are serialised anyway,
-    and the bot's default pool stays free); pass ``executor`` to use another."""
-    loop = loop or asyncio.get_running_loop()
-    return await loop.run_in_executor(executor or _executor(), partial(render, kind, *args, **kwargs))
+    and the bot's default pool stays free); pass ``executor`` to use another. The spec is built
+    here (the builders are quick arithmetic on engine results), then drawn as
+    :func:`render_spec_async` draws it: cached, shared, or refused with :class:`ChartsBusy`."""
+    try:
+        builder = SPEC_BUILDERS[kind]
+    except KeyError:
+        raise ValueError(f"unknown chart kind {kind!r}; known: {', '.join(KINDS)}") from None
+    return await render_spec_async(builder(*args, **kwargs), loop=loop, executor=executor)
 
 
 async def render_spec_async(
     spec: ChartSpec, *, loop: asyncio.AbstractEventLoop | None = None, executor: Executor | None = None
 ) -> bytes:
-    """:func:`render_spec` in an executor (see :func:`render_async`)."""
+    """:func:`render_spec` in an executor (see :func:`render_async`), through the bounded queue:
+    a cached PNG at once; the same spec already being drawn is awaited, not drawn twice; a new
+    render beyond :func:`max_waiting` waiting ones raises :class:`ChartsBusy`."""
     loop = loop or asyncio.get_running_loop()
-    return await loop.run_in_executor(executor or _executor(), render_spec, spec)
+    key = cache_key(spec)
+    png = _CACHE.peek(key)
+    if png is not None:
+        return png
+    queue = _QUEUE
+    shared = queue.in_flight.get(key)
+    if shared is not None and shared.get_loop() is loop:
+        return await asyncio.shield(shared)
+    if queue.pending > queue.max_waiting:  # one drawing, max_waiting behind it: no room
+        queue.refused += 1
+        raise ChartsBusy(queue.pending - 1)
+    queue.pending += 1
+    future = loop.run_in_executor(executor or _executor(), render_spec, spec)
+    queue.in_flight[key] = future
+
+    def done(finished: asyncio.Future[bytes]) -> None:
+        queue.pending -= 1
+        if not finished.cancelled():
+            finished.exception()  # retrieved: an asker that went away leaves no "never retrieved" warning
+        if queue.in_flight.get(key) is future:
+            del queue.in_flight[key]
+
+    future.add_done_callback(done)
+    return await asyncio.shield(future)
 
 
 def shutdown() -> None:

@@ -2,6 +2,12 @@
 
 Only members with Manage Server change settings; only members with Manage Messages remove price
 reports. Everything else is open to any member, rate-limited and validated by the store.
+
+Every command here is about one server, so each refuses a DM with its own check (``in_a_server``)
+as well as telling Discord so (``guild_only``): Discord's setting hides a command in DMs, but an
+invocation that arrives anyway (an old client, a command synced before the setting) must not store
+a report that belongs to no server, or list and remove other servers' reports. Every word comes from
+``data/locales/messages/community.yaml`` in the member's (or the server's) language.
 """
 
 from __future__ import annotations
@@ -14,15 +20,106 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.i18n import Lang, t
 from bot.interactions import bot_of, command_cooldown, gpu_autocomplete, lang_of, resolve_gpu
+from bot.store import GuildSettings, PriceSummary, ScopeSummary
+from bot.store.prices import MIN_REPORTERS
 from engine.catalog import load_catalog
+from engine.cost import price_quote
+from engine.message import Msg, msg
 from engine.money import exchange_rates
 
 SAFE = discord.AllowedMentions.none()
+LIST_LIMIT = 15
+WHERE_SHOWN = 60
+MESSAGE_MAX = 2000  # Discord's content limit
 
 
 def _escape(text: str) -> str:
     return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
+
+
+def _in_a_server(interaction: discord.Interaction) -> bool:
+    """The bot's own guild-only check: a DM invocation is refused with ``error.guild_only``
+    (``AdvisorTree.on_error`` says it in the member's language) before anything is read or stored."""
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage()
+    return True
+
+
+in_a_server = app_commands.check(_in_a_server)
+
+
+def settings_lines(current: GuildSettings, lang: Lang) -> list[str]:
+    """``/settings``' summary of the server's settings as they now are."""
+    language = (
+        t(lang, f"community.language.{current.locale}") if current.locale else t(lang, "community.language.member")
+    )
+    channel = (
+        f"<#{current.advice_channel_id}>" if current.advice_channel_id else t(lang, "community.settings.no_channel")
+    )
+    state = t(lang, "community.settings.on" if current.use_community_prices else "community.settings.off")
+    return [
+        t(lang, "community.settings.currency", currency=current.currency),
+        t(lang, "community.settings.electricity", price=str(current.electricity_per_kwh), currency=current.currency),
+        t(lang, "community.settings.language", language=language),
+        t(lang, "community.settings.advice_channel", channel=channel),
+        t(lang, "community.settings.community_prices", state=state),
+    ]
+
+
+def _dates(scope: ScopeSummary) -> Msg:
+    if scope.first is None or scope.last is None or scope.first == scope.last:
+        return msg("community.show.dates_one", first=scope.first)
+    return msg("community.show.dates", first=scope.first, last=scope.last)
+
+
+def scope_line(scope: ScopeSummary, lang: Lang) -> str:
+    """ "$360 — median of 3 reports in this server (2026-11-02 – 2026-11-30) · 1 outlier left out"."""
+    if scope.median is None:
+        return t(lang, "community.show.none")
+    key = "community.show.median_one" if scope.count == 1 else "community.show.median"
+    text = t(lang, key, price=scope.median, count=scope.count, dates=_dates(scope))
+    outliers = len(scope.outliers)
+    if outliers:
+        more = "community.show.outliers_one" if outliers == 1 else "community.show.outliers"
+        text += " · " + t(lang, more, count=outliers)
+    return text
+
+
+def catalog_prices(gpu_id: str) -> tuple[Msg, ...]:
+    """The prices answers use when no community median applies: new (or launch) and used, dated."""
+    out = []
+    for condition in ("new", "used"):
+        quote = price_quote(gpu_id, condition=condition)
+        if quote is not None and (quote.basis == condition or (condition == "new" and quote.basis == "launch")):
+            out.append(
+                msg(
+                    "community.show.catalog_price",
+                    condition=msg(f"community.condition.{condition}"),
+                    usd=quote.usd,
+                    date=quote.date,
+                )
+            )
+    return tuple(out)
+
+
+def show_embed(summary: PriceSummary, lang: Lang) -> discord.Embed:
+    """``/price show``: this server's median beside the catalog price. Other servers' reports are
+    neither counted nor shown (community prices are per server, see bot.store.prices)."""
+    card = load_catalog().get(summary.gpu_id)
+    prices = catalog_prices(summary.gpu_id)
+    catalog_line = (
+        t(lang, "community.show.catalog_prices", prices=prices) if prices else t(lang, "community.show.catalog_none")
+    )
+    embed = discord.Embed(title=t(lang, "community.show.title", gpu=card.short_name)[:256], colour=0x76B900)
+    if summary.guild is not None:
+        embed.add_field(
+            name=t(lang, "community.show.this_server"), value=scope_line(summary.guild, lang)[:1024], inline=False
+        )
+    embed.add_field(name=t(lang, "community.show.catalog"), value=catalog_line[:1024], inline=False)
+    embed.set_footer(text=t(lang, "community.show.footer", days=summary.window_days, reporters=MIN_REPORTERS))
+    return embed
 
 
 class Community(commands.Cog):
@@ -40,6 +137,7 @@ class Community(commands.Cog):
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
+    @in_a_server
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -50,6 +148,7 @@ class Community(commands.Cog):
         community_prices: bool | None = None,
     ) -> None:
         store = bot_of(interaction).store
+        assert store is not None and interaction.guild_id is not None  # started; in_a_server
         changes: dict = {}
         if currency is not None:
             changes["currency"] = currency.upper()
@@ -66,13 +165,7 @@ class Community(commands.Cog):
             bot_of(interaction).forget_settings(interaction.guild_id)
         else:
             current = await store.settings.get(interaction.guild_id)
-        lines = [
-            f"Currency: {current.currency}",
-            f"Electricity: {current.electricity_per_kwh} {current.currency}/kWh",
-            f"Language: {current.locale or 'each member’s Discord language'}",
-            f"Advice channel: {f'<#{current.advice_channel_id}>' if current.advice_channel_id else 'none'}",
-            f"Community prices: {'on' if current.use_community_prices else 'off'}",
-        ]
+        lines = settings_lines(current, current.locale or lang_of(interaction))  # a new language shows at once
         await interaction.response.send_message("\n".join(lines), ephemeral=True, allowed_mentions=SAFE)
 
     price = app_commands.Group(name="price", description="Prices members saw in shops", guild_only=True)
@@ -87,6 +180,7 @@ class Community(commands.Cog):
     )
     @app_commands.autocomplete(gpu=gpu_autocomplete)
     @app_commands.checks.dynamic_cooldown(command_cooldown)
+    @in_a_server
     async def report(
         self,
         interaction: discord.Interaction,
@@ -97,56 +191,48 @@ class Community(commands.Cog):
         where: app_commands.Range[str, 0, 1000] = "",
     ) -> None:
         bot = bot_of(interaction)
-        gpu_id = resolve_gpu(gpu, lang_of(interaction))
-        guild = await bot.store.settings.get(interaction.guild_id)
+        lang = lang_of(interaction)
+        assert bot.store is not None and interaction.guild_id is not None  # started; in_a_server
+        gpu_id = resolve_gpu(gpu, lang)
+        guild = await bot.guild_settings(interaction.guild_id)
         code = (currency or guild.currency).upper()
         saved = await bot.store.prices.report(
             interaction.guild_id, interaction.user.id, gpu_id, Decimal(str(amount)), code, condition, where
         )
         bot.forget_prices(interaction.guild_id)
         name = load_catalog().get(gpu_id).short_name
-        await interaction.response.send_message(
-            f"Thanks — recorded {saved.price.format()} ({condition}) for the {name} as report #{saved.id}.",
-            ephemeral=True,
-            allowed_mentions=SAFE,
+        thanks = t(
+            lang,
+            "community.report.thanks",
+            price=saved.price,
+            condition=msg(f"community.condition.{saved.condition}"),
+            gpu=name,
+            id=saved.id,
         )
+        await interaction.response.send_message(thanks, ephemeral=True, allowed_mentions=SAFE)
 
     @price.command(name="show", description="What members paid for a GPU, beside the catalog price")
     @app_commands.describe(gpu="the GPU", condition="new or used")
     @app_commands.autocomplete(gpu=gpu_autocomplete)
     @app_commands.checks.dynamic_cooldown(command_cooldown)
+    @in_a_server
     async def show(
         self, interaction: discord.Interaction, gpu: str, condition: Literal["new", "used"] | None = None
     ) -> None:
         bot = bot_of(interaction)
-        gpu_id = resolve_gpu(gpu, lang_of(interaction))
-        guild = await bot.store.settings.get(interaction.guild_id)
+        lang = lang_of(interaction)
+        assert bot.store is not None and interaction.guild_id is not None  # started; in_a_server
+        gpu_id = resolve_gpu(gpu, lang)
+        guild = await bot.guild_settings(interaction.guild_id)
         summary = await bot.store.prices.price_summary(
             gpu_id, interaction.guild_id, currency=guild.currency, convert=exchange_rates().convert, condition=condition
         )
-        card = load_catalog().get(gpu_id)
-        catalog = load_catalog().price_entry(gpu_id)
-        snap = load_catalog().snapshot()
-        catalog_line = (
-            f"Catalog ({snap.date:%Y-%m-%d}): "
-            + ", ".join(f"{k} ${v:,.0f}" for k, v in (("new", catalog.new), ("used", catalog.used)) if v is not None)
-            if catalog
-            else "Catalog: no price"
-        )
-        embed = discord.Embed(title=f"{card.short_name}: community prices", colour=0x76B900)
-        for scope in (summary.guild, summary.everywhere):
-            if scope is None:
-                continue
-            label = "This server" if scope.scope == "guild" else "All servers"
-            value = f"{scope.median.format()} — {scope.describe()}" if scope.median else scope.describe()
-            embed.add_field(name=label, value=value[:1024], inline=False)
-        embed.add_field(name="Catalog", value=catalog_line[:1024], inline=False)
-        embed.set_footer(text=f"Last {summary.window_days} days · one report per member · outliers (MAD) left out")
-        await interaction.response.send_message(embed=embed, allowed_mentions=SAFE)
+        await interaction.response.send_message(embed=show_embed(summary, lang), allowed_mentions=SAFE)
 
     @price.command(name="remove", description="Remove a price report (Manage Messages)")
     @app_commands.describe(report_id="the report's number", reason="why (optional)")
     @app_commands.checks.has_permissions(manage_messages=True)
+    @in_a_server
     async def remove(
         self,
         interaction: discord.Interaction,
@@ -154,28 +240,40 @@ class Community(commands.Cog):
         reason: app_commands.Range[str, 0, 200] = "",
     ) -> None:
         bot = bot_of(interaction)
+        assert bot.store is not None and interaction.guild_id is not None  # started; in_a_server
         removed = await bot.store.prices.remove(
             report_id, moderator_id=interaction.user.id, reason=reason or None, guild_id=interaction.guild_id
         )
         bot.forget_prices(interaction.guild_id)
-        await interaction.response.send_message(
-            f"Removed report #{removed.id} ({removed.price.format()} for {removed.gpu_id}).",
-            ephemeral=True,
-            allowed_mentions=SAFE,
-        )
+        catalog = load_catalog()
+        name = catalog.get(removed.gpu_id).short_name if removed.gpu_id in catalog.gpus else removed.gpu_id
+        words = t(lang_of(interaction), "community.removed", id=removed.id, price=removed.price, gpu=name)
+        await interaction.response.send_message(words, ephemeral=True, allowed_mentions=SAFE)
 
     @price.command(name="list", description="Recent reports for a GPU, with their numbers")
     @app_commands.describe(gpu="the GPU")
     @app_commands.autocomplete(gpu=gpu_autocomplete)
+    @app_commands.checks.dynamic_cooldown(command_cooldown)
+    @in_a_server
     async def recent(self, interaction: discord.Interaction, gpu: str) -> None:
         bot = bot_of(interaction)
-        gpu_id = resolve_gpu(gpu, lang_of(interaction))
-        reports = await bot.store.prices.recent(gpu_id=gpu_id, guild_id=interaction.guild_id, limit=15)
+        lang = lang_of(interaction)
+        assert bot.store is not None and interaction.guild_id is not None  # started; in_a_server
+        gpu_id = resolve_gpu(gpu, lang)
+        reports = await bot.store.prices.recent(gpu_id=gpu_id, guild_id=interaction.guild_id, limit=LIST_LIMIT)
         lines = [
-            f"#{r.id} {r.price.format()} {r.condition} {r.reported_at:%Y-%m-%d} {_escape(r.where)[:60]}"
+            t(
+                lang,
+                "community.list.line",
+                id=r.id,
+                price=r.price,
+                condition=msg(f"community.condition.{r.condition}"),
+                date=r.reported_at.date(),
+                where=_escape(r.where[:WHERE_SHOWN]),
+            ).rstrip()
             for r in reports
-        ] or ["No reports yet."]
-        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True, allowed_mentions=SAFE)
+        ] or [t(lang, "community.list.none")]
+        await interaction.response.send_message("\n".join(lines)[:MESSAGE_MAX], ephemeral=True, allowed_mentions=SAFE)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -68,7 +68,7 @@ price_reports = Table(
     "price_reports",
     metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
-    Column("guild_id", BigInteger),  # NULL: reported in a DM, counts only globally
+    Column("guild_id", BigInteger),  # the server it was reported in (NULL: an old DM report, counts nowhere)
     Column("user_id", BigInteger, nullable=False),
     Column("gpu_id", String(64), nullable=False),
     Column("amount_hundredths", BigInteger, nullable=False),  # amount × 100, in `currency`

@@ -1,10 +1,14 @@
 """Community price reports: validated on the way in, summarised robustly on the way out.
 
-A report is one user's "I saw an RTX 3090 for €700, used, at <where>". The summary of a GPU's
-recent reports is a median that no single user can move alone and that ignores absurd values:
+A report is one user's "I saw an RTX 3090 for €700, used, at <where>", made in a server. Community
+prices are per server: a server's summary is built from the reports made in it and nothing else,
+so no other server — however many accounts it has — can move, outvote or filter out a server's
+own reports. Reports from a DM are refused (a DM belongs to no server). The summary of a GPU's
+recent reports in a server is a median that no single user can move alone and that ignores
+absurd values:
 
-1. Window: reports with ``reported_at`` in (now − window_days, now], not removed by a moderator,
-   for this GPU (and condition, when asked); "this server" = reports made in it, "everywhere" = all.
+1. Window: reports made in this server with ``reported_at`` in (now − window_days, now], not
+   removed by a moderator, for this GPU (and condition, when asked).
 2. Every amount is converted to one currency with the caller's ``convert`` (exact Decimals).
 3. One user, one voice: only each user's latest report counts; their older ones are "superseded".
 4. Outliers (at least 3 users): with m the median and MAD the median absolute deviation of the
@@ -14,7 +18,10 @@ recent reports is a median that no single user can move alone and that ignores a
 5. The price is the median of what is left, rounded to hundredths.
 
 Steps 3 and 4 mean one user moves the median by at most one position among the reporters, and
-an absurd report by one user is left out altogether.
+an absurd report by one user is left out altogether. There is no cross-server pool: an earlier
+version fell back to the median of all servers when a server had fewer than 3 reporters, which
+let three fresh accounts in a throwaway server set every such server's prices (and have the outlier
+rule drop the victim's one honest report).
 """
 
 from __future__ import annotations
@@ -56,8 +63,10 @@ MAD_SCALE = Decimal("1.4826")
 MAD_CUTOFF = Decimal("3.5")
 MAD_FLOOR = Decimal("0.05")
 GPU_ID = re.compile(r"^[a-z0-9][a-z0-9._+-]{0,63}$")
-RULE = ("median of each reporter's latest report in the window; reports with |x − median| > "
-        "3.5 × max(1.4826 × MAD, 5% of median) left out as outliers")
+RULE = (
+    "median of each reporter's latest report in the window; reports with |x − median| > "
+    "3.5 × max(1.4826 × MAD, 5% of median) left out as outliers"
+)
 
 
 class PriceReport(BaseModel):
@@ -121,7 +130,7 @@ class ScopeSummary(BaseModel):
 
 
 class PriceSummary(BaseModel):
-    """Everything the bot says about a GPU's community price, for one server and for everywhere."""
+    """Everything the bot says about a GPU's community price in one server."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -131,15 +140,14 @@ class PriceSummary(BaseModel):
     window_days: int
     since: dt.datetime
     until: dt.datetime
-    guild: ScopeSummary | None
-    everywhere: ScopeSummary
+    guild: ScopeSummary | None = Field(description="None without a server (a DM): there is nothing to summarise")
     rule: str = RULE
 
     def best(self, min_reports: int = MIN_REPORTERS) -> ScopeSummary | None:
-        """This server's median when it has ``min_reports`` reporters, else everywhere's, else None."""
-        for scope in (self.guild, self.everywhere):
-            if scope is not None and scope.median is not None and scope.count >= min_reports:
-                return scope
+        """This server's median when it has ``min_reports`` reporters, else None (the catalog price stays)."""
+        scope = self.guild
+        if scope is not None and scope.median is not None and scope.count >= min_reports:
+            return scope
         return None
 
     def quote(self, min_reports: int = MIN_REPORTERS) -> PriceQuote | None:
@@ -150,12 +158,17 @@ class PriceSummary(BaseModel):
         if self.currency != "USD":
             raise ValueError("price overrides are in USD: summarise with currency='USD'")
         kind = f"{self.condition} " if self.condition else ""
-        return PriceQuote(gpu_id=self.gpu_id, usd=scope.median.amount, basis="override", date=scope.last,
-                          source=f"community {kind}prices: {scope.describe()}")
+        return PriceQuote(
+            gpu_id=self.gpu_id,
+            usd=scope.median.amount,
+            basis="override",
+            date=scope.last,
+            source=f"community {kind}prices: {scope.describe()}",
+        )
 
 
 def date_range(first: dt.date | None, last: dt.date | None) -> str:
-    """"12–30 Nov", "28 Oct – 3 Nov", "30 Dec 2025 – 2 Jan 2026", "12 Nov"."""
+    """ "12–30 Nov", "28 Oct – 3 Nov", "30 Dec 2025 – 2 Jan 2026", "12 Nov"."""
     if first is None or last is None:
         return ""
     if first == last:
@@ -235,8 +248,11 @@ def summarize(reports: Iterable[PriceReport], scope: Scope, currency: str, conve
     excluded: list[ExcludedReport] = []
     for r in rows:
         if r.user_id in latest:
-            excluded.append(ExcludedReport(id=r.id, user_id=r.user_id, price=r.price, converted=converted[r.id],
-                                           reason="superseded"))
+            excluded.append(
+                ExcludedReport(
+                    id=r.id, user_id=r.user_id, price=r.price, converted=converted[r.id], reason="superseded"
+                )
+            )
         else:
             latest[r.user_id] = r
     kept = list(latest.values())
@@ -246,8 +262,9 @@ def summarize(reports: Iterable[PriceReport], scope: Scope, currency: str, conve
         limit = MAD_CUTOFF * max(MAD_SCALE * mad, MAD_FLOOR * abs(m))
         outliers = [r for r in kept if abs(converted[r.id] - m) > limit]
         for r in outliers:
-            excluded.append(ExcludedReport(id=r.id, user_id=r.user_id, price=r.price, converted=converted[r.id],
-                                           reason="outlier"))
+            excluded.append(
+                ExcludedReport(id=r.id, user_id=r.user_id, price=r.price, converted=converted[r.id], reason="outlier")
+            )
         out = {r.id for r in outliers}
         kept = [r for r in kept if r.id not in out]
     excluded.sort(key=lambda e: e.id)
@@ -255,19 +272,33 @@ def summarize(reports: Iterable[PriceReport], scope: Scope, currency: str, conve
         return ScopeSummary(scope=scope, median=None, count=0, reports=len(rows), excluded=tuple(excluded))
     median = _median([converted[r.id] for r in kept]).quantize(CENT, rounding=ROUND_HALF_UP)
     dates = [r.reported_at.date() for r in kept]
-    return ScopeSummary(scope=scope, median=Money(amount=median, currency=currency), count=len(kept),
-                        reports=len(rows), first=min(dates), last=max(dates), excluded=tuple(excluded))
+    return ScopeSummary(
+        scope=scope,
+        median=Money(amount=median, currency=currency),
+        count=len(kept),
+        reports=len(rows),
+        first=min(dates),
+        last=max(dates),
+        excluded=tuple(excluded),
+    )
 
 
 # ---- repository -------------------------------------------------------------------------------
 
 
-def _report(row: Mapping[str, Any]) -> PriceReport:
+def _report(row: Mapping[Any, Any]) -> PriceReport:
     return PriceReport(
-        id=row["id"], guild_id=row["guild_id"], user_id=row["user_id"], gpu_id=row["gpu_id"],
+        id=row["id"],
+        guild_id=row["guild_id"],
+        user_id=row["user_id"],
+        gpu_id=row["gpu_id"],
         price=Money(amount=Decimal(row["amount_hundredths"]) / HUNDRED, currency=row["currency"]),
-        condition=row["condition"], where=row["place"], reported_at=row["reported_at"],
-        created_at=row["created_at"], removed_at=row["removed_at"], removed_by=row["removed_by"],
+        condition=row["condition"],
+        where=row["place"],
+        reported_at=row["reported_at"],
+        created_at=row["created_at"],
+        removed_at=row["removed_at"],
+        removed_by=row["removed_by"],
         removal_reason=row["removal_reason"],
     )
 
@@ -290,7 +321,7 @@ class PriceReports:
 
     async def report(
         self,
-        guild_id: int | None,
+        guild_id: int,
         user_id: int,
         gpu_id: str,
         amount: Decimal | int | str,
@@ -299,7 +330,10 @@ class PriceReports:
         where: str,
         reported_at: dt.datetime | None = None,
     ) -> PriceReport:
-        """Store one report; :class:`InvalidValue` or :class:`LimitReached` (user-facing) otherwise."""
+        """Store one report made in server ``guild_id``; :class:`InvalidValue` (also for a report
+        without a server, e.g. from a DM) or :class:`LimitReached` (user-facing) otherwise."""
+        if isinstance(guild_id, bool) or not isinstance(guild_id, int) or guild_id <= 0:
+            raise InvalidValue("store.error.no_server")
         now = as_utc(self.clock())
         values = self._validate(guild_id, user_id, gpu_id, amount, currency, condition, where, reported_at, now)
         async with self.db.write() as conn:
@@ -312,14 +346,27 @@ class PriceReports:
             count, oldest = (await conn.execute(recent)).one()
             if count >= self.daily_limit:
                 again = as_utc(oldest) + LIMIT_PERIOD
-                raise LimitReached("store.error.daily_limit", limit=self.daily_limit, gpu=values["gpu_id"],
-                                   again=f"{again:%Y-%m-%d %H:%M}")  # UTC, as the message says
+                raise LimitReached(
+                    "store.error.daily_limit",
+                    limit=self.daily_limit,
+                    gpu=values["gpu_id"],
+                    again=f"{again:%Y-%m-%d %H:%M}",
+                )  # UTC, as the message says
             result = await conn.execute(price_reports.insert().values(**values).returning(*price_reports.c))
             return _report(result.one()._mapping)
 
-    def _validate(self, guild_id: int | None, user_id: int, gpu_id: str, amount: object, currency: object,
-                  condition: object, where: object, reported_at: dt.datetime | None, now: dt.datetime
-                  ) -> dict[str, Any]:
+    def _validate(
+        self,
+        guild_id: int,
+        user_id: int,
+        gpu_id: str,
+        amount: object,
+        currency: object,
+        condition: object,
+        where: object,
+        reported_at: dt.datetime | None,
+        now: dt.datetime,
+    ) -> dict[str, Any]:
         gpu = gpu_id.strip().lower() if isinstance(gpu_id, str) else ""
         if not GPU_ID.fullmatch(gpu) or (self.known_gpu is not None and not self.known_gpu(gpu)):
             raise InvalidValue("store.error.unknown_gpu", given=given(gpu_id, 40))
@@ -350,8 +397,9 @@ class PriceReports:
             "created_at": now,
         }
 
-    async def remove(self, report_id: int, *, moderator_id: int, reason: str | None = None,
-                     guild_id: int | None = None) -> PriceReport:
+    async def remove(
+        self, report_id: int, *, moderator_id: int, reason: str | None = None, guild_id: int | None = None
+    ) -> PriceReport:
         """Take a report out of every summary, recording who did it and why.
 
         The caller checks the moderator's permission; ``guild_id`` limits removal to that server's
@@ -363,7 +411,8 @@ class PriceReports:
             conditions.append(price_reports.c.guild_id == guild_id)
         async with self.db.write() as conn:
             result = await conn.execute(
-                update(price_reports).where(and_(*conditions))
+                update(price_reports)
+                .where(and_(*conditions))
                 .values(removed_at=as_utc(self.clock()), removed_by=moderator_id, removal_reason=why)
                 .returning(*price_reports.c)
             )
@@ -377,8 +426,15 @@ class PriceReports:
             row = (await conn.execute(select(price_reports).where(price_reports.c.id == report_id))).first()
         return _report(row._mapping) if row else None
 
-    async def recent(self, *, gpu_id: str | None = None, guild_id: int | None = None, user_id: int | None = None,
-                     limit: int = 20, include_removed: bool = False) -> list[PriceReport]:
+    async def recent(
+        self,
+        *,
+        gpu_id: str | None = None,
+        guild_id: int | None = None,
+        user_id: int | None = None,
+        limit: int = 20,
+        include_removed: bool = False,
+    ) -> list[PriceReport]:
         """Newest first, e.g. for a moderator looking for the id to remove."""
         query = select(price_reports).order_by(price_reports.c.id.desc()).limit(max(1, min(limit, 500)))
         if gpu_id is not None:
@@ -392,9 +448,12 @@ class PriceReports:
         async with self.db.read() as conn:
             return [_report(row._mapping) for row in await conn.execute(query)]
 
-    async def _window(self, since: dt.datetime, until: dt.datetime, gpu_id: str | None,
-                      condition: Condition | None) -> list[PriceReport]:
+    async def _window(
+        self, guild_id: int, since: dt.datetime, until: dt.datetime, gpu_id: str | None, condition: Condition | None
+    ) -> list[PriceReport]:
+        """This server's reports in the window: no other server's row is ever read for a summary."""
         query = select(price_reports).where(
+            price_reports.c.guild_id == guild_id,
             price_reports.c.removed_at.is_(None),
             price_reports.c.reported_at > since,
             price_reports.c.reported_at <= until,
@@ -417,44 +476,76 @@ class PriceReports:
         currency: str = "USD",
         condition: Condition | None = None,
     ) -> PriceSummary:
-        """This server's and everyone's median for ``gpu_id`` over the last ``window_days``, in ``currency``.
+        """This server's median for ``gpu_id`` over the last ``window_days``, in ``currency``
+        (``guild`` is None without a server).
 
         ``convert`` is e.g. ``engine.money.exchange_rates().convert`` (the default: the store's rates).
         """
         until = as_utc(now or self.clock())
         since = until - dt.timedelta(days=window_days)
-        rows = await self._window(since, until, gpu_id, condition)
+        rows = [] if guild_id is None else await self._window(guild_id, since, until, gpu_id, condition)
         return self._summary(gpu_id, guild_id, rows, since, until, window_days, convert, currency, condition)
 
-    def _summary(self, gpu_id: str, guild_id: int | None, rows: list[PriceReport], since: dt.datetime,
-                 until: dt.datetime, window_days: int, convert: Convert | None, currency: str,
-                 condition: Condition | None) -> PriceSummary:
+    def _summary(
+        self,
+        gpu_id: str,
+        guild_id: int | None,
+        rows: list[PriceReport],
+        since: dt.datetime,
+        until: dt.datetime,
+        window_days: int,
+        convert: Convert | None,
+        currency: str,
+        condition: Condition | None,
+    ) -> PriceSummary:
         conv = convert or self.rates.convert
         return PriceSummary(
-            gpu_id=gpu_id, currency=currency, condition=condition, window_days=window_days, since=since, until=until,
-            guild=None if guild_id is None else summarize([r for r in rows if r.guild_id == guild_id], "guild",
-                                                          currency, conv),
-            everywhere=summarize(rows, "global", currency, conv),
+            gpu_id=gpu_id,
+            currency=currency,
+            condition=condition,
+            window_days=window_days,
+            since=since,
+            until=until,
+            guild=None if guild_id is None else summarize(rows, "guild", currency, conv),
         )
 
-    async def summaries(self, guild_id: int | None, now: dt.datetime | None = None, window_days: int = WINDOW_DAYS,
-                        convert: Convert | None = None, *, currency: str = "USD",
-                        condition: Condition | None = None) -> dict[str, PriceSummary]:
-        """:meth:`price_summary` for every GPU with reports in the window, from one query."""
+    async def summaries(
+        self,
+        guild_id: int | None,
+        now: dt.datetime | None = None,
+        window_days: int = WINDOW_DAYS,
+        convert: Convert | None = None,
+        *,
+        currency: str = "USD",
+        condition: Condition | None = None,
+    ) -> dict[str, PriceSummary]:
+        """:meth:`price_summary` for every GPU with reports in this server's window, from one query
+        (empty without a server)."""
+        if guild_id is None:
+            return {}
         until = as_utc(now or self.clock())
         since = until - dt.timedelta(days=window_days)
         by_gpu: dict[str, list[PriceReport]] = {}
-        for r in await self._window(since, until, None, condition):
+        for r in await self._window(guild_id, since, until, None, condition):
             by_gpu.setdefault(r.gpu_id, []).append(r)
-        return {gpu: self._summary(gpu, guild_id, rows, since, until, window_days, convert, currency, condition)
-                for gpu, rows in sorted(by_gpu.items())}
+        return {
+            gpu: self._summary(gpu, guild_id, rows, since, until, window_days, convert, currency, condition)
+            for gpu, rows in sorted(by_gpu.items())
+        }
 
-    async def price_overrides(self, guild_id: int | None, now: dt.datetime | None = None, *,
-                              window_days: int = WINDOW_DAYS, min_reports: int = MIN_REPORTERS,
-                              condition: Condition | None = None,
-                              convert: Convert | None = None) -> dict[str, PriceQuote]:
+    async def price_overrides(
+        self,
+        guild_id: int | None,
+        now: dt.datetime | None = None,
+        *,
+        window_days: int = WINDOW_DAYS,
+        min_reports: int = MIN_REPORTERS,
+        condition: Condition | None = None,
+        convert: Convert | None = None,
+    ) -> dict[str, PriceQuote]:
         """``AdviceContext.price_overrides`` from community prices: per GPU, this server's median when
-        it has ``min_reports`` reporters, else everyone's, else no override (the snapshot price stays)."""
+        it has ``min_reports`` reporters, else no override (the snapshot price stays). Other servers'
+        reports never count (see the module docstring)."""
         summaries = await self.summaries(guild_id, now, window_days, convert, currency="USD", condition=condition)
         quotes = {gpu: s.quote(min_reports) for gpu, s in summaries.items()}
         return {gpu: q for gpu, q in quotes.items() if q is not None}

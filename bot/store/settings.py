@@ -57,9 +57,20 @@ class GuildSettings(BaseModel):
         return usd.quantize(Decimal("0.000001"))
 
 
+def _server(guild_id: object) -> None:
+    """Settings are a server's: a DM (None) or a non-id is refused before anything is written."""
+    if isinstance(guild_id, bool) or not isinstance(guild_id, int) or guild_id <= 0:
+        raise InvalidValue("store.error.settings_no_server")
+
+
 class GuildSettingsRepository:
-    def __init__(self, db: Database, rates: Rates, defaults: GuildSettings | None = None,
-                 clock: Callable[[], dt.datetime] = utcnow) -> None:
+    def __init__(
+        self,
+        db: Database,
+        rates: Rates,
+        defaults: GuildSettings | None = None,
+        clock: Callable[[], dt.datetime] = utcnow,
+    ) -> None:
         self.db = db
         self.rates = rates
         self.defaults = defaults or GuildSettings()
@@ -79,6 +90,7 @@ class GuildSettingsRepository:
         Raises :class:`InvalidValue` with a user-facing message for a bad value. Fields not named
         keep their value; :meth:`reset` returns fields to the defaults.
         """
+        _server(guild_id)
         unknown = set(changes) - set(FIELDS)
         if unknown:
             raise InvalidValue("store.error.unknown_settings", names=tuple(sorted(unknown)), known=FIELDS)
@@ -94,6 +106,7 @@ class GuildSettingsRepository:
 
     async def reset(self, guild_id: int, *fields: str, by: int | None = None) -> GuildSettings:
         """Back to the defaults: the named fields, or all of them."""
+        _server(guild_id)
         names = fields or FIELDS
         unknown = set(names) - set(FIELDS)
         if unknown:
@@ -118,8 +131,9 @@ class GuildSettingsRepository:
         if "currency" in changes:
             currency = str(changes["currency"] or "").strip().upper()
             if not self.rates.supports(currency) or len(currency) != 3:
-                raise InvalidValue("store.error.unknown_currency", given=given(changes["currency"]),
-                                   known=currency_codes(self.rates))
+                raise InvalidValue(
+                    "store.error.unknown_currency", given=given(changes["currency"]), known=currency_codes(self.rates)
+                )
             out["currency"] = currency
         if "electricity_per_kwh" in changes or "currency" in changes:
             raw = changes.get("electricity_per_kwh")
@@ -176,10 +190,12 @@ class GuildSettingsRepository:
         if "electricity_per_kwh" not in values and currency != self.defaults.currency:
             default = self.defaults
             values["electricity_per_kwh"] = self._in(default.electricity_per_kwh, default.currency, currency)
-        return self.defaults.model_copy(update={
-            **values,
-            "guild_id": guild_id,
-            "explicit": explicit,
-            "updated_at": row.get("updated_at"),
-            "updated_by": row.get("updated_by"),
-        })
+        return self.defaults.model_copy(
+            update={
+                **values,
+                "guild_id": guild_id,
+                "explicit": explicit,
+                "updated_at": row.get("updated_at"),
+                "updated_by": row.get("updated_by"),
+            }
+        )

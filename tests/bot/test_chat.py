@@ -77,3 +77,54 @@ def test_parser_notes_reach_the_answer():
 
     answer = respond(understand("budget: -500 dollars lol which gpu", None), AdviceContext())
     assert any("negative" in english(note) for note in answer.notes)
+
+
+# ---- the conversation cap (issue 23, item 9) --------------------------------------------------
+
+KAGGLE = understand("which GPU for Kaggle under $500?", None).query
+POWER = understand("PSU for 4x 3090?", None).query
+
+
+def test_conversations_evict_the_least_recently_used_at_the_cap():
+    conversations = Conversations(ttl=1_000, max_size=3)
+    for user in (1, 2, 3):
+        conversations.put((user, 0), KAGGLE, now=user)
+    conversations.put((1, 0), POWER, now=4)  # user 1 asks again: now the most recent
+    conversations.put((4, 0), KAGGLE, now=5)  # over the cap: user 2, the least recent, goes
+    assert conversations.keys() == [(3, 0), (1, 0), (4, 0)]
+    assert conversations.get((2, 0), now=5) is None
+    assert conversations.get((1, 0), now=5) == POWER
+    conversations.put((5, 0), KAGGLE, now=6)
+    conversations.put((6, 0), KAGGLE, now=7)
+    assert conversations.keys() == [(4, 0), (5, 0), (6, 0)] and len(conversations) == 3
+
+
+def test_conversations_never_exceed_the_cap_and_drop_expired_threads_on_the_way():
+    conversations = Conversations(ttl=10, max_size=100)
+    for user in range(50):
+        conversations.put((user, 0), KAGGLE, now=0)
+    conversations.put((999, 0), KAGGLE, now=11)  # every earlier thread has expired: dropped now, not at the cap
+    assert conversations.keys() == [(999, 0)]
+    for user in range(1_000):
+        conversations.put((user, 1), KAGGLE, now=20 + user / 1_000)
+        assert len(conversations) <= 100
+    assert conversations.keys()[0] == (900, 1) and conversations.keys()[-1] == (999, 1)
+
+
+def test_expiry_is_counted_from_the_last_question():
+    conversations = Conversations(ttl=10)
+    conversations.put((1, 2), KAGGLE, now=0)
+    conversations.put((1, 2), POWER, now=8)
+    assert conversations.get((1, 2), now=17) == POWER  # 9 s after the second question
+    assert conversations.get((1, 2), now=18.5) is None
+    assert len(conversations) == 0  # an expired read forgets the thread
+
+
+def test_the_default_cap_is_ten_thousand():
+    from bot.chat import MAX_CONVERSATIONS
+
+    conversations = Conversations()
+    for user in range(MAX_CONVERSATIONS + 500):
+        conversations.put((user, 0), KAGGLE, now=0)
+    assert len(conversations) == MAX_CONVERSATIONS == 10_000
+    assert conversations.keys()[0] == (500, 0)

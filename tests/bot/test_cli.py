@@ -114,3 +114,162 @@ def test_migrate_and_feedback_report(capsys, tmp_path, monkeypatch):
     assert code == 0 and "database migrated (sqlite)" in out and (tmp_path / "gpu-advisor.sqlite3").exists()
     code, out, _ = run(capsys, "feedback-report", "--days", "7")
     assert code == 0 and "No votes yet." in out
+
+
+# ---- hostile arguments: exit 2, one line, nothing on stdout (issue 23, item 10) -----------------
+
+HOSTILE = [
+    # NaN, infinities and huge numbers
+    ("recommend", "--memory", "nan"),
+    ("recommend", "--memory", "inf"),
+    ("recommend", "--memory", "1e400"),
+    ("recommend", "--hours", "nan"),
+    ("recommend", "--hours=-inf"),
+    ("recommend", "--budget", "nan"),
+    ("recommend", "--budget", "-inf"),
+    ("recommend", "--budget", "1e999999999"),
+    ("recommend", "--budget", "9" * 5000),
+    ("recommend", "--budget", "0.000000001"),
+    ("recommend", "--count", "99999999999999999999999999"),
+    ("breakeven", "--desktop-cost", "nan"),
+    ("breakeven", "--desktop-cost", "1e308"),
+    ("breakeven", "--cloud-hourly", "inf"),
+    ("breakeven", "--electricity", "nan"),
+    ("breakeven", "--electricity", "1e400"),
+    ("breakeven", "--hours", "nan"),
+    ("breakeven", "--utilization", "nan"),
+    ("breakeven", "--hours", "1e-9"),
+    ("power", "3090", "--count", "99999999999999999999"),
+    ("power", "3090", "--count", "17"),
+    ("power", "3090", "--power-limit", "-5"),
+    ("compare", "99999999999999x3090", "4090"),
+    ("canrun", "llama 3 8b", "--context", "99999999999"),
+    ("canrun", "llama 3 8b", "--count", "0"),
+    ("feedback-report", "--days", "99999999999"),
+    ("feedback-report", "--days", "-5"),
+    # empty or hostile --currency, on every subcommand that takes it
+    ("recommend", "--currency", ""),
+    ("recommend", "--currency", "$$$"),
+    ("recommend", "--currency", "usd\x01"),
+    ("recommend", "--currency", "USD; rm -rf /"),
+    ("recommend", "--currency", "ＵＳＤ"),
+    ("recommend", "--currency", "x" * 10_000),
+    ("recommend", "--budget", "500", "--currency", "\u202eDSU"),
+    ("compare", "4090", "3090", "--currency", "XYZ"),
+    ("ask", "best gpu under 500", "--currency", "??"),
+    ("info", "3090", "--currency", "\n"),
+    # unknown model, precision, GPU, topic, snapshot; argparse's own refusals
+    ("canrun", "llama 3 8b", "--precision", "q9"),
+    ("canrun", "llama 3 8b", "--precision", "x" * 500),
+    ("canrun", "llama 3 8b", "--mode", "bogus"),
+    ("canrun", "llama 3 8b", "--gpu", "rtx 9999"),
+    ("info", ""),
+    ("info", "zz\nqq\u202e"),
+    ("compare", "4090", ""),
+    ("explain", "nope"),
+    ("recommend", "--prices", "../../etc/passwd"),
+    ("recommend", "--count", "x"),
+    ("recommend", "--nope"),
+    ("bogus",),
+    (),
+    # --chart paths that cannot be written (checked before any output)
+    ("compare", "4090", "3090", "--chart", "/nonexistent/dir/x.png"),
+    ("compare", "4090", "3090", "--chart", "/"),
+    ("compare", "4090", "3090", "--chart", " "),
+    ("power", "3090", "--chart", "/proc/version"),
+    ("info", "3090", "--chart", "x.png"),  # info has no chart: argparse refuses the option
+    ("canrun", "1000000b", "--chart", "/proc/nope/x.png"),
+]
+
+
+@pytest.mark.parametrize("argv", HOSTILE, ids=[repr(a)[:60] for a in HOSTILE])
+def test_every_hostile_argument_exits_2_with_one_line(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2, (out[-500:], err[-500:])
+    assert out == "" and err.count("\n") == 1 and err.startswith("gpu-advisor"), err
+    assert "Traceback" not in err and "\u202e" not in err and "\x01" not in err
+
+
+def test_a_chart_that_cannot_be_written_leaves_nothing_behind(capsys, tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        import os
+
+        if os.access(locked, os.W_OK):  # root writes anywhere: nothing to check here
+            pytest.skip("running as root")
+        code, out, err = run(capsys, "compare", "4090", "3090", "--chart", str(locked / "x.png"))
+        assert code == 2 and out == "" and "cannot be written" in err and err.count("\n") == 1
+    finally:
+        locked.chmod(0o700)
+
+
+def test_a_chart_that_fails_on_write_says_so_in_one_line(capsys, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    def full(self, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    code, out, err = run(capsys, "compare", "4090", "3090", "--chart", str(tmp_path / "x.png"))
+    assert (
+        code == 2
+        and out == ""
+        and err == f"gpu-advisor: --chart: cannot write '{tmp_path / 'x.png'}': No space left on device\n"
+    )
+
+
+def closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.parametrize("command", [("migrate",), ("feedback-report",), ("feedback-report", "--days", "7")])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://advisor:s3cret-pw@127.0.0.1:{port}/advisor",
+        "postgresql+asyncpg://127.0.0.1:{port}/x",
+        "not a url at all",
+        "mysql://127.0.0.1/x",
+    ],
+)
+def test_database_commands_against_a_down_database_exit_2_with_one_line(capsys, monkeypatch, command, url):
+    monkeypatch.setenv("DATABASE_URL", url.format(port=closed_port()))
+    code, out, err = run(capsys, *command)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith("gpu-advisor: cannot ") and "DATABASE_URL" in err and "s3cret-pw" not in err
+
+
+def test_an_unusable_data_dir_exits_2_with_one_line(capsys, monkeypatch, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("DATA_DIR", str(blocker / "var"))
+    code, out, err = run(capsys, "migrate")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "DATA_DIR" in err
+
+
+def test_help_still_exits_0(capsys):
+    code, out, _ = run(capsys, "recommend", "--help")
+    assert code == 0 and "--budget" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("ask", "can a 4090 run 1000000b"),
+        ("ask", "PSU for 17x 3090"),
+        ("ask", "\u202e\u200b which gpu 🚀 <@123> @everyone"),
+        ("ask", "x" * 20_000),
+        ("canrun", "1000000b"),
+        ("recommend", "--budget", "500", "--currency", " eur "),
+    ],
+)
+def test_odd_but_valid_questions_are_answered(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and out and "Traceback" not in err

@@ -1,6 +1,7 @@
 """Two shard processes of the real bot against one PostgreSQL: each answers its own guilds, and
-they share one community price pool. Needs PostgreSQL (127.0.0.1:5432, trust auth); under CI
-(CI=true) a missing PostgreSQL is a failure, not a skip."""
+both write to the one database (community prices stay per server: one server's reports never show in
+another's). Needs PostgreSQL (127.0.0.1:5432, trust auth); under CI (CI=true) a missing PostgreSQL is
+a failure, not a skip."""
 
 from __future__ import annotations
 
@@ -110,11 +111,26 @@ async def test_two_shard_processes_share_one_database(database: str, tmp_path: P
                     user=user,
                 )
                 assert "recorded" in (await handle.wait_response(timeout=20)).content
+            handle = await double.send_slash(
+                "price report",
+                {"gpu": "rtx-3090", "amount": 900.0, "condition": "used", "currency": "USD"},
+                guild_id=odd.id,
+                user="u4",
+            )
+            assert "recorded" in (await handle.wait_response(timeout=20)).content  # through shard 1
             shown = await (await double.send_slash("price show", {"gpu": "rtx-3090"}, guild_id=odd.id)).wait_response(
                 timeout=20
             )
             fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
-            assert "$360" in fields["All servers"] and "3 reports" in fields["All servers"]  # seen from shard 1
+            assert "$900" in fields["This server"] and "$360" not in str(fields)  # per server: even's stay even's
+            from bot.store import open_store
+
+            store = await open_store(database)  # both processes wrote to the one database
+            try:
+                assert (await store.prices.price_overrides(even.id))["rtx-3090"].usd == 360
+                assert {r.guild_id for r in await store.prices.recent(gpu_id="rtx-3090")} == {even.id, odd.id}
+            finally:
+                await store.close()
         finally:
             for proc in procs:
                 if proc.returncode is None:

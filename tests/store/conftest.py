@@ -97,8 +97,9 @@ class Backend:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-async def backend(request: pytest.FixtureRequest, tmp_path: Path, clock: Clock,
-                  postgres_problem: str | None) -> AsyncIterator[Backend]:
+async def backend(
+    request: pytest.FixtureRequest, tmp_path: Path, clock: Clock, postgres_problem: str | None
+) -> AsyncIterator[Backend]:
     if request.param == "sqlite":
         target = Backend("sqlite", f"sqlite:///{tmp_path / 'store.sqlite3'}", None, clock)
         yield target

@@ -16,8 +16,17 @@ convert = exchange_rates().convert
 
 def rep(i: int, user: int, amount, currency="USD", day: int = 0) -> PriceReport:
     when = T0 + dt.timedelta(days=day, minutes=i)
-    return PriceReport(id=i, guild_id=1, user_id=user, gpu_id="rtx-3090", price=Money(amount=Decimal(amount),
-                       currency=currency), condition="used", where="x", reported_at=when, created_at=when)
+    return PriceReport(
+        id=i,
+        guild_id=1,
+        user_id=user,
+        gpu_id="rtx-3090",
+        price=Money(amount=Decimal(amount), currency=currency),
+        condition="used",
+        where="x",
+        reported_at=when,
+        created_at=when,
+    )
 
 
 def median_of(reports) -> Decimal | None:
@@ -26,8 +35,9 @@ def median_of(reports) -> Decimal | None:
 
 
 def test_latest_report_per_user_counts():
-    s = summarize([rep(1, 1, 500, day=0), rep(2, 1, 800, day=5), rep(3, 2, 790), rep(4, 3, 810)], "guild", "USD",
-                  convert)
+    s = summarize(
+        [rep(1, 1, 500, day=0), rep(2, 1, 800, day=5), rep(3, 2, 790), rep(4, 3, 810)], "guild", "USD", convert
+    )
     assert s.median.amount == 800 and s.count == 3 and s.reports == 4
     assert [(e.id, e.reason) for e in s.excluded] == [(1, "superseded")]
     assert (s.first, s.last) == (dt.date(2026, 11, 1), dt.date(2026, 11, 6))
@@ -52,8 +62,9 @@ def test_one_user_is_one_voice_and_moves_the_median_at_most_one_position():
         n = rng.randint(3, 12)
         honest = [rep(i, i, rng.randint(500, 900)) for i in range(1, n + 1)]
         v = sorted(r.price.amount for r in honest)
-        attack = [rep(100 + k, 999, rng.choice([1, 2, 400, 650, 950, 5000, 10**6]), day=k)
-                  for k in range(rng.randint(1, 9))]
+        attack = [
+            rep(100 + k, 999, rng.choice([1, 2, 400, 650, 950, 5000, 10**6]), day=k) for k in range(rng.randint(1, 9))
+        ]
         summary = summarize(honest + attack, "guild", "USD", convert)
         # However many reports, the attacker weighs exactly as much as their latest one.
         assert summary.median == summarize([*honest, attack[-1]], "guild", "USD", convert).median

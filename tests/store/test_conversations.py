@@ -57,9 +57,15 @@ async def test_entries_expire_after_the_ttl_and_are_cleaned_up(backend, clock):
 
 async def test_a_row_that_no_longer_parses_is_ignored(store, clock):
     async with store.db.write() as conn:
-        await conn.execute(conversations.insert().values(user_id=1, channel_id=1, query_json='{"kind": "gone"}',
-                                                         expires_at=clock.now.replace(year=2030),
-                                                         updated_at=clock.now))
+        await conn.execute(
+            conversations.insert().values(
+                user_id=1,
+                channel_id=1,
+                query_json='{"kind": "gone"}',
+                expires_at=clock.now.replace(year=2030),
+                updated_at=clock.now,
+            )
+        )
     assert await store.conversations.get((1, 1)) is None
     await store.conversations.put((1, 1), Query(kind="compare"))
     assert await store.conversations.get((1, 1)) == Query(kind="compare")

@@ -44,8 +44,13 @@ WRITER = textwrap.dedent("""
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 async def test_sigkill_mid_write_loses_no_committed_row(tmp_path: Path):
     path = tmp_path / "crash.sqlite3"
-    child = subprocess.Popen([sys.executable, "-c", WRITER, f"sqlite:///{path}"], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[2])
+    child = subprocess.Popen(
+        [sys.executable, "-c", WRITER, f"sqlite:///{path}"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     committed: list[int] = []
     try:
         assert child.stdout is not None

@@ -10,16 +10,19 @@ import sqlalchemy as sa
 from bot.store import database_url, open_store
 
 
-@pytest.mark.parametrize(("given", "expected"), [
-    (None, "sqlite+aiosqlite:///var/gpu-advisor.sqlite3"),
-    ("", "sqlite+aiosqlite:///var/gpu-advisor.sqlite3"),
-    ("sqlite:///data/bot.db", "sqlite+aiosqlite:///data/bot.db"),
-    ("sqlite+aiosqlite:////abs/bot.db", "sqlite+aiosqlite:////abs/bot.db"),
-    ("postgresql://u:secret@db:5432/gpu", "postgresql+asyncpg://u:***@db:5432/gpu"),
-    ("postgres://u@db/gpu", "postgresql+asyncpg://u@db/gpu"),
-    ("postgresql+psycopg2://u@db/gpu", "postgresql+asyncpg://u@db/gpu"),
-    ("postgresql+asyncpg://u@db/gpu?sslmode=require", "postgresql+asyncpg://u@db/gpu?ssl=require"),
-])
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        (None, "sqlite+aiosqlite:///var/gpu-advisor.sqlite3"),
+        ("", "sqlite+aiosqlite:///var/gpu-advisor.sqlite3"),
+        ("sqlite:///data/bot.db", "sqlite+aiosqlite:///data/bot.db"),
+        ("sqlite+aiosqlite:////abs/bot.db", "sqlite+aiosqlite:////abs/bot.db"),
+        ("postgresql://u:secret@db:5432/gpu", "postgresql+asyncpg://u:***@db:5432/gpu"),
+        ("postgres://u@db/gpu", "postgresql+asyncpg://u@db/gpu"),
+        ("postgresql+psycopg2://u@db/gpu", "postgresql+asyncpg://u@db/gpu"),
+        ("postgresql+asyncpg://u@db/gpu?sslmode=require", "postgresql+asyncpg://u@db/gpu?ssl=require"),
+    ],
+)
 def test_database_urls(given, expected):
     assert database_url(given).render_as_string(hide_password=True) == expected
 
@@ -35,8 +38,10 @@ async def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(tmp_path: Path):
     store = await open_store(f"sqlite:///{tmp_path / 'x.sqlite3'}")
     try:
         async with store.db.read() as conn:
-            pragmas = {name: (await conn.execute(sa.text(f"PRAGMA {name}"))).scalar()
-                       for name in ("journal_mode", "busy_timeout", "synchronous", "foreign_keys")}
+            pragmas = {
+                name: (await conn.execute(sa.text(f"PRAGMA {name}"))).scalar()
+                for name in ("journal_mode", "busy_timeout", "synchronous", "foreign_keys")
+            }
     finally:
         await store.close()
     assert pragmas == {"journal_mode": "wal", "busy_timeout": 30000, "synchronous": 2, "foreign_keys": 1}

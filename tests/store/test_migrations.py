@@ -42,17 +42,27 @@ async def test_upgrade_an_old_database_with_data_in_it(backend, clock):
         ).bindparams(T)
         for u, a, c in [(1, 65000, "USD"), (2, 70000, "USD"), (3, 66069, "EUR"), (4, 9578800, "JPY")]:
             await conn.execute(insert, {"g": 10, "u": u, "a": a, "c": c, "p": f"shop {u}", "t": when})
-        await conn.execute(sa.text(
-            "INSERT INTO guild_settings (guild_id, currency, electricity_micros, locale, use_community_prices,"
-            " updated_at) VALUES (10, 'EUR', 300000, 'zh-Hans', :b, :t)").bindparams(T, B), {"b": True, "t": when})
-        await conn.execute(sa.text(
-            "INSERT INTO feedback (answer_id, user_id, vote, kind, task, query_json, headline, created_at,"
-            " updated_at) VALUES (555, 1, -1, 'recommend', 'nlp', :q, 'old headline', :t, :t)"
-        ).bindparams(T), {"q": Query(kind="recommend", task="nlp").model_dump_json(exclude_unset=True), "t": when})
-        await conn.execute(sa.text(
-            "INSERT INTO conversations (user_id, channel_id, query_json, expires_at, updated_at)"
-            " VALUES (1, 2, :q, :e, :t)").bindparams(T, E),
-            {"q": Query(kind="power", num_gpus=4).model_dump_json(exclude_unset=True), "e": expires, "t": when})
+        await conn.execute(
+            sa.text(
+                "INSERT INTO guild_settings (guild_id, currency, electricity_micros, locale, use_community_prices,"
+                " updated_at) VALUES (10, 'EUR', 300000, 'zh-Hans', :b, :t)"
+            ).bindparams(T, B),
+            {"b": True, "t": when},
+        )
+        await conn.execute(
+            sa.text(
+                "INSERT INTO feedback (answer_id, user_id, vote, kind, task, query_json, headline, created_at,"
+                " updated_at) VALUES (555, 1, -1, 'recommend', 'nlp', :q, 'old headline', :t, :t)"
+            ).bindparams(T),
+            {"q": Query(kind="recommend", task="nlp").model_dump_json(exclude_unset=True), "t": when},
+        )
+        await conn.execute(
+            sa.text(
+                "INSERT INTO conversations (user_id, channel_id, query_json, expires_at, updated_at)"
+                " VALUES (1, 2, :q, :e, :t)"
+            ).bindparams(T, E),
+            {"q": Query(kind="power", num_gpus=4).model_dump_json(exclude_unset=True), "e": expires, "t": when},
+        )
 
     new = await backend.open()  # open_store migrates to head
     assert await current(new.db) == head() == "0002"
@@ -65,8 +75,12 @@ async def test_upgrade_an_old_database_with_data_in_it(backend, clock):
     assert (settings.currency, settings.electricity_per_kwh, settings.locale) == ("EUR", Decimal("0.3"), "zh-Hans")
     assert settings.use_community_prices is True
     reports = await new.prices.recent(guild_id=10)
-    assert [r.price.amount for r in reversed(reports)] == [Decimal(650), Decimal(700), Decimal("660.69"),
-                                                          Decimal(95788)]
+    assert [r.price.amount for r in reversed(reports)] == [
+        Decimal(650),
+        Decimal(700),
+        Decimal("660.69"),
+        Decimal(95788),
+    ]
     summary = await new.prices.price_summary("rtx-3090", 10)
     assert summary.guild.count == 4 and summary.guild.median.amount == Decimal(700)
     removed = await new.prices.remove(reports[-1].id, moderator_id=9, reason="test")  # the new column works

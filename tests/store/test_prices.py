@@ -21,14 +21,17 @@ def report(store, user=1, amount="700", currency="USD", condition="used", where=
 # ---- validation -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("where", [
-    "'; DROP TABLE price_reports; --",
-    "Robert'); DELETE FROM feedback WHERE ('1'='1",
-    "1 OR 1=1 /* */ UNION SELECT * FROM guild_settings",
-    "<@everyone> @here **bold** `code`",
-    "二手 閒魚 ¥ 5,000 🚀",
-    "$1 \\x00 %s %(name)s :param ?",
-])
+@pytest.mark.parametrize(
+    "where",
+    [
+        "'; DROP TABLE price_reports; --",
+        "Robert'); DELETE FROM feedback WHERE ('1'='1",
+        "1 OR 1=1 /* */ UNION SELECT * FROM guild_settings",
+        "<@everyone> @here **bold** `code`",
+        "二手 閒魚 ¥ 5,000 🚀",
+        "$1 \\x00 %s %(name)s :param ?",
+    ],
+)
 async def test_sql_looking_text_is_just_text(store, where):
     saved = await report(store, where=where)
     assert saved.where == where
@@ -41,11 +44,14 @@ async def test_where_is_trimmed_and_control_characters_flattened(store):
     assert saved.where == "Micro Center Tustin"
 
 
-@pytest.mark.parametrize(("where", "fragment"), [
-    ("x" * 10_000, "limited to 200 characters (yours has 10,000)"),
-    ("y" * 201, "limited to 200"),
-    ("\ud800 lone surrogate", "not valid text"),
-])
+@pytest.mark.parametrize(
+    ("where", "fragment"),
+    [
+        ("x" * 10_000, "limited to 200 characters (yours has 10,000)"),
+        ("y" * 201, "limited to 200"),
+        ("\ud800 lone surrogate", "not valid text"),
+    ],
+)
 async def test_bad_where_is_refused(store, where, fragment):
     with pytest.raises(InvalidValue, match=fragment.replace("(", r"\(").replace(")", r"\)")):
         await report(store, where=where)
@@ -60,23 +66,26 @@ async def test_where_of_exactly_200_characters_after_trimming_is_fine(store):
     assert len((await report(store, where="  " + "z" * 200 + "  ")).where) == 200
 
 
-@pytest.mark.parametrize(("amount", "currency", "fragment"), [
-    ("-700", "USD", "more than zero"),
-    (0, "USD", "more than zero"),
-    ("0.50", "USD", "less than 1 USD"),
-    ("99", "JPY", "less than 1 USD"),
-    ("1000001", "USD", "over 1,000,000 USD"),
-    ("1e300", "USD", "over 1,000,000 USD"),
-    ("NaN", "USD", "finite"),
-    ("Infinity", "USD", "finite"),
-    ("seven hundred", "USD", "must be a number"),
-    ("700; DROP TABLE price_reports", "USD", "must be a number"),
-    (True, "USD", "must be a number"),
-    ("700", "XYZ", "unknown currency"),
-    ("700", "usdollars", "unknown currency"),
-    ("700", "", "unknown currency"),
-    ("700", None, "unknown currency"),
-])
+@pytest.mark.parametrize(
+    ("amount", "currency", "fragment"),
+    [
+        ("-700", "USD", "more than zero"),
+        (0, "USD", "more than zero"),
+        ("0.50", "USD", "less than 1 USD"),
+        ("99", "JPY", "less than 1 USD"),
+        ("1000001", "USD", "over 1,000,000 USD"),
+        ("1e300", "USD", "over 1,000,000 USD"),
+        ("NaN", "USD", "finite"),
+        ("Infinity", "USD", "finite"),
+        ("seven hundred", "USD", "must be a number"),
+        ("700; DROP TABLE price_reports", "USD", "must be a number"),
+        (True, "USD", "must be a number"),
+        ("700", "XYZ", "unknown currency"),
+        ("700", "usdollars", "unknown currency"),
+        ("700", "", "unknown currency"),
+        ("700", None, "unknown currency"),
+    ],
+)
 async def test_bad_amounts_and_currencies_are_refused(store, amount, currency, fragment):
     with pytest.raises(InvalidValue, match=fragment):
         await report(store, amount=amount, currency=currency)
@@ -130,8 +139,11 @@ async def test_the_limit_is_configurable(backend):
 
 async def test_many_concurrent_reports_lose_nothing(store):
     gpus = ["rtx-3090", "rtx-4090", "rtx-3080-10gb", "rtx-3060-12gb"]
-    calls = [report(store, user=1000 + u, gpu=g, amount=500 + u + i, guild=u % 3)
-             for u in range(50) for i, g in enumerate(gpus)]
+    calls = [
+        report(store, user=1000 + u, gpu=g, amount=500 + u + i, guild=1 + u % 3)
+        for u in range(50)
+        for i, g in enumerate(gpus)
+    ]
     saved = await asyncio.gather(*calls)
     assert len(saved) == 200 and len({r.id for r in saved}) == 200
     stored = await store.prices.recent(limit=500)
@@ -186,12 +198,11 @@ async def test_summary_median_window_and_date_range(store, clock):
     assert (summary.guild.count, summary.guild.reports) == (7, 7)
     assert (summary.guild.first, summary.guild.last) == (dt.date(2026, 11, 16), dt.date(2026, 11, 28))
     assert summary.guild.describe() == "median of 7 reports in this server, 16–28 Nov"
-    assert summary.everywhere.count == 8 and summary.everywhere.describe().startswith("median of 8 reports from all")
-    assert summary.everywhere.last == dt.date(2026, 11, 30)
+    assert (await store.prices.price_summary(GPU, 11, now=start)).guild.count == 1  # the other server's own
     # A window of 11 days keeps users 1–5 (2–10 days ago).
     short = await store.prices.price_summary(GPU, 10, now=start, window_days=11)
     assert short.guild.count == 5 and short.guild.median.amount == Decimal(710)
-    # Without a server: only the global summary.
+    # Without a server there is nothing to summarise.
     assert (await store.prices.price_summary(GPU, None, now=start)).guild is None
 
 
@@ -257,24 +268,59 @@ async def test_condition_filter_and_empty_summaries(store):
     new = await store.prices.price_summary(GPU, 10, condition="new")
     assert new.guild.median.amount == 1500
     nothing = await store.prices.price_summary("rtx-4090", 10)
-    assert nothing.guild.median is None and nothing.guild.count == 0 and nothing.everywhere.median is None
+    assert nothing.guild.median is None and nothing.guild.count == 0
     assert nothing.best() is None and nothing.quote() is None
     assert nothing.guild.describe() == "no reports in this server"
 
 
-async def test_price_overrides_prefer_this_server_then_everywhere(store, clock):
+async def test_price_overrides_are_this_servers_alone(store, clock):
     for user in (1, 2, 3):
         await report(store, user=user, amount=650, guild=10)  # this server: 3 reporters
         await report(store, user=user, gpu="rtx-4090", amount=1700, guild=20)  # elsewhere only
     await report(store, user=4, gpu="rtx-3080-10gb", amount=500, guild=10)  # too few reporters
     overrides = await store.prices.price_overrides(10)
-    assert set(overrides) == {"rtx-3090", "rtx-4090"}
+    assert set(overrides) == {"rtx-3090"}  # no fallback to other servers' medians
     q = overrides["rtx-3090"]
     assert (q.usd, q.basis, q.date) == (Decimal(650), "override", clock.now.date())
     assert "in this server" in q.source and "community" in q.source
-    assert "from all servers" in overrides["rtx-4090"].source
+    assert set(await store.prices.price_overrides(20)) == {"rtx-4090"}
     assert set(await store.prices.price_overrides(10, min_reports=4)) == set()
+    assert await store.prices.price_overrides(None) == {}
     summaries = await store.prices.summaries(10)
-    assert set(summaries) == {"rtx-3080-10gb", "rtx-3090", "rtx-4090"}
+    assert set(summaries) == {"rtx-3080-10gb", "rtx-3090"}
+    assert await store.prices.summaries(None) == {}
     with pytest.raises(ValueError, match="in USD"):
         (await store.prices.price_summary(GPU, 10, currency="EUR")).quote()
+
+
+# ---- no trust across servers ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("guild", [None, 0, -5, True, "10"])
+async def test_a_report_without_a_server_is_refused(store, guild):
+    """A DM belongs to no server: its report would count nowhere, or (as it once did) everywhere."""
+    with pytest.raises(InvalidValue, match="belong to a server"):
+        await report(store, guild=guild)
+    assert await store.prices.recent(include_removed=True) == []
+
+
+async def test_a_throwaway_server_cannot_poison_another(store, clock):
+    """Issue 23: three fresh accounts in a throwaway server report an RTX 4090 at ¥990,000 (≈ $7,235).
+    The victim server, with one honest report, keeps the catalog price (no override), its one report
+    is never left out as an outlier, and its /price show reads the same as before."""
+    honest = await report(store, user=1, gpu="rtx-4090", amount=1799, guild=10)
+    before = await store.prices.price_summary("rtx-4090", 10)
+    before_overrides = await store.prices.price_overrides(10, min_reports=1)
+    for attacker in (901, 902, 903):
+        await report(store, user=attacker, gpu="rtx-4090", amount=990_000, currency="JPY", guild=666)
+    for spam_server in range(1000, 1020):  # many servers do not make a pool either
+        await report(store, user=spam_server, gpu="rtx-4090", amount=990_000, currency="JPY", guild=spam_server)
+    after = await store.prices.price_summary("rtx-4090", 10)
+    assert after == before
+    assert after.guild.count == 1 and after.guild.excluded == () and after.guild.median.amount == Decimal(1799)
+    assert await store.prices.price_overrides(10) == {}  # fewer than 3 reporters: the catalog price stays
+    assert await store.prices.price_overrides(10, min_reports=1) == before_overrides
+    assert before_overrides["rtx-4090"].usd == Decimal(1799)
+    assert honest.id not in {e.id for e in after.guild.excluded}
+    poisoned = await store.prices.price_overrides(666)  # the throwaway server only fools itself
+    assert poisoned["rtx-4090"].usd > 7000

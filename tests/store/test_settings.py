@@ -21,15 +21,27 @@ async def test_unknown_guild_and_dm_get_defaults(store):
 
 async def test_round_trip_every_field(backend, store):
     guild = 2**62 + 5  # Discord snowflakes need BIGINT
-    saved = await store.settings.set(guild, by=77, currency="eur", electricity_per_kwh=Decimal("0.3125"),
-                                     locale="zh-Hant", advice_channel_id=2**60 + 1, use_community_prices=True)
+    saved = await store.settings.set(
+        guild,
+        by=77,
+        currency="eur",
+        electricity_per_kwh=Decimal("0.3125"),
+        locale="zh-Hant",
+        advice_channel_id=2**60 + 1,
+        use_community_prices=True,
+    )
     again = await (await backend.open()).settings.get(guild)  # a second process sees the same
     for got in (saved, again):
         assert got.currency == "EUR" and got.electricity_per_kwh == Decimal("0.3125")
         assert got.locale == "zh-Hant" and got.advice_channel_id == 2**60 + 1 and got.use_community_prices is True
         assert got.updated_by == 77 and got.updated_at == backend.clock.now
-        assert got.explicit == {"currency", "electricity_per_kwh", "locale", "advice_channel_id",
-                                "use_community_prices"}
+        assert got.explicit == {
+            "currency",
+            "electricity_per_kwh",
+            "locale",
+            "advice_channel_id",
+            "use_community_prices",
+        }
     assert (await store.settings.get(guild + 1)).currency == "USD"  # other servers untouched
 
 
@@ -60,18 +72,21 @@ async def test_defaults_come_from_the_bot(backend):
     assert (got.currency, got.electricity_per_kwh) == ("TWD", Decimal("3.5"))
 
 
-@pytest.mark.parametrize(("changes", "fragment"), [
-    ({"currency": "XYZ"}, "unknown currency"),
-    ({"currency": "'; DROP TABLE guild_settings;--"}, "unknown currency"),
-    ({"electricity_per_kwh": "-1"}, "zero or more"),
-    ({"electricity_per_kwh": "abc"}, "must be a number"),
-    ({"electricity_per_kwh": "NaN"}, "zero or more"),
-    ({"electricity_per_kwh": "500"}, "over 100 USD/kWh"),
-    ({"locale": "fr"}, "unknown language"),
-    ({"advice_channel_id": -4}, "channel id"),
-    ({"use_community_prices": "yes"}, "true or false"),
-    ({"colour": "blue"}, "unknown setting"),
-])
+@pytest.mark.parametrize(
+    ("changes", "fragment"),
+    [
+        ({"currency": "XYZ"}, "unknown currency"),
+        ({"currency": "'; DROP TABLE guild_settings;--"}, "unknown currency"),
+        ({"electricity_per_kwh": "-1"}, "zero or more"),
+        ({"electricity_per_kwh": "abc"}, "must be a number"),
+        ({"electricity_per_kwh": "NaN"}, "zero or more"),
+        ({"electricity_per_kwh": "500"}, "over 100 USD/kWh"),
+        ({"locale": "fr"}, "unknown language"),
+        ({"advice_channel_id": -4}, "channel id"),
+        ({"use_community_prices": "yes"}, "true or false"),
+        ({"colour": "blue"}, "unknown setting"),
+    ],
+)
 async def test_bad_values_are_refused_with_a_message(store, changes, fragment):
     with pytest.raises(InvalidValue, match=fragment) as info:
         await store.settings.set(1, **changes)
@@ -80,8 +95,9 @@ async def test_bad_values_are_refused_with_a_message(store, changes, fragment):
 
 
 async def test_advice_context_from_settings(store):
-    quote = PriceQuote(gpu_id="rtx-3090", usd=Decimal(700), basis="override", date=store.prices.clock().date(),
-                       source="community")
+    quote = PriceQuote(
+        gpu_id="rtx-3090", usd=Decimal(700), basis="override", date=store.prices.clock().date(), source="community"
+    )
     off = await store.settings.set(1, currency="EUR", electricity_per_kwh=Decimal("0.30"))
     ctx = advice_context(off, price_overrides={"rtx-3090": quote})
     assert ctx.currency == "EUR" and ctx.price_overrides == {}
@@ -106,3 +122,12 @@ def test_bot_defaults_convert_the_usd_electricity_price():
     assert GuildSettings.bot_defaults("USD", Decimal("0.12")).electricity_per_kwh == Decimal("0.12")
     eur = GuildSettings.bot_defaults("EUR", Decimal("0.12"))
     assert (eur.currency, eur.electricity_per_kwh) == ("EUR", Decimal("0.1133"))
+
+
+@pytest.mark.parametrize("guild", [None, 0, -1, True])
+async def test_settings_without_a_server_are_refused(store, guild):
+    with pytest.raises(InvalidValue, match="belong to a server"):
+        await store.settings.set(guild, currency="EUR")
+    with pytest.raises(InvalidValue, match="belong to a server"):
+        await store.settings.reset(guild)
+    assert (await store.settings.get(None)).currency == "USD"  # a DM reads the bot's defaults
