@@ -39,6 +39,9 @@ class AnswerEmbed(PayloadOnce):
 
 
 def clip(text: str, limit: int) -> str:
+    """Within ``limit`` characters, and with no mention syntax left live: answers echo what users
+    typed (an unknown model or card name), and an embed must never carry "@everyone" or "<@id>"."""
+    text = discord.utils.escape_mentions(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -21,16 +21,18 @@ from engine.advisor import advise
 from engine.answer import ANSWERS_REMEMBERED, Answer
 from engine.catalog import load_catalog
 from engine.codec import decode, encode
+from engine.errors import UserError
 from engine.money import Money
 from engine.performance import estimate, relative_speed
 from engine.query import Query
+from engine.specs import WORKLOADS
 
 if TYPE_CHECKING:
     from bot.app import GpuAdvisorBot
 
 ID = r"[a-z0-9.-]{1,40}"
 LANG = r"(?P<lang>en|zh-Hant|zh-Hans)"
-WORKLOAD = r"(?P<workload>train16|infer16|infer8)"
+WORKLOAD = "(?P<workload>" + "|".join(WORKLOADS) + ")"  # every metric the engine ranks by
 SAFE = discord.AllowedMentions.none()
 
 
@@ -176,7 +178,11 @@ async def send_chart(interaction: discord.Interaction, answer: Answer, lang: Lan
     if spec is None:
         await interaction.followup.send(t(lang, "chart.none"), ephemeral=True, allowed_mentions=SAFE)
         return
-    png = await charts.render_spec_async(spec)
+    try:
+        png = await charts.render_spec_async(spec)
+    except UserError as exc:  # the chart queue is full: say so, rather than leave "thinking…"
+        await interaction.followup.send(render(exc.message, lang), ephemeral=True, allowed_mentions=SAFE)
+        return
     await interaction.followup.send(
         file=discord.File(io.BytesIO(png), "chart.png"), ephemeral=ephemeral, allowed_mentions=SAFE
     )

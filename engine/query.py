@@ -248,6 +248,17 @@ class Query(BaseModel):
     def _answerable(self) -> Query:
         if self.edition == "2020" and self.tma:
             raise UserError("error.cycles.tma_2020")
+        if self.mode is not None and self.precision is not None:
+            from engine.memory import get_precision  # engine.memory imports this module
+
+            bits = get_precision(self.precision).bits
+            trains_every_weight = self.mode in ("full_finetune", "pretrain")
+            if (
+                (trains_every_weight and self.precision not in ("fp32", "fp16", "bf16"))
+                or (self.mode == "qlora" and bits > 5)
+                or (self.mode == "lora" and bits < 8)
+            ):
+                raise UserError("error.precision_for_mode", mode=self.mode, precision=self.precision)
         return self
 
     def budget_usd(self) -> Decimal | None:

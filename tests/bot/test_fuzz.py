@@ -29,7 +29,7 @@ from typing import Any
 
 import discord
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.chat import MemoryConversationStore, respond, understand
@@ -604,33 +604,9 @@ MODEL_TEXT = (
     locale=LOCALES,
 )
 def test_canrun(loop, monkeypatch, cogs, server, locale, **options):
-    assume(not (options["gpu"] and untrainable(options["mode"], options["precision"])))  # see the xfail below
     run_command(loop, monkeypatch, cogs.advice.canrun, cogs.advice, server, locale, **options)
 
 
-def untrainable(mode: str | None, precision: str | None) -> bool:
-    """A mode with a precision it cannot train in (engine.memory refuses these with a ValueError)."""
-    from engine.memory import get_precision
-
-    if mode is None or precision is None:
-        return False
-    try:
-        bits, name = get_precision(precision).bits, get_precision(precision).name
-    except ValueError:
-        return False
-    return (
-        (mode in ("full_finetune", "pretrain") and name not in ("fp32", "fp16", "bf16"))
-        or (mode == "qlora" and bits > 5)
-        or (mode == "lora" and bits < 8)
-    )
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug (reported, issue 23): /canrun with a GPU, a mode and a precision that mode cannot "
-    "train in raises engine.memory's ValueError, not a UserError: the user reads 'Something went wrong'. "
-    "When fixed, remove this mark and the assume() in test_canrun.",
-)
 @pytest.mark.parametrize(
     ("mode", "precision"), [("full_finetune", "fp8"), ("pretrain", "int4"), ("qlora", "bf16"), ("lora", "q4_k_m")]
 )

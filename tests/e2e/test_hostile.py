@@ -266,12 +266,6 @@ async def test_a_chart_beyond_the_queue_gets_a_polite_busy(double: DiscordDouble
         charts.cache_clear()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="reported (issue 23): bot.views.send_chart does not catch charts.ChartsBusy (a UserError) for a chart "
-    "button; the press stays 'thinking…'. Fix: catch UserError around render_spec_async and send "
-    "render(exc.message, lang) as an ephemeral follow-up. Then remove this mark.",
-)
 async def test_a_chart_button_beyond_the_queue_gets_a_polite_busy(double: DiscordDouble, monkeypatch) -> None:
     from bot.charts import rendering
 
