@@ -378,6 +378,7 @@ def _errors() -> list[UserError]:
         {"topic": "quantum"},
         {"mode": "training"},
         {"edition": "2020", "tma": True},
+        {"mode": "full_finetune", "precision": "fp8"},
         {"nonsense": 1},
     ]
     out = [user_error_of(**fields) for fields in wrong]
