@@ -19,6 +19,28 @@ from bot.interactions import (
     resolve_gpu,
     send_answer,
 )
+from bot.options import (
+    BUDGET_MAX,
+    BUDGET_MIN,
+    CONTEXT_MAX,
+    CONTEXT_MIN,
+    COUNT_MAX,
+    COUNT_MIN,
+    DESKTOP_MAX,
+    DESKTOP_MIN,
+    HOURLY_MAX,
+    HOURLY_MIN,
+    HOURS_MAX,
+    HOURS_MIN,
+    KWH_MAX,
+    KWH_MIN,
+    MEMORY_MAX,
+    MEMORY_MIN,
+    MODEL_MAX,
+    POWER_LIMIT_MAX,
+    POWER_LIMIT_MIN,
+    PRECISION_MAX,
+)
 from engine.advisor import advise
 from engine.errors import UserError
 from engine.money import Money, exchange_rates
@@ -56,12 +78,12 @@ class Advice(commands.Cog):
         self,
         interaction: discord.Interaction,
         task: Task | None = None,
-        budget: app_commands.Range[float, 1.0, 10_000_000.0] | None = None,
+        budget: app_commands.Range[float, BUDGET_MIN, BUDGET_MAX] | None = None,
         currency: str | None = None,
-        memory: app_commands.Range[float, 1.0, 4096.0] | None = None,
-        count: app_commands.Range[int, 1, 64] | None = None,
+        memory: app_commands.Range[float, MEMORY_MIN, MEMORY_MAX] | None = None,
+        count: app_commands.Range[int, COUNT_MIN, COUNT_MAX] | None = None,
         condition: Literal["new", "used"] | None = None,
-        hours_per_day: app_commands.Range[float, 0.1, 24.0] | None = None,
+        hours_per_day: app_commands.Range[float, HOURS_MIN, HOURS_MAX] | None = None,
     ) -> None:
         context = await bot_of(interaction).context_for(interaction.guild_id)
         fields: dict = {"kind": "recommend"}
@@ -93,8 +115,8 @@ class Advice(commands.Cog):
         interaction: discord.Interaction,
         gpu_a: str,
         gpu_b: str,
-        count_a: app_commands.Range[int, 1, 64] = 1,
-        count_b: app_commands.Range[int, 1, 64] = 1,
+        count_a: app_commands.Range[int, COUNT_MIN, COUNT_MAX] = 1,
+        count_b: app_commands.Range[int, COUNT_MIN, COUNT_MAX] = 1,
         workload: Workload | None = None,
     ) -> None:
         lang = lang_of(interaction)
@@ -122,10 +144,10 @@ class Advice(commands.Cog):
         self,
         interaction: discord.Interaction,
         gpu: str | None = None,
-        hours_per_day: app_commands.Range[float, 0.1, 24.0] = 3.6,
-        desktop_cost: app_commands.Range[float, 1.0, 10_000_000.0] | None = None,
-        hourly: app_commands.Range[float, 0.01, 10_000.0] | None = None,
-        electricity: app_commands.Range[float, 0.0, 100.0] | None = None,
+        hours_per_day: app_commands.Range[float, HOURS_MIN, HOURS_MAX] = 3.6,
+        desktop_cost: app_commands.Range[float, DESKTOP_MIN, DESKTOP_MAX] | None = None,
+        hourly: app_commands.Range[float, HOURLY_MIN, HOURLY_MAX] | None = None,
+        electricity: app_commands.Range[float, KWH_MIN, KWH_MAX] | None = None,
     ) -> None:
         lang = lang_of(interaction)
         fields: dict = {"kind": "cloud_vs_buy", "hours_per_day": hours_per_day}
@@ -155,12 +177,12 @@ class Advice(commands.Cog):
     async def canrun(
         self,
         interaction: discord.Interaction,
-        model: app_commands.Range[str, 1, 100],
+        model: app_commands.Range[str, 1, MODEL_MAX],
         gpu: str | None = None,
-        count: app_commands.Range[int, 1, 64] = 1,
+        count: app_commands.Range[int, COUNT_MIN, COUNT_MAX] = 1,
         mode: Mode | None = None,
-        precision: app_commands.Range[str, 1, 20] | None = None,
-        context: app_commands.Range[int, 128, 10_000_000] | None = None,
+        precision: app_commands.Range[str, 1, PRECISION_MAX] | None = None,
+        context: app_commands.Range[int, CONTEXT_MIN, CONTEXT_MAX] | None = None,
     ) -> None:
         lang = lang_of(interaction)
         fields: dict = {"kind": "can_run", "model": model}
@@ -184,7 +206,7 @@ class Advice(commands.Cog):
         interaction: discord.Interaction,
         gpu: str,
         count: app_commands.Range[int, 1, 16] = 1,
-        power_limit: app_commands.Range[int, 1, 2000] | None = None,
+        power_limit: app_commands.Range[int, POWER_LIMIT_MIN, POWER_LIMIT_MAX] | None = None,
     ) -> None:
         lang = lang_of(interaction)
         fields: dict = {"kind": "power", "gpus": (resolve_gpu(gpu, lang),), "num_gpus": count}

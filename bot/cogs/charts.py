@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot import charts
 from bot.interactions import bot_of, command_cooldown, gpu_autocomplete, lang_of, model_autocomplete, resolve_gpu
+from bot.options import BUDGET_MAX, BUDGET_MIN, HOURS_MAX, HOURS_MIN, MODEL_MAX
 from bot.views import SAFE, send_chart
 from engine.advisor import advise
 from engine.errors import UserError
@@ -47,10 +48,10 @@ class Charts(commands.Cog):
         gpus: app_commands.Range[str, 1, 200] | None = None,
         gpu: str | None = None,
         task: Task | None = None,
-        budget: app_commands.Range[float, 1.0, 10_000_000.0] | None = None,
+        budget: app_commands.Range[float, BUDGET_MIN, BUDGET_MAX] | None = None,
         count: app_commands.Range[int, 1, 16] = 1,
-        hours_per_day: app_commands.Range[float, 0.1, 24.0] = 3.6,
-        model: app_commands.Range[str, 1, 100] | None = None,
+        hours_per_day: app_commands.Range[float, HOURS_MIN, HOURS_MAX] = 3.6,
+        model: app_commands.Range[str, 1, MODEL_MAX] | None = None,
     ) -> None:
         lang = lang_of(interaction)
         context = await bot_of(interaction).context_for(interaction.guild_id)
