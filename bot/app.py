@@ -2,6 +2,13 @@
 
 Sharding works from day one: one process runs every shard by default, or the shards named in
 ``SHARD_IDS`` of ``SHARD_COUNT``. Only a process with ``SYNC_COMMANDS=true`` syncs commands.
+
+Answers never wait on the database (docs/operations.md, "When a dependency is down"): a server's
+settings, language and community prices come from a cache; a look-up that takes longer than
+``DATABASE_TIMEOUT_SECONDS`` or fails uses the value this process last saw, else the defaults, and
+while the database is known to be down (``bot.store.db.Breaker``) it does not wait at all.
+Every slash command gets a reply: a "thinking…" acknowledgement when its answer is slow, an error
+line when it fails, "restarting" during shutdown.
 """
 
 from __future__ import annotations
@@ -12,8 +19,8 @@ import gc
 import logging
 import time
 import traceback
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
 
 import discord
 from aiohttp import web
@@ -24,10 +31,15 @@ from bot import charts
 from bot import discord_internals as internals
 from bot.chat import MemoryConversationStore, WriteThroughConversations
 from bot.config import Settings
+from bot.degrade import DegradeMetrics
 from bot.expiring import Expiring
 from bot.i18n import Lang, Translator, from_discord, t
+from bot.interactions import mark_received, respond, watch_for_slow_answer
 from bot.observability import Metrics, health_app, start_health_server
-from bot.store import GuildSettings, Store, advice_context, open_store
+from bot.store import GuildSettings, Store, advice_context
+from bot.store.conversations import QueuedConversations, within
+from bot.store.db import Breaker, StoreUnavailable, is_unavailable
+from bot.store.store import open_store_when_up
 from bot.views import DYNAMIC_ITEMS
 from bot.words import render
 from engine.advisor import AdviceContext
@@ -42,6 +54,14 @@ SAFE = discord.AllowedMentions.none()
 # gc.callbacks; docs/performance.md).
 GC_THRESHOLDS = (10_000, 20, 20)
 COGS = ("bot.cogs.advice", "bot.cogs.guide", "bot.cogs.chat", "bot.cogs.charts", "bot.cogs.community")
+# /healthz must answer within a second: the database check gets this long.
+HEALTH_DB_SECONDS = 0.8
+# A PostgreSQL statement on a connection that stopped answering fails after this long (asyncpg's
+# command_timeout); generous, since start-up migrations run under it too.
+STATEMENT_TIMEOUT_SECONDS = 30.0
+# Closing: how long each step may take, so that SIGTERM always ends within Docker's 10 s.
+CLOSE_STEP_SECONDS = 1.5
+T = TypeVar("T")
 
 
 def point_at(settings: Settings) -> None:
@@ -53,12 +73,29 @@ class AdvisorTree(app_commands.CommandTree):
     """Every command error ends here: one clear line for the user, the context in the log."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Refuse new work while shutting down; note when handling started, for the latency metric."""
+        """Refuse new work while shutting down (saying so); note when handling started, for the
+        latency metric; look up the server's language; and make sure a slow answer is acknowledged
+        in time. Never raises: discord.py does not pass an exception here to :meth:`on_error`, and
+        the user would get nothing at all."""
         interaction.extras["started"] = time.perf_counter()
-        chosen = await self.client.guild_lang(interaction.guild_id)  # type: ignore[attr-defined]
-        if chosen:
-            interaction.extras["lang"] = chosen  # a server-wide answer language overrides each member's
-        return not getattr(self.client, "closing", False)
+        mark_received(interaction)
+        bot: GpuAdvisorBot = self.client  # type: ignore[assignment]
+        autocomplete = interaction.type is discord.InteractionType.autocomplete
+        try:
+            if bot.closing:
+                if not autocomplete:
+                    lang = from_discord(interaction.locale)
+                    await respond(interaction, {"content": t(lang, "error.restarting")}, ephemeral=True, source="error")
+                return False
+            if autocomplete:
+                return True
+            watch_for_slow_answer(interaction)
+            chosen = await bot.guild_lang(interaction.guild_id)
+            if chosen:
+                interaction.extras["lang"] = chosen  # a server-wide answer language overrides each member's
+        except Exception:  # guild_lang degrades by itself; this is a bug, but the command still runs
+            log.exception("interaction check failed", extra={"guild": interaction.guild_id})
+        return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         lang = interaction.extras.get("lang") or from_discord(interaction.locale)
@@ -73,7 +110,11 @@ class AdvisorTree(app_commands.CommandTree):
         elif isinstance(error, app_commands.NoPrivateMessage):
             message = t(lang, "error.guild_only")
         elif isinstance(error, app_commands.CheckFailure):
-            return  # shutting down: Discord shows its own "did not respond"
+            return  # shutting down: interaction_check said so
+        elif isinstance(original, StoreUnavailable):
+            # /settings, /price with the database down: not a bug, and not the user's fault.
+            message = t(lang, "error.store_unavailable")
+            self.client.degrade.store_unavailable.labels("command").inc()  # type: ignore[attr-defined]
         else:
             message = t(lang, "error.generic")
             self.client.metrics.errors.labels("command").inc()  # type: ignore[attr-defined]
@@ -89,10 +130,8 @@ class AdvisorTree(app_commands.CommandTree):
 
 
 async def reply_ephemeral(interaction: discord.Interaction, message: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True, allowed_mentions=SAFE)
-    else:
-        await interaction.response.send_message(message, ephemeral=True, allowed_mentions=SAFE)
+    """A short line only the user sees: retried like an answer, never raising."""
+    await respond(interaction, {"content": message, "allowed_mentions": SAFE}, ephemeral=True, source="error")
 
 
 class GpuAdvisorBot(commands.AutoShardedBot):
@@ -125,6 +164,9 @@ class GpuAdvisorBot(commands.AutoShardedBot):
             currency=settings.default_currency, electricity_usd_per_kwh=settings.electricity_usd_per_kwh
         )
         self.metrics = Metrics()
+        self.degrade = DegradeMetrics(self.metrics.registry)
+        self.breaker = Breaker(on_change=self.degrade.database)
+        self._conversation_writes: QueuedConversations | None = None
         self.closing = False
         self.in_flight = 0
         self._idle = asyncio.Event()
@@ -156,22 +198,30 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         await self.close()
 
     async def close(self) -> None:
+        """Close everything, each step bounded (``CLOSE_STEP_SECONDS``): a database or a Discord that
+        stopped answering must not hold the process past its stop timeout."""
         self.closing = True
         if self._health is not None:
-            await self._health.cleanup()
-            self._health = None
+            health, self._health = self._health, None
+            await _bounded("health server", health.cleanup())
         charts.shutdown()
         if self.store is not None:  # before the gateway closes: nothing may cancel it mid-way
             store, self.store = self.store, None
             if isinstance(self.conversations, WriteThroughConversations):
-                await self.conversations.flush()
-            await store.close()
-        await super().close()
+                await _bounded("conversation flush", self.conversations.flush())
+            if self._conversation_writes is not None:
+                await _bounded("queued conversations", self._conversation_writes.close())
+            await _bounded("database", store.close())
+        await _bounded("discord", super().close())
 
     async def health(self) -> dict[str, bool]:
+        """``/healthz``: within a second, whatever is down. The database check is a ping (at most
+        ``HEALTH_DB_SECONDS``; at once while the database is known to be down)."""
+        shards_up = all(not shard.is_closed() for shard in self.shards.values())
+        store = self.store
         return {
-            "gateway": self.is_ready() and not self.is_closed() and not self.closing,
-            "database": self.store is not None and await self.store.ping(),
+            "gateway": self.is_ready() and not self.is_closed() and not self.closing and shards_up,
+            "database": store is not None and await store.ping(timeout=HEALTH_DB_SECONDS),
         }
 
     def refresh_metrics(self) -> None:
@@ -187,23 +237,83 @@ class GpuAdvisorBot(commands.AutoShardedBot):
     async def context_for(self, guild_id: int | None) -> AdviceContext:
         """The engine's context for a server: its currency, electricity price and, when the server
         turned them on, community price medians. Cached as long as its settings are, so a repeated
-        question meets the same context and the advisor's remembered answer."""
+        question meets the same context and the advisor's remembered answer. With the database
+        down it is built from the last known settings and prices (else the defaults) and not kept,
+        so the server's own context is back as soon as the database is."""
         if self.store is None:
             return self._default_context
 
         async def build() -> AdviceContext:
-            guild = await self.guild_settings(guild_id)
-            overrides = await self._community_prices(guild_id) if guild.use_community_prices else {}
-            return advice_context(guild, price_overrides=overrides)
+            guild, fresh = await self._settings(guild_id)
+            overrides: dict = {}
+            if guild.use_community_prices:
+                overrides, prices_fresh = await self._community_prices(guild_id)
+                fresh = fresh and prices_fresh
+            context = advice_context(guild, price_overrides=overrides)
+            if not fresh:
+                raise _Degraded(context)
+            return context
 
-        return await self._contexts.get(guild_id, build)
+        try:
+            return await self._contexts.get(guild_id, build)
+        except _Degraded as degraded:
+            return degraded.context
 
     async def guild_settings(self, guild_id: int | None) -> GuildSettings:
         """A server's settings, cached for ``settings_cache_seconds`` (other shards see a change
-        within that time; this process at once, see :meth:`forget_settings`)."""
+        within that time; this process at once, see :meth:`forget_settings`). Never waits on the
+        database longer than ``DATABASE_TIMEOUT_SECONDS`` and never raises: see :meth:`_lookup`."""
+        return (await self._settings(guild_id))[0]
+
+    async def _settings(self, guild_id: int | None) -> tuple[GuildSettings, bool]:
         store = self.store
-        assert store is not None, "callers check bot.store first"
-        return await self._guild_settings.get(guild_id, lambda: store.settings.get(guild_id))
+        if store is None:
+            return self._fallback_settings(guild_id), False
+        defaults = store.settings.defaults
+        return await self._lookup(
+            "settings",
+            self._guild_settings,
+            guild_id,
+            lambda: store.settings.get(guild_id),
+            lambda: defaults.model_copy(update={"guild_id": guild_id}),
+        )
+
+    def _fallback_settings(self, guild_id: int | None) -> GuildSettings:
+        s = self.settings
+        defaults = GuildSettings.bot_defaults(s.default_currency, s.electricity_usd_per_kwh)
+        return defaults.model_copy(update={"guild_id": guild_id})
+
+    async def _lookup(
+        self,
+        name: str,
+        cache: Expiring[T],
+        key: int | None,
+        load: Callable[[], Awaitable[T]],
+        default: Callable[[], T],
+    ) -> tuple[T, bool]:
+        """``cache.get(key, load)``, degraded: the value and whether it is fresh from the database.
+
+        A load that fails or takes longer than ``DATABASE_TIMEOUT_SECONDS`` gives the value this
+        process last saw for ``key``, else ``default()``; the fallback is counted
+        (``gpu_advisor_store_fallbacks_total``), the outage logged once (by the breaker). While the
+        database is known to be down no one waits: the load runs in the background, as the
+        breaker's probe when one is due, and the answer goes out at once."""
+        hit = cache.fresh(key)
+        if hit is not None:  # the common case, without wait_for's task
+            return hit, True
+        if self.breaker.up:
+            try:
+                return await asyncio.wait_for(cache.get(key, load), self.settings.database_timeout_seconds), True
+            except TimeoutError as error:
+                self.breaker.failed(error)  # too slow for an answer counts as down until a probe says otherwise
+            except Exception as error:
+                if not is_unavailable(error):  # a bug, not an outage: the answer still goes out
+                    log.exception("%s look-up failed", name, extra={"guild": key})
+        else:
+            cache.refresh(key, load)
+        self.degrade.fallback(name)
+        last = cache.last(key)
+        return (last if last is not None else default()), False
 
     def forget_settings(self, guild_id: int | None) -> None:
         self._guild_settings.forget(guild_id)
@@ -211,15 +321,18 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         self._contexts.forget(guild_id)
 
     async def guild_lang(self, guild_id: int | None) -> Lang | None:
-        """The server's chosen answer language, if a moderator set one."""
+        """The server's chosen answer language, if a moderator set one (never raises)."""
         if self.store is None or guild_id is None:
             return None
         return (await self.guild_settings(guild_id)).locale
 
-    async def _community_prices(self, guild_id: int | None) -> dict:
+    async def _community_prices(self, guild_id: int | None) -> tuple[dict, bool]:
         store = self.store
-        assert store is not None, "callers check bot.store first"
-        return await self._prices.get(guild_id, lambda: store.prices.price_overrides(guild_id))
+        if store is None:
+            return {}, False
+        return await self._lookup(
+            "community_prices", self._prices, guild_id, lambda: store.prices.price_overrides(guild_id), dict
+        )
 
     def forget_prices(self, guild_id: int | None) -> None:
         """A report or removal changed this server's medians."""
@@ -228,12 +341,22 @@ class GpuAdvisorBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         s = self.settings
-        self.store = await open_store(
+        self.store = await open_store_when_up(
             s.database_url,
+            wait=s.database_start_timeout_seconds,
             data_dir=s.data_dir,
             guild_defaults=GuildSettings.bot_defaults(s.default_currency, s.electricity_usd_per_kwh),
+            breaker=self.breaker,
+            timeout=s.database_connect_timeout_seconds,
+            statement_timeout=STATEMENT_TIMEOUT_SECONDS,
         )
-        self.conversations = WriteThroughConversations(self.store.conversations)
+        self._conversation_writes = QueuedConversations(
+            self.store.conversations,
+            read_timeout=s.database_timeout_seconds,
+            on_read_failed=lambda: self.degrade.fallback("conversation"),
+            on_lost=self.degrade.conversations_lost.inc,
+        )
+        self.conversations = WriteThroughConversations(self._conversation_writes)
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for cog in COGS:
@@ -268,3 +391,19 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         gc.collect()
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
+
+
+class _Degraded(Exception):
+    """A context built from fallbacks: handed to the callers of this load, but not cached."""
+
+    def __init__(self, context: AdviceContext) -> None:
+        super().__init__("degraded context")
+        self.context = context
+
+
+async def _bounded(what: str, work: Awaitable[Any]) -> None:
+    """One step of closing, given up after ``CLOSE_STEP_SECONDS`` (logged, never raised)."""
+    try:
+        await within(CLOSE_STEP_SECONDS, work)
+    except Exception as error:
+        log.warning("closing: %s did not finish", what, extra={"error": f"{type(error).__name__}: {error}"[:200]})

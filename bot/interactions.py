@@ -1,15 +1,26 @@
-"""What every slash command shares: GPU autocomplete, name resolution, cooldowns, sending answers."""
+"""What every slash command shares: GPU autocomplete, name resolution, cooldowns, sending answers.
+
+Sending (:func:`respond`) is where an answer survives Discord's trouble: the first reply is the
+interaction callback, which Discord accepts for 3 seconds after the interaction; it is retried on
+429/5xx within that window. A command whose answer is slow is acknowledged with "thinking…" after
+``DEFER_AFTER_SECONDS`` (:func:`watch_for_slow_answer`), and its answer then goes as a follow-up,
+retried for ``REPLY_RETRY_SECONDS``. If Discord expired the interaction anyway, a public answer is
+posted to the channel instead. What still cannot be delivered is counted
+(``gpu_advisor_undelivered_total``) and logged once.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.i18n import Lang, from_discord
+from bot.degrade import before, deliver, retry_delay, status_of
+from bot.i18n import Lang, from_discord, t
 from bot.render import unknown_gpu_msg
 from bot.views import answer_message
 from engine.answer import Answer
@@ -23,6 +34,15 @@ if TYPE_CHECKING:
 SAFE = discord.AllowedMentions.none()
 log = logging.getLogger("gpu_advisor.answers")
 MAX_CHOICES = 25  # Discord's autocomplete limit
+# Discord accepts an interaction's first response this many seconds after sending it; a try that
+# would start within the last CALLBACK_MARGIN of that is not made.
+CALLBACK_SECONDS = 3.0
+CALLBACK_MARGIN = 0.25
+UNKNOWN_INTERACTION = 10062  # Discord: the interaction expired (or never existed)
+ALREADY_ACKNOWLEDGED = 40060
+# Commands whose every reply goes through respond()/send_answer(), so a "thinking…" acknowledgement
+# sent for them by watch_for_slow_answer() cannot collide with a direct interaction.response call.
+DEFERRABLE_MODULES = frozenset({"bot.cogs.advice", "bot.cogs.guide", "bot.cogs.chat"})
 
 
 def lang_of(interaction: discord.Interaction) -> Lang:
@@ -74,7 +94,9 @@ def resolve_gpu(text: str, lang: Lang) -> str:
 async def send_answer(interaction: discord.Interaction, answer: Answer, lang: Lang) -> None:
     bot = bot_of(interaction)
     async with bot.answering():
-        await _send(interaction, answer, lang)
+        delivered = await respond(interaction, answer_message(answer, lang), source="command")
+    if not delivered:
+        return
     started = interaction.extras.get("started")
     latency = time.perf_counter() - started if started is not None else None
     bot.metrics.answered("command", answer.kind, latency)
@@ -95,9 +117,137 @@ def _shard(interaction: discord.Interaction) -> int | None:
     return interaction.guild.shard_id if interaction.guild else None
 
 
-async def _send(interaction: discord.Interaction, answer: Answer, lang: Lang) -> None:
-    message = answer_message(answer, lang)
-    if interaction.response.is_done():
-        await interaction.followup.send(**message)
-    else:
-        await interaction.response.send_message(**message)
+def mark_received(interaction: discord.Interaction) -> float:
+    """When this process got the interaction (``time.monotonic()``): its 3-second window starts about then."""
+    received: float = interaction.extras.setdefault("received", time.monotonic())
+    return received
+
+
+def _reply_lock(interaction: discord.Interaction) -> asyncio.Lock:
+    """One reply at a time per interaction: the "thinking…" acknowledgement never races an answer."""
+    lock: asyncio.Lock = interaction.extras.setdefault("reply_lock", asyncio.Lock())
+    return lock
+
+
+def watch_for_slow_answer(interaction: discord.Interaction) -> None:
+    """If the answer to this slash command is not on its way after ``DEFER_AFTER_SECONDS``,
+    acknowledge it with "thinking…", so that Discord's 3-second window cannot close on it; the
+    answer then follows within 15 minutes. Only for commands in :data:`DEFERRABLE_MODULES`."""
+    if interaction.type is not discord.InteractionType.application_command:
+        return
+    command = interaction.command
+    if command is None or getattr(command, "module", None) not in DEFERRABLE_MODULES:
+        return
+    bot = bot_of(interaction)
+    received = mark_received(interaction)
+    delay = max(0.0, received + bot.settings.defer_after_seconds - time.monotonic())
+    asyncio.get_running_loop().call_later(delay, lambda: asyncio.ensure_future(_defer_if_slow(interaction)))
+
+
+async def _defer_if_slow(interaction: discord.Interaction) -> None:
+    lock = _reply_lock(interaction)
+    if interaction.response.is_done() or lock.locked():  # answered, or the answer is being sent
+        return
+    async with lock:
+        if interaction.response.is_done():
+            return
+        bot = bot_of(interaction)
+        try:
+            await before(
+                mark_received(interaction) + CALLBACK_SECONDS + CALLBACK_MARGIN,
+                deliver(lambda: interaction.response.defer(thinking=True), until=_callback_deadline(interaction)),
+            )
+        except Exception as error:  # respond() will try the callback itself, and say if it fails
+            log.warning(
+                "could not acknowledge a slow command", extra={"status": status_of(error), **_where(interaction)}
+            )
+            return
+        bot.degrade.deferred.inc()
+
+
+def _callback_deadline(interaction: discord.Interaction) -> float:
+    return mark_received(interaction) + CALLBACK_SECONDS - CALLBACK_MARGIN
+
+
+def _where(interaction: discord.Interaction) -> dict[str, Any]:
+    return {
+        "guild": interaction.guild_id,
+        "command": interaction.command.qualified_name if interaction.command else None,
+    }
+
+
+async def respond(
+    interaction: discord.Interaction, message: dict[str, Any], *, ephemeral: bool = False, source: str = "command"
+) -> bool:
+    """Send ``message`` (``send_message`` keywords) as this interaction's reply: the response if none
+    was sent yet (retried until Discord's window closes), else a follow-up (retried for
+    ``REPLY_RETRY_SECONDS``). A public answer whose interaction Discord expired is posted to the
+    channel instead. Returns whether it was delivered; never raises (but for cancellation): an
+    answer that cannot be delivered is counted and logged once."""
+    bot = bot_of(interaction)
+    message = {"allowed_mentions": SAFE, **message}
+
+    def retried(error: BaseException) -> None:
+        bot.degrade.reply_retries.labels(source).inc()
+
+    async with _reply_lock(interaction):
+        first = not interaction.response.is_done()
+        try:
+            if first:  # past the window every try fails: stop then, even in discord.py's own retry sleep
+                await before(
+                    mark_received(interaction) + CALLBACK_SECONDS + CALLBACK_MARGIN,
+                    deliver(
+                        lambda: interaction.response.send_message(**message, ephemeral=ephemeral),
+                        until=_callback_deadline(interaction),
+                        on_retry=retried,
+                    ),
+                )
+            else:
+                await deliver(
+                    lambda: interaction.followup.send(**message, ephemeral=ephemeral),
+                    until=time.monotonic() + bot.settings.reply_retry_seconds,
+                    on_retry=retried,
+                )
+            return True
+        except Exception as error:
+            failure: Exception = error
+        if isinstance(failure, discord.HTTPException) and failure.code == ALREADY_ACKNOWLEDGED:
+            return True  # an earlier try did reach Discord, only its answer to us was lost
+        expired = isinstance(failure, discord.NotFound) and failure.code == UNKNOWN_INTERACTION
+        late = first and not ephemeral and (expired or retry_delay(failure) is not None)
+        if late and await _post_late(interaction, message, source, retried):
+            return True
+    bot.degrade.undelivered.labels(source).inc()
+    log.error(
+        "answer not delivered",
+        extra={"source": source, "status": status_of(failure), "first_response": first, **_where(interaction)},
+    )
+    return False
+
+
+async def _post_late(interaction: discord.Interaction, message: dict[str, Any], source: str, retried: Any) -> bool:
+    """Discord expired the interaction before its answer got through: post the (public) answer to
+    the channel, saying whose question it answers (no ping)."""
+    bot = bot_of(interaction)
+    channel: Any = interaction.channel
+    if channel is None or not hasattr(channel, "send"):
+        if interaction.channel_id is None:
+            return False
+        channel = bot.get_partial_messageable(interaction.channel_id)
+    lang = lang_of(interaction)
+    command = interaction.command.qualified_name if interaction.command else "?"
+    note = t(lang, "answer.late", user=interaction.user.mention, command=command)
+    content = f"{note}\n{message['content']}" if message.get("content") else note
+    kwargs = {**message, "content": content[:2000], "allowed_mentions": SAFE}
+    try:
+        await deliver(
+            lambda: channel.send(**kwargs),
+            until=time.monotonic() + bot.settings.reply_retry_seconds,
+            on_retry=retried,
+        )
+    except Exception as error:
+        log.warning("could not post a late answer", extra={"status": status_of(error), **_where(interaction)})
+        return False
+    bot.degrade.late_answers.inc()
+    log.warning("interaction expired; answer posted to the channel", extra={"source": source, **_where(interaction)})
+    return True

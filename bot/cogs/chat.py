@@ -3,6 +3,9 @@
 A follow-up from the same user in the same channel refines the previous question. Reading every
 message in an advice channel needs the privileged message-content intent (MESSAGE_CONTENT=true
 and, for verified bots, Discord's approval); mentions and DMs work without it.
+
+A reply is retried on 429/5xx for ``REPLY_RETRY_SECONDS`` (bot.degrade.deliver); a reply that
+still cannot be sent is counted (``gpu_advisor_undelivered_total{source="chat"}``) and logged once.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,6 +22,7 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from bot.chat import respond, understand
+from bot.degrade import deliver, status_of
 from bot.discord_internals import send_reply
 from bot.i18n import Lang, t
 from bot.interactions import command_cooldown, send_answer
@@ -50,6 +55,23 @@ class Chat(commands.Cog):
         seconds = bot.settings.chat_cooldown_seconds  # type: ignore[attr-defined]
         self.cooldowns = commands.CooldownMapping.from_cooldown(1, seconds, commands.BucketType.user)
         self.warned: set[int] = set()
+
+    async def _deliver(self, message: discord.Message, guild_id: int | None, **kwargs: Any) -> bool:
+        """``reply(message, **kwargs)``, retried on 429/5xx for ``REPLY_RETRY_SECONDS``; False (counted
+        and logged once) when it could not be delivered. Never raises but for cancellation."""
+        bot = self.bot
+        metrics = bot.degrade  # type: ignore[attr-defined]
+        try:
+            await deliver(
+                lambda: reply(message, **kwargs),
+                until=time.monotonic() + bot.settings.reply_retry_seconds,  # type: ignore[attr-defined]
+                on_retry=lambda error: metrics.reply_retries.labels("chat").inc(),
+            )
+        except Exception as error:
+            metrics.undelivered.labels("chat").inc()
+            log.error("answer not delivered", extra={"source": "chat", "guild": guild_id, "status": status_of(error)})
+            return False
+        return True
 
     async def answer(self, text: str, user_id: int, channel_id: int, guild_id: int | None) -> tuple[Answer, Lang]:
         """Parse (refining this user's last question in this channel) and advise."""
@@ -96,25 +118,26 @@ class Chat(commands.Cog):
         bucket = self.cooldowns.get_bucket(message)
         retry = bucket.update_rate_limit() if bucket else None
         lang: Lang = "en"
+        guild_id = message.guild.id if message.guild else None
         if retry:
             if message.author.id not in self.warned:  # say it once, don't spam the channel
                 self.warned.add(message.author.id)
-                await reply(message, t(lang, "error.cooldown", seconds=f"{retry:.0f}"))
+                await self._deliver(message, guild_id, content=t(lang, "error.cooldown", seconds=f"{retry:.0f}"))
             return
         self.warned.discard(message.author.id)
         if not text:
-            await reply(message, t(lang, "empty.question"))
+            await self._deliver(message, guild_id, content=t(lang, "empty.question"))
             return
         started = time.perf_counter()
-        guild_id = message.guild.id if message.guild else None
         async with bot.answering():  # type: ignore[attr-defined]
             try:
                 answer, lang = await self.answer(text[:PARSE_LIMIT], message.author.id, message.channel.id, guild_id)
-                await reply(message, **answer_message(answer, lang))
             except Exception:
                 bot.metrics.errors.labels("chat").inc()  # type: ignore[attr-defined]
                 log.exception("chat answer failed", extra={"guild": guild_id, "excerpt": excerpt(text)})
-                await reply(message, t(lang, "error.generic"))
+                await self._deliver(message, guild_id, content=t(lang, "error.generic"))
+                return
+            if not await self._deliver(message, guild_id, **answer_message(answer, lang)):
                 return
         latency = time.perf_counter() - started
         bot.metrics.answered("chat", answer.kind, latency)  # type: ignore[attr-defined]

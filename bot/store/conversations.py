@@ -3,29 +3,47 @@
 Same methods as ``bot.chat.MemoryConversationStore`` (async ``get``/``put``), so a restart or
 another shard process keeps the thread. Expired rows are ignored on read and deleted now and
 then by ``put`` (at most every ``cleanup_every`` seconds per process), or by :meth:`purge_expired`.
+
+:class:`QueuedConversations` is what the bot writes through to: reads that give up quickly (the
+thread then starts afresh), and writes that, when the database is down, wait in a queue and are
+retried with back-off; what cannot be written in the end is counted and logged, never dropped
+silently.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 from sqlalchemy import delete, select
 
-from bot.store.db import Database, as_utc, utcnow
+from bot.store.db import Database, as_utc, is_unavailable, utcnow
 from bot.store.models import conversations
 from engine.query import Query
 
 TTL_SECONDS = 30 * 60
 CLEANUP_EVERY_SECONDS = 5 * 60
+# At most this many conversations wait for the database; beyond it the oldest are given up (counted).
+MAX_PENDING = 10_000
 log = logging.getLogger("gpu_advisor.store")
+T = TypeVar("T")
+Key = tuple[int, int]
 
 
 class ConversationStore:
-    def __init__(self, db: Database, ttl: float = TTL_SECONDS, *, cleanup_every: float = CLEANUP_EVERY_SECONDS,
-                 clock: Callable[[], dt.datetime] = utcnow) -> None:
+    def __init__(
+        self,
+        db: Database,
+        ttl: float = TTL_SECONDS,
+        *,
+        cleanup_every: float = CLEANUP_EVERY_SECONDS,
+        clock: Callable[[], dt.datetime] = utcnow,
+    ) -> None:
         self.db = db
         self.ttl = dt.timedelta(seconds=ttl)
         self.cleanup_every = dt.timedelta(seconds=cleanup_every)
@@ -36,13 +54,15 @@ class ConversationStore:
         user_id, channel_id = key
         now = as_utc(self.clock())
         async with self.db.read() as conn:
-            row = (await conn.execute(
-                select(conversations.c.query_json).where(
-                    conversations.c.user_id == user_id,
-                    conversations.c.channel_id == channel_id,
-                    conversations.c.expires_at > now,
+            row = (
+                await conn.execute(
+                    select(conversations.c.query_json).where(
+                        conversations.c.user_id == user_id,
+                        conversations.c.channel_id == channel_id,
+                        conversations.c.expires_at > now,
+                    )
                 )
-            )).first()
+            ).first()
         if row is None:
             return None
         try:
@@ -84,11 +104,173 @@ class ConversationStore:
 
     async def forget(self, key: tuple[int, int]) -> None:
         async with self.db.write() as conn:
-            await conn.execute(delete(conversations).where(conversations.c.user_id == key[0],
-                                                           conversations.c.channel_id == key[1]))
+            await conn.execute(
+                delete(conversations).where(conversations.c.user_id == key[0], conversations.c.channel_id == key[1])
+            )
 
     async def purge_expired(self) -> int:
         """Delete expired rows; returns how many."""
         async with self.db.write() as conn:
             result = await conn.execute(delete(conversations).where(conversations.c.expires_at <= as_utc(self.clock())))
         return result.rowcount
+
+
+async def within(seconds: float | None, work: Awaitable[T]) -> T:
+    """``await work``, but raise ``TimeoutError`` after ``seconds`` without waiting for the
+    cancelled work to wind down (closing a connection to a silent server takes seconds more)."""
+    task = asyncio.ensure_future(work)
+    try:
+        done, _ = await asyncio.wait({task}, timeout=seconds)
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    if not done:
+        task.cancel()
+        task.add_done_callback(_consume)
+        raise TimeoutError(f"no answer from the database within {seconds:g} s")
+    return task.result()
+
+
+def _consume(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
+class QueuedConversations:
+    """The database side of the bot's conversation state, for when the database is slow or down.
+
+    - ``get`` gives up after ``read_timeout`` seconds (or at once while the database is known to
+      be down) and answers "no conversation": the question is then answered on its own.
+    - ``put_many`` never raises: a batch that cannot be written waits in a queue (newest query per
+      (user, channel)) and a background task retries it with back-off (``first_retry`` doubling to
+      ``max_retry`` seconds). A queued conversation older than ``give_up_after`` (its time to
+      live) or beyond ``max_pending`` is given up; :meth:`close` makes one last attempt. Whatever is
+      given up is passed to ``on_lost(count)`` and logged: never dropped silently.
+    """
+
+    def __init__(
+        self,
+        store: ConversationStore,
+        *,
+        read_timeout: float | None = 0.75,
+        write_timeout: float | None = 5.0,
+        first_retry: float = 1.0,
+        max_retry: float = 10.0,
+        give_up_after: float = TTL_SECONDS,
+        max_pending: int = MAX_PENDING,
+        on_read_failed: Callable[[], None] | None = None,
+        on_lost: Callable[[int], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self.read_timeout = read_timeout
+        self.write_timeout = write_timeout
+        self.first_retry = first_retry
+        self.max_retry = max_retry
+        self.give_up_after = give_up_after
+        self.max_pending = max_pending
+        self.on_read_failed = on_read_failed
+        self.on_lost = on_lost
+        self.clock = clock
+        self._pending: dict[Key, tuple[float, Query]] = {}  # (first failure, newest query), oldest first
+        self._retrier: asyncio.Task[None] | None = None
+        self._overflow = 0
+
+    @property
+    def pending(self) -> int:
+        """Conversations waiting for the database."""
+        return len(self._pending)
+
+    async def get(self, key: Key) -> Query | None:
+        queued = self._pending.get(key)
+        if queued is not None:
+            return queued[1]
+        try:
+            return await within(self.read_timeout, self.store.get(key))
+        except Exception as error:
+            if self.on_read_failed is not None:
+                self.on_read_failed()
+            if not is_unavailable(error):
+                log.exception("reading a conversation failed", extra={"user": key[0]})
+            return None
+
+    async def put_many(self, items: list[tuple[Key, Query]]) -> None:
+        if not items:
+            return
+        if self._pending:  # the database is (or was just) down: join the queue, keep the order
+            self._queue(items)
+            self._retry_soon()
+            return
+        try:
+            await within(self.write_timeout, self.store.put_many(items))
+        except Exception as error:
+            if not is_unavailable(error):
+                log.exception("writing conversations failed", extra={"conversations": len(items)})
+            self._queue(items)
+            self._retry_soon()
+
+    def _queue(self, items: list[tuple[Key, Query]]) -> None:
+        now = self.clock()
+        for key, query in items:
+            first = self._pending.pop(key, (now, query))[0]
+            self._pending[key] = (first, query)
+        while len(self._pending) > self.max_pending:
+            del self._pending[next(iter(self._pending))]
+            self._overflow += 1
+
+    def _retry_soon(self) -> None:
+        if self._retrier is None or self._retrier.done():
+            self._retrier = asyncio.create_task(self._retry(), name="conversation-writes")
+
+    async def _retry(self) -> None:
+        delay = self.first_retry
+        while self._pending:
+            await asyncio.sleep(delay)
+            self._give_up_stale()
+            if await self._write_pending():
+                return
+            delay = min(delay * 2, self.max_retry)
+
+    async def _write_pending(self) -> bool:
+        """One attempt at everything queued; True when the queue is empty afterwards."""
+        batch = [(key, query) for key, (_, query) in self._pending.items()]
+        if not batch:
+            return True
+        try:
+            await within(self.write_timeout, self.store.put_many(batch))
+        except Exception as error:
+            if not is_unavailable(error):
+                log.exception("writing queued conversations failed", extra={"conversations": len(batch)})
+            return False
+        for key, query in batch:  # keep what changed while the batch was being written
+            if key in self._pending and self._pending[key][1] is query:
+                del self._pending[key]
+        log.info("queued conversations written", extra={"conversations": len(batch)})
+        return not self._pending
+
+    def _give_up_stale(self) -> None:
+        cutoff = self.clock() - self.give_up_after
+        stale = [key for key, (first, _) in self._pending.items() if first <= cutoff]
+        for key in stale:
+            del self._pending[key]
+        lost, self._overflow = len(stale) + self._overflow, 0
+        if lost:
+            self._lost(lost, "expired while the database was unavailable")
+
+    def _lost(self, count: int, why: str) -> None:
+        log.error("conversations not saved", extra={"conversations": count, "reason": why})
+        if self.on_lost is not None:
+            self.on_lost(count)
+
+    async def close(self) -> None:
+        """Stop retrying; one last attempt at what is queued, and count what is still left as lost."""
+        if self._retrier is not None and not self._retrier.done():
+            self._retrier.cancel()
+            await asyncio.gather(self._retrier, return_exceptions=True)
+        self._give_up_stale()
+        if self._pending and not await self._write_pending():
+            lost, self._pending = len(self._pending), {}
+            self._lost(lost, "the database was unavailable at shutdown")
+        if self._overflow:
+            self._lost(self._overflow, "too many conversations waiting for the database")
+            self._overflow = 0

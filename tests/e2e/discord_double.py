@@ -590,6 +590,14 @@ class _Fault:
     body: Any
 
 
+@dataclass
+class _Delay:
+    method: str
+    pattern: re.Pattern[str]
+    seconds: float
+    remaining: int
+
+
 # --------------------------------------------------------------------------------------------------------------
 # Gateway
 # --------------------------------------------------------------------------------------------------------------
@@ -764,6 +772,7 @@ class DiscordDouble:
         self.files: dict[int, tuple[str, bytes, str | None]] = {}
 
         self._faults: list[_Fault] = []
+        self._delays: list[_Delay] = []
         self._consumed: set[int] = set()
         self._seq = itertools.count(1)
         self._tick = asyncio.Event()
@@ -1061,6 +1070,19 @@ class DiscordDouble:
         """The next ``count`` requests matching ``method`` and ``path_regex`` (fullmatch on the path after
         /api/v10) answer ``status``. A 429 carries ``Retry-After``/``retry_after``/``global`` and ``Via``."""
         self._faults.append(_Fault(method.upper(), re.compile(path_regex), status, count, retry_after, is_global, body))
+
+    def delay_next(self, method: str, path_regex: str, seconds: float, count: int = 1) -> None:
+        """The next ``count`` requests matching ``method`` and ``path_regex`` are handled ``seconds``
+        late, as if they had been slow to reach Discord: an interaction callback that arrives past
+        the 3 s window then gets 404 10062, like on Discord. Faults (``fail_next``) apply after the delay."""
+        self._delays.append(_Delay(method.upper(), re.compile(path_regex), seconds, count))
+
+    def _take_delay(self, method: str, path: str) -> float:
+        for delay in self._delays:
+            if delay.remaining > 0 and delay.method in (method, "*") and delay.pattern.fullmatch(path):
+                delay.remaining -= 1
+                return delay.seconds
+        return 0.0
 
     def _take_fault(self, method: str, path: str) -> _Fault | None:
         for fault in self._faults:
@@ -1676,6 +1698,9 @@ class DiscordDouble:
         await self._read_body(request, rec)
         request[_REC] = rec
         self.requests.append(rec)
+        delay = self._take_delay(rec.method, rec.path)
+        if delay:
+            await asyncio.sleep(delay)
         try:
             fault = self._take_fault(rec.method, rec.path)
             if fault is not None:
