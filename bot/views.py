@@ -20,6 +20,7 @@ from bot.words import english, render
 from engine.advisor import advise
 from engine.answer import ANSWERS_REMEMBERED, Answer
 from engine.catalog import load_catalog
+from bot.store.db import StoreUnavailable
 from engine.codec import decode, encode
 from engine.errors import UserError
 from engine.money import Money
@@ -235,18 +236,28 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:vote:
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = _bot(interaction)
         answer = advise(decode(self.query), await bot.context_for(interaction.guild_id))
-        if bot.store is not None and interaction.message is not None:
-            await bot.store.feedback.vote(
-                interaction.message.id,
-                interaction.user.id,
-                1 if self.vote == "up" else -1,
-                answer.query,
-                english(answer.headline),
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-            )
         lang = interaction.extras.get("lang") or from_discord(interaction.locale)
+        if bot.store is not None and interaction.message is not None:
+            try:
+                await self._store(bot, interaction, answer)
+            except StoreUnavailable:  # the database is down: say so rather than leave the press unanswered
+                await interaction.response.send_message(
+                    t(lang, "error.store_unavailable"), ephemeral=True, allowed_mentions=SAFE
+                )
+                return
         await interaction.response.send_message(t(lang, "vote.thanks"), ephemeral=True, allowed_mentions=SAFE)
+
+    async def _store(self, bot: GpuAdvisorBot, interaction: discord.Interaction, answer: Answer) -> None:
+        assert bot.store is not None and interaction.message is not None
+        await bot.store.feedback.vote(
+            interaction.message.id,
+            interaction.user.id,
+            1 if self.vote == "up" else -1,
+            answer.query,
+            english(answer.headline),
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+        )
 
 
 def answer_message(answer: Answer, lang: Lang) -> dict[str, Any]:
