@@ -16,11 +16,11 @@ import discord
 from bot.discord_internals import ComponentsOnce
 from bot.embeds import answer_embed, why_embed
 from bot.i18n import Lang, from_discord, t
+from bot.store.db import StoreUnavailable
 from bot.words import english, render
 from engine.advisor import advise
 from engine.answer import ANSWERS_REMEMBERED, Answer
 from engine.catalog import load_catalog
-from bot.store.db import StoreUnavailable
 from engine.codec import decode, encode
 from engine.errors import UserError
 from engine.money import Money
