@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Callable
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import case, delete, func, select
@@ -148,7 +149,7 @@ class FeedbackRepository:
             rows = [FeedbackRow(kind=r.kind, task=r.task, up=int(r.up or 0), down=int(r.down or 0), answers=r.answers)
                     for r in await conn.execute(by_kind)]
             tallies = (await conn.execute(worst_answers)).all()
-            details = {}
+            details: dict[int, Any] = {}
             if tallies:
                 ids = [t.answer_id for t in tallies]
                 latest = (select(feedback).where(feedback.c.answer_id.in_(ids))
