@@ -165,7 +165,7 @@ def options_table(options: tuple[Option, ...], lang: Lang) -> Table:
             f"{o.memory_gb:g} GB",
             f"{o.speed_vs_reference:.2f}×",
             f"{o.value_vs_best:.0%}",
-            _money(o),
+            _money(o, lang),
             render(o.price.basis_message(), lang),
             f"{o.price.date:%Y-%m}",
         )
@@ -183,9 +183,13 @@ def options_table(options: tuple[Option, ...], lang: Lang) -> Table:
     return Table(headers=headers, rows=rows, optional=(5, 6))
 
 
-def _money(option: Option) -> str:
+def _money(option: Option, lang: Lang) -> str:
+    """The price in USD as the snapshot has it, and in the user's currency marked as converted (no
+    public source gives street prices in those currencies yet; docs/data.md)."""
     usd = f"${option.gpus_usd:,.0f}"
-    return f"{usd} ({option.gpus_local.format()})" if option.gpus_local else usd
+    if option.gpus_local is None:
+        return usd
+    return f"{usd} ({say(lang, 'price.converted', local=option.gpus_local)})"
 
 
 def rentals_table(answer: Answer, lang: Lang) -> Table:
