@@ -100,7 +100,7 @@ def test_the_longest_query_fits():
         topic=TOPICS[-1],
         power_limit_w=1999,
         mode="full_finetune",
-        precision=sorted(PRECISIONS)[-1],
+        precision="bf16",
         context_tokens=9_999_999,
         desktop_usd=Decimal("9999999.99"),
         cloud_usd_per_hour=Decimal("9999.9999"),
