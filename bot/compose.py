@@ -126,7 +126,15 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
         choices = tuple((value, render(label, lang)) for value, label in answer.follow_up.choices)
     footer = ""
     if answer.price_date:
-        footer = say(lang, "footer.prices", date=answer.price_date, reference=load_catalog().get("rtx-3090").short_name)
+        decode = any(getattr(o, "workload", None) == "decode" for o in answer.options) or (
+            answer.comparison is not None and answer.comparison.workload == "decode"
+        )  # decode speeds are calibrated on measurements, not the guide's model
+        footer = say(
+            lang,
+            "footer.prices_decode" if decode else "footer.prices",
+            date=answer.price_date,
+            reference=load_catalog().get("rtx-3090").short_name,
+        )
     return Document(
         kind=answer.kind,
         lang=lang,

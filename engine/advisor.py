@@ -47,8 +47,10 @@ from engine.query import BOUNDS, Objective, Query, Task
 from engine.specs import WORKLOADS, CloudInstance, Gpu, Workload
 from engine.support import caveats_for, software_caveats, software_notes
 
+# Local LLM use is batch-1 chat: bandwidth-bound decode (issue 21 item 4); "8-bit inference" stays for
+# batched serving, asked for explicitly (Query.workload).
 TASK_WORKLOAD: dict[Task, Workload] = {
-    "llm_inference": "infer8",
+    "llm_inference": "decode",
     "image_generation": "infer16",
 }
 MAX_OPTIONS = 5
@@ -243,7 +245,7 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
     rules.append(
         Rule(
             id=f"metric.{workload}",
-            text=msg("advice.rule.metric", workload=msg(f"workload.{workload}")),
+            text=msg("advice.rule.metric", workload=msg(f"workload.{workload}"), why=msg(f"workload.why.{workload}")),
             source="Guide 2023 §recommendations, step 2",
         )
     )
@@ -355,7 +357,9 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         headline = msg("sentences", items=(headline, beside))
     if any(catalog.get(o.gpu_id).vendor != "nvidia" for o in options) and query.vendor is None:
         caveats.append(msg("advice.caveat.nvidia_first"))
-    alternatives = _multi_gpu(query, workload, floor_gb, budget, ctx, best, organization) if not query.num_gpus else ()
+    # Several cards add memory, not batch-1 decode speed (a layer split takes turns): no "more speed" offer.
+    more_speed = not query.num_gpus and workload != "decode"
+    alternatives = _multi_gpu(query, workload, floor_gb, budget, ctx, best, organization) if more_speed else ()
     community = tuple(
         msg("advice.note.community_price", gpu=o.name, source=o.price.source)
         for o in options

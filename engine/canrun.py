@@ -215,6 +215,11 @@ def _tp_factor(gpus: int, split: Split) -> tuple[float, float]:
     return gpus * TP_EFFICIENCY_PER_DOUBLING[0] ** doublings, gpus * TP_EFFICIENCY_PER_DOUBLING[1] ** doublings
 
 
+# CPU offload (llama.cpp -ngl below the layer count): the layers left in system RAM are read by the CPU
+# at RAM bandwidth each token. Dual-channel DDR5-5600 is 89.6 GB/s peak; CPU decode reaches ~60-70 % of it.
+RAM_BANDWIDTH_GBS = 60.0
+
+
 def decode_speed(
     model: ModelSpec | str,
     gpu: Gpu | str,
@@ -225,13 +230,23 @@ def decode_speed(
     kv_precision: str | None = None,
     gpus: int = 1,
     split: Split = "tensor",
+    offload_gb: float = 0.0,
+    ram_gbs: float = RAM_BANDWIDTH_GBS,
 ) -> SpeedRange | None:
     """Tokens per second while generating, summed over ``batch`` sequences; None without a KV cache.
 
     Each step reads every active weight once (MoE: only the routed experts) plus each sequence's KV
-    cache at ``context`` tokens (the end of the context, the slowest point):
-    ``tok/s = batch · bandwidth · efficiency / (active weight bytes + batch · KV bytes)``.
+    cache at ``context`` tokens (the end of the context, the slowest point), at the share of peak
+    bandwidth the card's usual backend reaches in published runs, plus a fixed cost per step
+    (kernel launches, sampling) — both fitted in :mod:`engine.calibration`:
+    ``tok/s = batch / (bytes / (fraction · bandwidth) + t0 [+ all-reduces] [+ offloaded bytes / RAM bandwidth])``.
+    The range is that point scaled by the 10th-90th percentile of the fit's residuals. A layer split
+    (``pipeline``) runs the cards one after another: the sum of per-card times is one card's time for
+    all the bytes, so it is never faster than one card. ``offload_gb`` of weights kept in system RAM
+    are read at ``ram_gbs`` (llama.cpp's CPU offload).
     """
+    from engine.calibration import decode_calibration
+
     spec, card = resolve_model(model), _card(gpu)
     if not has_kv_cache(spec):
         return None
@@ -239,13 +254,23 @@ def decode_speed(
     length = context or min(spec.default_context or DEFAULT_INFERENCE_CONTEXT, DEFAULT_INFERENCE_CONTEXT)
     weight_bytes = _active_b(spec) * 1e9 * prec.bits / 8
     kv = (spec.kv_cache_bytes(length, kv_bytes(kv_precision)) or 0.0) * batch
+    offload = min(max(offload_gb, 0.0) * GB, weight_bytes)
     share = 1 / gpus if split == "tensor" else 1.0  # a layer split reads all of it, one GPU after another
-    seconds = (weight_bytes + kv) * share / (card.bandwidth_gbs * GB)
+    seconds = (weight_bytes - offload + kv) * share / (card.bandwidth_gbs * GB)
+    cpu_seconds = offload / (ram_gbs * GB)
     syncs = 2 * (spec.layers or 0) if gpus > 1 and split == "tensor" else 0
+    cal = decode_calibration(card, prec.name)
+    if cal is not None:
+        fraction, overhead = cal.fraction, cal.overhead_s
+        spread = cal.spread
+    else:
+        fraction, overhead = sum(DECODE_EFFICIENCY) / 2, 0.0
+        spread = (DECODE_EFFICIENCY[0] / fraction, DECODE_EFFICIENCY[1] / fraction)
 
-    def rate(efficiency: float, sync_s: float) -> float:
-        return batch / (seconds / efficiency + syncs * sync_s)
+    def rate(efficiency: float, sync_s: float, fixed: float) -> float:
+        return batch / (seconds / efficiency + fixed + syncs * sync_s + cpu_seconds)
 
+    point = rate(fraction, sum(ALL_REDUCE_S) / 2, overhead)
     basis = msg(
         "canrun.basis.decode",
         bandwidth=card.bandwidth_gbs,
@@ -254,9 +279,14 @@ def decode_speed(
         kv_gb=kv / GB,
         context=length,
         batch=batch,
-        low=DECODE_EFFICIENCY[0],
-        high=DECODE_EFFICIENCY[1],
+        low=fraction * spread[0],
+        high=min(fraction * spread[1], 1.0),
     )
+    if cal is not None:
+        basis = clauses(
+            basis,
+            msg("canrun.basis.decode_measured", backend=cal.backend, rows=cal.rows, overhead_ms=overhead * 1e3),
+        )
     if gpus > 1 and split == "tensor":
         basis = clauses(
             basis,
@@ -270,10 +300,15 @@ def decode_speed(
         )
     elif gpus > 1:
         basis = clauses(basis, msg("canrun.basis.decode_pipeline", gpus=gpus))
+    if offload:
+        basis = clauses(basis, msg("canrun.basis.decode_offload", gb=offload / GB, ram_gbs=ram_gbs))
+    low = min(point * spread[0], rate(fraction, ALL_REDUCE_S[0], overhead))
+    high = max(point * spread[1], rate(fraction, ALL_REDUCE_S[1], overhead))
+    bound = batch / ((weight_bytes - offload + kv) * share / (card.bandwidth_gbs * GB) + cpu_seconds)
     return SpeedRange(
-        low=rate(DECODE_EFFICIENCY[0], ALL_REDUCE_S[0]),
-        high=rate(DECODE_EFFICIENCY[1], ALL_REDUCE_S[1]),
-        bound=rate(1.0, 0.0),
+        low=min(low, bound),
+        high=min(high, bound),
+        bound=bound,
         unit="tokens/s",
         basis=basis,
     )
@@ -338,7 +373,10 @@ def training_time(
 
     k = 6 for full training (forward 2 + backward 4, Kaplan et al. 2020), 4 for LoRA/QLoRA (no
     weight gradients for the frozen base), +2 for recomputing the forward under checkpointing.
-    Training runs FP16/BF16 with FP32 accumulate, so GeForce cards count at their half rate.
+    Training runs FP16/BF16 with FP32 accumulate, so GeForce cards count at their half rate. The
+    utilisation is calibrated (engine.calibration.training_utilisation): Llama 2 7B's published
+    A100 GPU-hours give 52 % on the A100, scaled to other cards by Lambda's measured BERT-large
+    utilisation; its range is the spread of those measurements (docs/canrun.md, "Training time").
     """
     spec, card = resolve_model(model), _card(gpu)
     if tokens <= 0 or mode == "inference":
@@ -348,24 +386,73 @@ def training_time(
     tflops = card.fp16_tensor_tflops if card.has_tensor_cores else card.fp32_tflops
     if tflops is None:
         return None
+    from engine.calibration import training_utilisation
+
+    util = training_utilisation(card.id)
     scale = gpus * scaling_efficiency(gpus)
-    fastest = flops / (tflops * 1e12 * COMPUTE_UTILISATION[1] * scale) / 3600
-    slowest = flops / (tflops * 1e12 * COMPUTE_UTILISATION[0] * scale) / 3600
+    fastest = flops / (tflops * 1e12 * util.high * scale) / 3600
+    slowest = flops / (tflops * 1e12 * util.low * scale) / 3600
     figures = {
         "k": k,
         "active_b": _active_b(spec),
         "tokens": tokens,
         "flops": flops,
         "tflops": tflops,
-        "low": COMPUTE_UTILISATION[0],
-        "high": COMPUTE_UTILISATION[1],
+        "low": util.low,
+        "high": util.high,
     }
-    basis = (
-        msg("canrun.basis.training_gpus", **figures, gpus=gpus, scaling=scaling_efficiency(gpus))
-        if gpus > 1
-        else msg("canrun.basis.training", **figures)
+    basis = clauses(
+        (
+            msg("canrun.basis.training_gpus", **figures, gpus=gpus, scaling=scaling_efficiency(gpus))
+            if gpus > 1
+            else msg("canrun.basis.training", **figures)
+        ),
+        msg(f"canrun.basis.utilisation.{util.basis}", point=util.point, rows=util.rows),
     )
     return TimeEstimate(tokens=tokens, flops=flops, hours_low=fastest, hours_high=slowest, basis=basis)
+
+
+IMAGENET_TRAIN_IMAGES = 1_281_167  # ILSVRC-2012 training set
+
+
+class EpochEstimate(Frozen):
+    """Hours for one ImageNet epoch of ResNet-50 training (AMP, the largest batch that fits)."""
+
+    images_per_s: float
+    hours_low: float
+    hours_high: float
+    measured: bool
+    basis: Msg
+
+
+def imagenet_epoch(gpu: Gpu | str, *, gpus: int = 1) -> EpochEstimate:
+    """One ImageNet epoch of ResNet-50 on ``gpus`` cards: Lambda's measured images/s where it measured the
+    card (the range spans its two benchmark sets), else the RTX 3090's measured rate × the calibrated
+    16-bit training ratio (engine.calibration), with the training fit's spread. Data loading is assumed
+    to keep up (it often does not on a desktop CPU: the answer says so)."""
+    from engine.calibration import calibrated_ratio, training_rows, training_spread
+
+    card = _card(gpu)
+    rows = [r.resnet50_img_s for r in training_rows() if r.gpu == card.id and r.resnet50_img_s]
+    scale = gpus * scaling_efficiency(gpus)
+    if rows:
+        slow, fast, measured = min(rows), max(rows), True
+    else:
+        ref = [r.resnet50_img_s for r in training_rows() if r.gpu == "rtx-3090" and r.resnet50_img_s]
+        point = sum(ref) / len(ref) * calibrated_ratio(card.id)
+        spread = training_spread()
+        slow, fast, measured = point * spread[0], point * spread[1], False
+    hours = [IMAGENET_TRAIN_IMAGES / (rate * scale) / 3600 for rate in (fast, slow)]
+    basis = msg(
+        "canrun.basis.imagenet_measured" if measured else "canrun.basis.imagenet_estimated",
+        images=IMAGENET_TRAIN_IMAGES,
+        low=slow * scale,
+        high=fast * scale,
+        gpus=gpus,
+    )
+    return EpochEstimate(
+        images_per_s=(slow + fast) / 2 * scale, hours_low=hours[0], hours_high=hours[1], measured=measured, basis=basis
+    )
 
 
 # ---- the ladder -----------------------------------------------------------------------------
@@ -449,16 +536,19 @@ def _fit(need: float, per_gpu: bool, capacity: float, decode: SpeedRange | None)
     return msg("canrun.fit.with_speed", fit=fit, low=decode.low, high=decode.high) if decode else fit
 
 
-def _verdict_text(setup: str | Msg, tried: list[Rung], cap_gib: float, decode: SpeedRange | None) -> Msg:
+def _verdict_text(
+    setup: str | Msg, tried: list[Rung], cap_gib: float, decode: SpeedRange | None, *, memory_only: bool = False
+) -> Msg:
     """No (even the last rung is too big), yes at the first rung, or yes lower down the ladder with
-    what the first rung would have needed."""
+    what the first rung would have needed. ``memory_only``: the user gave a memory size, not a card
+    ("the 6 GB you have", not "6 GB's 6 GB")."""
     last = tried[-1]
     need = last.estimate.per_gpu_gib
     per_gpu = last.estimate.gpus > 1
     rung = _label(last.mode, last.precision)
     if not last.fits:
         return msg(
-            "canrun.verdict.no_per_gpu" if per_gpu else "canrun.verdict.no",
+            ("canrun.verdict.no_memory" if memory_only else "canrun.verdict.no") + ("_per_gpu" if per_gpu else ""),
             rung=rung,
             need=need,
             setup=setup,
@@ -552,7 +642,9 @@ def _memory_verdict(
         need_gib=best.estimate.per_gpu_gib,
         estimate=best.estimate,
         tried=tuple(tried),
-        verdict=_verdict_text(_setup(msg("canrun.setup.memory", gb=memory_gb), count), tried, memory_gb, None),
+        verdict=_verdict_text(
+            _setup(msg("canrun.setup.memory", gb=memory_gb), count), tried, memory_gb, None, memory_only=True
+        ),
     )
 
 

@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.catalog import load_catalog
 from engine.message import Msg, msg
-from engine.performance import scaling_efficiency, speed, speeds_array
+from engine.performance import count_factor, speed, speeds_array
 from engine.specs import BuildCost, PriceSnapshot, Workload
 
 PriceCondition = Literal["new", "used"]
@@ -257,7 +257,7 @@ def _value_from(
     system = base.usd + quote.usd * gpu_count
     power = electricity_cost(load_catalog().get(gpu_id).tdp_w, gpu_count, electricity) if electricity else None
     total = system + (power or 0)
-    throughput = speed(gpu_id, workload) * gpu_count * scaling_efficiency(gpu_count)
+    throughput = speed(gpu_id, workload) * count_factor(workload, gpu_count)
     return ValueOption(
         gpu_id=gpu_id,
         gpu_count=gpu_count,
@@ -448,7 +448,7 @@ def _perf(
     if electricity:
         kw = (market.tdp * n + electricity.system_power_w) / 1000
         total = total + kw * electricity.hours_per_day * 365 * electricity.years * float(electricity.usd_per_kwh)
-    return _speeds(workload) * n * scaling_efficiency(n) / total * 1000
+    return _speeds(workload) * count_factor(workload, n) / total * 1000
 
 
 @lru_cache(maxsize=256)

@@ -156,6 +156,19 @@ PRECISIONS: dict[str, Precision] = {
         ),
         Precision(name="nf4", bits=4.127, compute="fp16", label="NF4 (QLoRA)", source=_source("nf4")),
         Precision(name="mxfp4", bits=4.25, compute="fp16", label="MXFP4", source=_source("mxfp4")),
+        Precision(name="q4_0", bits=4.5, compute="fp16", label="GGUF Q4_0", source=_source("q4_0")),
+        Precision(name="mlx-4bit", bits=4.5, compute="fp16", label="MLX 4-bit", source=_source("mlx", bits=4)),
+        Precision(name="mlx-8bit", bits=8.5, compute="fp16", label="MLX 8-bit", source=_source("mlx", bits=8)),
+        *(
+            Precision(
+                name=f"exl2-{bpw:.2f}".rstrip("0").rstrip(".") + "bpw",
+                bits=bpw,
+                compute="fp16",
+                label=f"EXL2 {bpw:g} bpw",
+                source=_source("exl2", bpw=bpw),
+            )
+            for bpw in (2.5, 3.0, 3.5, 4.0, 4.65, 5.0, 6.0, 8.0)
+        ),
     )
 }
 _PRECISION_ALIASES = {
@@ -171,6 +184,12 @@ _PRECISION_ALIASES = {
     "4-bit": "int4",
     "gptq": "gptq-4bit",
     "awq": "awq-4bit",
+    "gguf-q4_0": "q4_0",
+    "mlx4": "mlx-4bit",
+    "mlx-4": "mlx-4bit",
+    "mlx8": "mlx-8bit",
+    "mlx-8": "mlx-8bit",
+    "exl2": "exl2-4bpw",
     "q4_k": "q4_k_m",
     "q5_k": "q5_k_m",
     "q3_k": "q3_k_m",

@@ -73,6 +73,9 @@ class SpeedEstimate(BaseModel):
     compute_ceiling: float | None
     notes: tuple[Msg, ...] = ()
     source: str = SOURCE
+    # Measured data's correction of the guide's figure (16-bit training; engine.calibration), or None
+    # where no measurement speaks for this card: the figure is then the guide's model alone.
+    measured_correction: float | None = None
 
 
 class RelativeSpeed(BaseModel):
@@ -118,9 +121,28 @@ def compute_tflops(gpu: Gpu, workload: Workload) -> float | None:
 
 
 def estimate(gpu: Gpu, workload: Workload, catalog: Catalog | None = None) -> SpeedEstimate:
-    """The model's speed for one GPU and workload, with every factor that went into it."""
+    """The model's speed for one GPU and workload, with every factor that went into it, and — for
+    16-bit training — whether measured data corrects the guide's figure (``measured_correction``)."""
     if workload not in WORKLOADS:
         raise ValueError(f"workload must be one of {', '.join(WORKLOADS)}, not {workload!r}")
+    if workload == "decode":
+        return _decode_estimate(gpu)
+    est = guide_estimate(gpu, workload, catalog)
+    if workload != "train16":
+        return est
+    from engine.calibration import training_correction
+
+    correction = training_correction(gpu.id)
+    note = (
+        msg("perf.note.guide_only")
+        if correction is None
+        else msg("perf.note.measured_training", correction=correction, reference="RTX 3090")
+    )
+    return est.model_copy(update={"notes": (*est.notes, note), "measured_correction": correction})
+
+
+def guide_estimate(gpu: Gpu, workload: Workload, catalog: Catalog | None = None) -> SpeedEstimate:
+    """The guide's model alone (no measured correction) for one of its three workloads."""
     arch = (catalog or load_catalog()).architectures[gpu.architecture]
     factors = [_factor("bandwidth", gpu.bandwidth_gbs, msg("perf.basis.bandwidth", gbs=gpu.bandwidth_gbs))]
     notes: list[Msg] = []
@@ -173,6 +195,52 @@ def estimate(gpu: Gpu, workload: Workload, catalog: Catalog | None = None) -> Sp
     )
 
 
+# Batch-1 decode (local LLM chat) is bound by memory bandwidth: each token reads every weight once.
+# Its speed is the bandwidth the card's usual backend reaches on a 4-bit model (engine.calibration,
+# fitted on published llama.cpp / MLX / ExLlama runs), in effective GB/s like the other workloads.
+DECODE_PRECISION = "q4_k_m"
+DECODE_FALLBACK_FRACTION = 0.7  # no measurement for the backend: the middle of 60-80 %
+DECODE_FLOP_PER_BYTE = 2 / (4.84 / 8)
+DECODE_SOURCE = (
+    "Batch-1 decode: bandwidth × the share published llama.cpp/MLX/ExLlama runs reach "
+    "(data/measurements/decode.yaml); see docs/models.md"
+)
+
+
+def _decode_estimate(gpu: Gpu) -> SpeedEstimate:
+    from engine.calibration import decode_calibration
+
+    cal = decode_calibration(gpu, DECODE_PRECISION)
+    factors = [_factor("bandwidth", gpu.bandwidth_gbs, msg("perf.basis.bandwidth", gbs=gpu.bandwidth_gbs))]
+    if cal is None:
+        basis = msg("perf.basis.decode_fallback", fraction=DECODE_FALLBACK_FRACTION)
+        factors.append(_factor("decode_efficiency", DECODE_FALLBACK_FRACTION, basis))
+        notes: tuple[Msg, ...] = (msg("perf.note.guide_only"),)
+    else:
+        basis = msg("perf.basis.decode_measured", backend=cal.backend, fraction=cal.fraction, rows=cal.rows)
+        factors.append(_factor("decode_efficiency", cal.fraction, basis))
+        notes = (msg("perf.note.measured_decode", backend=cal.backend, rows=cal.rows),)
+    # A batch-1 token does 2 flop per weight: at 4.84 bits per weight, ~3.3 flop per byte, far below the
+    # ridge of any card, so the ceiling is reported but never binds.
+    tflops = compute_tflops(gpu, "infer16")
+    ceiling = tflops * 1000.0 / DECODE_FLOP_PER_BYTE if tflops else None
+    if tflops is None:
+        notes = (*notes, msg("perf.note.compute_unknown"))
+    if gpu.vendor == "amd":
+        notes = (*notes, msg("perf.note.amd"))
+    bandwidth_bound = math.prod(f.value for f in factors)
+    return SpeedEstimate(
+        gpu_id=gpu.id,
+        workload="decode",
+        speed=min(bandwidth_bound, ceiling) if ceiling else bandwidth_bound,
+        bound="compute" if ceiling and ceiling < bandwidth_bound else "bandwidth",
+        factors=tuple(factors),
+        compute_ceiling=ceiling,
+        notes=notes,
+        source=DECODE_SOURCE,
+    )
+
+
 def _factor(kind: str, value: float, basis: Msg) -> Factor:
     return Factor(name=msg(f"perf.factor.{kind}"), value=value, basis=basis)
 
@@ -194,15 +262,31 @@ def scaling_efficiency(gpu_count: int) -> float:
     return float(per_doubling ** math.log2(gpu_count))
 
 
+def count_factor(workload: Workload, gpu_count: int) -> float:
+    """How many single cards' worth of speed ``gpu_count`` cards give: data-parallel scaling for the
+    guide's workloads; 1 for batch-1 decode, whose layer split runs the cards one after another
+    (each token still reads every weight once, at one card's bandwidth)."""
+    if workload == "decode":
+        if gpu_count < 1:
+            raise ValueError("gpu_count must be at least 1")
+        return 1.0
+    return gpu_count * scaling_efficiency(gpu_count)
+
+
 def throughput(gpu_id: str, workload: Workload, gpu_count: int = 1) -> float:
     """Modelled speed of ``gpu_count`` identical GPUs working together."""
-    return speed(gpu_id, workload) * gpu_count * scaling_efficiency(gpu_count)
+    return speed(gpu_id, workload) * count_factor(workload, gpu_count)
 
 
 @cache
-def speed(gpu_id: str, workload: Workload) -> float:
+def estimate_of(gpu_id: str, workload: Workload) -> SpeedEstimate:
+    """:func:`estimate` for a catalog card, remembered (the catalog never changes while running)."""
     catalog = load_catalog()
-    return estimate(catalog.get(gpu_id), workload, catalog).speed
+    return estimate(catalog.get(gpu_id), workload, catalog)
+
+
+def speed(gpu_id: str, workload: Workload) -> float:
+    return estimate_of(gpu_id, workload).speed
 
 
 def relative_speed(gpu_id: str, workload: Workload, reference: str = "rtx-3090") -> float:
@@ -214,10 +298,12 @@ def compare(
     gpu_id: str, reference: str, workload: Workload, gpu_count: int = 1, reference_count: int = 1
 ) -> RelativeSpeed:
     """Relative speed with both breakdowns, for N of one card against M of another."""
-    catalog = load_catalog()
-    mine = estimate(catalog.get(gpu_id), workload, catalog)
-    theirs = estimate(catalog.get(reference), workload, catalog)
-    eff = (scaling_efficiency(gpu_count), scaling_efficiency(reference_count))
+    mine = estimate_of(gpu_id, workload)
+    theirs = estimate_of(reference, workload)
+    if workload == "decode":  # a layer split is no faster than one card
+        eff = (1.0 / gpu_count, 1.0 / reference_count)
+    else:
+        eff = (scaling_efficiency(gpu_count), scaling_efficiency(reference_count))
     ratio = (mine.speed * gpu_count * eff[0]) / (theirs.speed * reference_count * eff[1])
     return RelativeSpeed(
         gpu=mine,

@@ -29,8 +29,9 @@ PowerConnector = Literal["none", "6pin", "8pin", "6pin+8pin", "12pin", "12vhpwr"
 Cooling = Literal["open_air", "blower", "passive", "liquid", "laptop", "integrated"]
 PyTorchSupport = Literal["current", "legacy", "dropped", "community", "vendor", "none"]
 RocmSupport = Literal["official", "community", "dropped", "none"]
-Workload = Literal["train16", "infer16", "infer8"]
-WORKLOADS: tuple[Workload, ...] = ("train16", "infer16", "infer8")
+# "decode": batch-1 LLM token generation (local chat), bandwidth-bound; not one of the guide's three.
+Workload = Literal["train16", "infer16", "infer8", "decode"]
+WORKLOADS: tuple[Workload, ...] = ("train16", "infer16", "infer8", "decode")
 
 
 class Frozen(BaseModel):

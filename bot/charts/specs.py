@@ -156,6 +156,14 @@ def _short_name(gpu_id: str) -> str:
 # ---- builders ---------------------------------------------------------------------------------
 
 
+def _drawn(workloads: Sequence[Workload]) -> tuple[Workload, ...]:
+    """The workloads the bar charts have a colour for (the guide's three; batch-1 decode is a
+    ranking metric, not drawn beside them)."""
+    from bot.charts.style import WORKLOAD_COLOURS
+
+    return tuple(w for w in workloads if w in WORKLOAD_COLOURS)
+
+
 def engine_relative_speeds(
     gpus: Sequence[tuple[str, int]], reference: str, workloads: Sequence[Workload]
 ) -> list[tuple[float, ...]]:
@@ -185,6 +193,7 @@ def performance_spec(
     if len(gpus) > MAX_PERFORMANCE_GPUS:
         raise ValueError(f"a performance chart shows at most {MAX_PERFORMANCE_GPUS} GPUs")
     ref = _gpu_id(reference)
+    workloads = _drawn(workloads)
     entries = [(entry, 1) if isinstance(entry, str) else entry for entry in gpus]
     resolved = [(_gpu_id(gpu), count) for gpu, count in entries]
     speeds = engine_relative_speeds(resolved, ref, workloads)
@@ -206,9 +215,11 @@ def comparison_spec(comparison: Comparison, *, lang: Lang = "en") -> Performance
 
     Each row's ``speeds`` are the answer's own figures (each setup's modelled speed, counts and
     scaling included, over the first setup's), so the chart's numbers agree with the answer's table."""
+    drawn = _drawn(tuple(row.workload for row in comparison.rows))
+    rows = [row for row in comparison.rows if row.workload in drawn]
     bars = [
         PerformanceBar(
-            gpu_id=gpu_id, name=_short_name(gpu_id), count=count, values=tuple(row.speeds[i] for row in comparison.rows)
+            gpu_id=gpu_id, name=_short_name(gpu_id), count=count, values=tuple(row.speeds[i] for row in rows)
         )
         for i, (gpu_id, count) in enumerate(zip(comparison.gpu_ids, comparison.counts, strict=True))
     ]
@@ -216,7 +227,7 @@ def comparison_spec(comparison: Comparison, *, lang: Lang = "en") -> Performance
     return PerformanceSpec(
         lang=lang,
         reference=f"{comparison.counts[0]}× {first}" if comparison.counts[0] > 1 else first,
-        workloads=tuple(row.workload for row in comparison.rows),
+        workloads=drawn,
         bars=tuple(bars),
         caption=Caption(source=text(lang, "source.performance")),
     )

@@ -1,0 +1,478 @@
+"""Calibration of the guide's models against published measurements (docs/models.md, "Calibration").
+
+Two fits, both made once per process from the measurement files in ``data/measurements/``:
+
+**16-bit training** (``training.yaml``: Lambda Labs' deeplearning-benchmark, one GPU, relative to an
+RTX 3090). The guide's model is a roofline: the bandwidth-bound speed ``B`` (bandwidth × the
+architecture, L2 and TMA factors) capped by the compute ceiling ``C = TFLOPS · 1000 / 68``. Measured
+training is slower than the cap near the ridge — a step spends time on both — so the calibrated speed
+adds the two times, with the compute share ``k`` fitted, and multiplies by an efficiency per
+architecture (Tensor Core generation; Pascal and older for the non-Tensor-Core FP16/FP32 path):
+
+    speed_cal(g) = e[arch(g)] / (1/B(g) + k/C(g))
+
+``k`` and ``e`` (and one scale per measurement set) are least squares in log space; ``k`` by grid.
+The correction shown with an answer is ``(speed_cal(g)/speed_cal(3090)) / (speed(g)/speed(3090))``:
+how far the measurements move the guide's ratio. An architecture's factor applies to its cards of
+the tier that was measured (data-centre or desktop/workstation), or to all its cards when two or
+more of them were measured; elsewhere (AMD, Apple, Intel, RTX 50) the guide's figure stands alone.
+
+**Decode** (``decode.yaml``: llama.cpp, MLX, ExLlama, MLC batch-1 decode). A token reads every
+active weight once; kernels reach a fraction ``f`` of peak bandwidth that depends on the backend,
+and each token pays a fixed launch/synchronisation cost ``t0``:
+
+    seconds/token = bytes / (f[backend] · bandwidth) + t0
+
+``t0`` is shared (grid), ``f`` per backend (median). The range quoted is the point scaled by the
+10th-90th percentile of the fit's residuals (per backend when it has ≥ 6 rows, else all rows).
+Rows marked ``held_out`` are not fitted; bench/calibration_eval.py reports them separately.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from engine.catalog import load_catalog
+from engine.datafiles import data_dir, read_yaml
+from engine.memory import GB, get_precision
+from engine.specs import Gpu
+
+REFERENCE = "rtx-3090"
+COMPUTE_SHARES = tuple(round(0.05 * i, 2) for i in range(0, 21))  # k grid: 0 … 1
+OVERHEADS_S = tuple(i * 1e-4 for i in range(0, 41))  # t0 grid: 0 … 4 ms
+RANGE_QUANTILES = (0.1, 0.9)
+MIN_ROWS_FOR_OWN_RANGE = 6
+GIB = 1024**3
+# Non-Tensor-Core NVIDIA architectures share Pascal's fitted efficiency (same FP32 path for AMP).
+SAME_PATH = {"maxwell": "pascal", "kepler": "pascal"}
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class TrainingRow(Frozen):
+    set_id: str
+    gpu: str
+    relative: float
+    source: str
+    bert_large_seq_s: float | None = None
+    resnet50_img_s: float | None = None
+
+
+class DecodeRow(Frozen):
+    gpu: str
+    backend: str
+    model: str
+    params_b: float
+    precision: str
+    file_gib: float | None = None
+    tg: float
+    pp: float | None = None
+    count: int = 1
+    source: str
+    held_out: bool = False
+    note: str | None = None
+    test: str | None = None
+
+    @property
+    def weight_bytes(self) -> float:
+        if self.file_gib is not None:
+            return self.file_gib * GIB
+        return self.params_b * 1e9 * get_precision(self.precision).bits / 8
+
+
+class TrainingFit(Frozen):
+    compute_share: float
+    efficiency: dict[str, float]
+    measured_gpus: dict[str, tuple[str, ...]]
+    set_scale: dict[str, float]
+
+
+class DecodeFit(Frozen):
+    overhead_s: float
+    fraction: dict[str, float]
+    spread: dict[str, tuple[float, float]]  # backend (or "all") → (low, high) multipliers
+
+
+# ---- loading --------------------------------------------------------------------------------
+
+
+def _read(name: str) -> Any:
+    return read_yaml(data_dir() / "measurements" / name)
+
+
+@cache
+def training_rows() -> tuple[TrainingRow, ...]:
+    raw = _read("training.yaml")
+    return tuple(
+        TrainingRow(
+            set_id=s["id"],
+            gpu=r["gpu"],
+            relative=float(r["relative"]),
+            source=s["source"],
+            bert_large_seq_s=r.get("bert_large_seq_s"),
+            resnet50_img_s=r.get("resnet50_img_s"),
+        )
+        for s in raw["sets"]
+        for r in s["rows"]
+    )
+
+
+@cache
+def decode_rows() -> tuple[DecodeRow, ...]:
+    return tuple(DecodeRow(**r) for r in _read("decode.yaml")["rows"])
+
+
+# ---- 16-bit training --------------------------------------------------------------------------
+
+
+def _roofline_parts(gpu: Gpu) -> tuple[float, float, str]:
+    """(bandwidth-bound speed B, compute ceiling C, architecture id) from the guide's model."""
+    from engine.performance import FLOP_PER_BYTE, guide_estimate
+
+    est = guide_estimate(gpu, "train16")
+    bandwidth_bound = math.prod(f.value for f in est.factors)
+    tflops = gpu.fp16_tensor_tflops if gpu.has_tensor_cores else gpu.fp32_tflops
+    ceiling = (tflops or 0.0) * 1000.0 / FLOP_PER_BYTE or math.inf
+    return bandwidth_bound, ceiling, gpu.architecture
+
+
+def _raw(gpu: Gpu, k: float) -> float:
+    b, c, _ = _roofline_parts(gpu)
+    return 1.0 / (1.0 / b + k / c)
+
+
+def _solve_training(rows: tuple[TrainingRow, ...], k: float) -> tuple[dict[str, float], dict[str, float]]:
+    """Least squares in log space: log(measured) = log(raw) + log e[arch] + log s[set], e[ampere] = 1."""
+    catalog = load_catalog()
+    archs = sorted({catalog.get(r.gpu).architecture for r in rows} - {"ampere"})
+    sets = sorted({r.set_id for r in rows})
+    x, y = [], []
+    for r in rows:
+        gpu = catalog.get(r.gpu)
+        x.append([float(gpu.architecture == a) for a in archs] + [float(r.set_id == s) for s in sets])
+        y.append(math.log(r.relative) - math.log(_raw(gpu, k)))
+    sol, *_ = np.linalg.lstsq(np.array(x), np.array(y), rcond=None)
+    eff = {a: float(math.exp(v)) for a, v in zip(archs, sol[: len(archs)], strict=True)}
+    eff["ampere"] = 1.0
+    scale = {s: float(math.exp(v)) for s, v in zip(sets, sol[len(archs) :], strict=True)}
+    return eff, scale
+
+
+@cache
+def guide_ratio(gpu_id: str, reference: str = REFERENCE) -> float:
+    """The guide's own 16-bit training ratio (engine.performance without any correction)."""
+    from engine.performance import guide_estimate
+
+    catalog = load_catalog()
+    return (
+        guide_estimate(catalog.get(gpu_id), "train16").speed / guide_estimate(catalog.get(reference), "train16").speed
+    )
+
+
+def training_errors(rows: tuple[TrainingRow, ...], fit: TrainingFit | None) -> list[float]:
+    """log(predicted / measured) of each row's ratio to the RTX 3090 (the guide's model when ``fit`` is None)."""
+    out = []
+    for r in rows:
+        if r.gpu == REFERENCE:
+            continue
+        predicted = guide_ratio(r.gpu) if fit is None else calibrated_ratio(r.gpu, fit)
+        out.append(math.log(predicted / r.relative))
+    return out
+
+
+def fit_training(rows: tuple[TrainingRow, ...] | None = None) -> TrainingFit:
+    rows = rows if rows is not None else training_rows()
+    catalog = load_catalog()
+    best: tuple[float, TrainingFit] | None = None
+    for k in COMPUTE_SHARES:
+        eff, scale = _solve_training(rows, k)
+        measured: dict[str, set[str]] = {}
+        for r in rows:
+            measured.setdefault(catalog.get(r.gpu).architecture, set()).add(r.gpu)
+        fit = TrainingFit(
+            compute_share=k,
+            efficiency=eff,
+            measured_gpus={a: tuple(sorted(g)) for a, g in measured.items()},
+            set_scale=scale,
+        )
+        err = float(np.median(np.abs(training_errors(rows, fit))))
+        if best is None or err < best[0] - 1e-12:
+            best = (err, fit)
+    assert best is not None
+    return best[1]
+
+
+@cache
+def training_fit() -> TrainingFit:
+    return fit_training()
+
+
+@cache
+def training_spread() -> tuple[float, float]:
+    """The calibrated training ratio's 10th-90th percentile residual, as multipliers (measured/predicted)."""
+    errors = training_errors(training_rows(), training_fit())
+    return _quantiles([-e for e in errors])
+
+
+def _tier(gpu: Gpu) -> str:
+    return "datacenter" if gpu.gpu_class == "datacenter" else "desktop"
+
+
+def architecture_efficiency(gpu: Gpu, fit: TrainingFit) -> float | None:
+    """The fitted efficiency that applies to this card, or None where no measurement speaks for it."""
+    arch = SAME_PATH.get(gpu.architecture, gpu.architecture)
+    if arch not in fit.efficiency or arch not in fit.measured_gpus:
+        return None
+    catalog = load_catalog()
+    measured = fit.measured_gpus[arch]
+    tiers = {_tier(catalog.get(g)) for g in measured}
+    if _tier(gpu) in tiers or len(measured) >= 2:
+        return fit.efficiency[arch]
+    return None
+
+
+def calibrated_ratio(gpu_id: str, fit: TrainingFit | None = None, reference: str = REFERENCE) -> float:
+    """Calibrated 16-bit training speed of ``gpu_id`` over ``reference`` (uncorrected architectures: e = 1)."""
+    fit = fit or training_fit()
+    catalog = load_catalog()
+    g, ref = catalog.get(gpu_id), catalog.get(reference)
+    e_g = architecture_efficiency(g, fit) or 1.0
+    e_r = architecture_efficiency(ref, fit) or 1.0
+    return e_g * _raw(g, fit.compute_share) / (e_r * _raw(ref, fit.compute_share))
+
+
+@cache
+def training_correction(gpu_id: str) -> float | None:
+    """How much the measurements move the guide's train16 ratio to the RTX 3090 (None: not calibrated)."""
+    fit = training_fit()
+    gpu = load_catalog().get(gpu_id)
+    if architecture_efficiency(gpu, fit) is None:
+        return None
+    return calibrated_ratio(gpu_id, fit) / guide_ratio(gpu_id)
+
+
+def leave_one_architecture_out(rows: tuple[TrainingRow, ...] | None = None) -> list[float]:
+    """Errors of each architecture's rows when the fit never saw that architecture (its e = mean of the rest)."""
+    rows = rows if rows is not None else training_rows()
+    catalog = load_catalog()
+    errors: list[float] = []
+    for arch in sorted({catalog.get(r.gpu).architecture for r in rows} - {"ampere"}):
+        train = tuple(r for r in rows if catalog.get(r.gpu).architecture != arch)
+        test = tuple(r for r in rows if catalog.get(r.gpu).architecture == arch)
+        fit = fit_training(train)
+        fallback = float(np.exp(np.mean(np.log(list(fit.efficiency.values())))))
+        fit = fit.model_copy(
+            update={
+                "efficiency": {**fit.efficiency, arch: fallback},
+                "measured_gpus": {**fit.measured_gpus, arch: tuple(sorted({r.gpu for r in test}))},
+            }
+        )
+        errors += training_errors(test, fit)
+    return errors
+
+
+# ---- decode ---------------------------------------------------------------------------------
+
+
+def default_backend(gpu: Gpu, precision: str) -> str:
+    """The backend a single user most likely runs: ExLlama for GPTQ/AWQ/EXL2 on NVIDIA, MLX for MLX
+    formats, llama.cpp (CUDA, Metal, ROCm, Vulkan for Intel) otherwise."""
+    name = get_precision(precision).name
+    if name.startswith("mlx-"):
+        return "mlx"
+    if gpu.vendor == "nvidia" and (name.startswith("exl2") or name in ("gptq-4bit", "awq-4bit")):
+        return "exllama"
+    return {"nvidia": "llama.cpp-cuda", "apple": "llama.cpp-metal", "amd": "llama.cpp-rocm"}.get(
+        gpu.vendor, "llama.cpp-vulkan"
+    )
+
+
+def decode_group(backend: str, gpu: Gpu) -> str:
+    """The fit's group: the backend, split where measurements show a different fraction of bandwidth —
+    Apple's Ultra chips (two dies: the same bandwidth per die, not twice the speed) and HBM data-centre
+    cards (llama.cpp's quantized kernels stop being bandwidth-bound near 2 TB/s)."""
+    if gpu.vendor == "apple" and "-ultra-" in gpu.id:
+        return f"{backend}/ultra"
+    if gpu.memory_type.lower().startswith("hbm") and backend.startswith("llama.cpp"):
+        return f"{backend}/hbm"
+    return backend
+
+
+def _group(row: DecodeRow) -> str:
+    return decode_group(row.backend, load_catalog().get(row.gpu))
+
+
+def _predict(row: DecodeRow, fit: DecodeFit) -> float | None:
+    frac = fit.fraction.get(_group(row))
+    if frac is None:
+        return None
+    gpu = load_catalog().get(row.gpu)
+    return 1.0 / (row.weight_bytes / (frac * gpu.bandwidth_gbs * GB) + fit.overhead_s)
+
+
+def decode_errors(rows: tuple[DecodeRow, ...], fit: DecodeFit) -> list[float]:
+    """log(predicted / measured) per row (rows of backends the fit lacks are left out)."""
+    out = []
+    for r in rows:
+        p = _predict(r, fit)
+        if p is not None:
+            out.append(math.log(p / r.tg))
+    return out
+
+
+def fit_decode(rows: tuple[DecodeRow, ...] | None = None) -> DecodeFit:
+    rows = rows if rows is not None else tuple(r for r in decode_rows() if not r.held_out)
+    catalog = load_catalog()
+    # seconds per token at full bandwidth, measured seconds per token, and each row's group, as arrays
+    ideal = np.array([r.weight_bytes / (catalog.get(r.gpu).bandwidth_gbs * GB) for r in rows])
+    seconds = np.array([1.0 / r.tg for r in rows])
+    groups = [_group(r) for r in rows]
+    names = sorted(set(groups))
+    member = {g: np.array([x == g for x in groups]) for g in names}
+    best: tuple[float, float, dict[str, float]] | None = None
+    for t0 in OVERHEADS_S:
+        left = seconds - t0
+        if np.any(left <= 0):
+            continue
+        share = ideal / left
+        fractions = {g: float(np.median(share[member[g]])) for g in names}
+        per_row = np.array([fractions[g] for g in groups])
+        err = float(np.median(np.abs(np.log((1.0 / (ideal / per_row + t0)) / (1.0 / seconds)))))
+        if best is None or err < best[0] - 1e-12:
+            best = (err, t0, fractions)
+    assert best is not None
+    fit = DecodeFit(overhead_s=best[1], fraction=best[2], spread={})
+    residuals: dict[str, list[float]] = {}
+    for r in rows:
+        p = _predict(r, fit)
+        if p is not None:
+            residuals.setdefault(_group(r), []).append(math.log(r.tg / p))
+    every = [v for vs in residuals.values() for v in vs]
+    spread = {"all": _quantiles(every)}
+    spread |= {b: _quantiles(v) for b, v in residuals.items() if len(v) >= MIN_ROWS_FOR_OWN_RANGE}
+    return fit.model_copy(update={"spread": spread})
+
+
+def _quantiles(values: list[float]) -> tuple[float, float]:
+    lo, hi = np.quantile(values, RANGE_QUANTILES)
+    return float(math.exp(min(lo, 0.0))), float(math.exp(max(hi, 0.0)))
+
+
+@cache
+def decode_fit() -> DecodeFit:
+    return fit_decode()
+
+
+class DecodeCalibration(Frozen):
+    backend: str
+    fraction: float
+    overhead_s: float
+    spread: tuple[float, float]
+    rows: int
+
+
+def decode_calibration(gpu: Gpu, precision: str) -> DecodeCalibration | None:
+    """The fitted bandwidth fraction, per-token overhead and range for this card's likely backend."""
+    return _decode_calibration(gpu.id, get_precision(precision).name)
+
+
+@cache
+def _decode_calibration(gpu_id: str, precision: str) -> DecodeCalibration | None:
+    gpu = load_catalog().get(gpu_id)
+    fit = decode_fit()
+    backend = default_backend(gpu, precision)
+    group = decode_group(backend, gpu)
+    frac = fit.fraction.get(group)
+    if frac is None:
+        return None
+    rows = sum(1 for r in decode_rows() if _group(r) == group and not r.held_out)
+    return DecodeCalibration(
+        backend=group,
+        fraction=frac,
+        overhead_s=fit.overhead_s,
+        spread=fit.spread.get(group, fit.spread["all"]),
+        rows=rows,
+    )
+
+
+# ---- utilisation for training time --------------------------------------------------------------
+
+# BERT-large SQuAD fine-tuning as Lambda runs it (NVIDIA DeepLearningExamples, max_seq_length 384):
+# 6 · 335M parameters · 384 tokens of model FLOP per sequence (Kaplan et al. 2020's 6·N·D).
+BERT_LARGE_PARAMS = 335e6
+BERT_SEQ_LEN = 384
+BERT_FLOP_PER_SEQ = 6 * BERT_LARGE_PARAMS * BERT_SEQ_LEN
+
+
+class Utilisation(Frozen):
+    """Measured model-FLOP utilisation (dense FP16 Tensor, FP32 accumulate) for transformer training."""
+
+    low: float
+    point: float
+    high: float
+    basis: str  # "card", "architecture" or "all": where the figures come from
+    rows: int
+
+
+@cache
+def measured_mfu() -> dict[str, float]:
+    """Model-FLOP utilisation per measured card: BERT-large seq/s × FLOP/seq over dense TFLOPS (median of sets)."""
+    catalog = load_catalog()
+    per: dict[str, list[float]] = {}
+    for r in training_rows():
+        gpu = catalog.get(r.gpu)
+        tflops = gpu.fp16_tensor_tflops if gpu.has_tensor_cores else gpu.fp32_tflops
+        if r.bert_large_seq_s and tflops:
+            per.setdefault(r.gpu, []).append(r.bert_large_seq_s * BERT_FLOP_PER_SEQ / (tflops * 1e12))
+    return {g: float(np.median(v)) for g, v in per.items()}
+
+
+# The LLM anchor: Llama 2 7B's pre-training took 184,320 A100-80GB hours for 2T tokens (Touvron et al.
+# 2023, Table 2): 8 · N · D (with activation recomputation, engine.canrun.training_time's default) over
+# that time is 52 % of the A100's 312 TFLOPS. Other cards scale it by their measured BERT-large
+# utilisation relative to the A100's (the card's own, else its architecture's in the same tier, else the
+# median of all Tensor Core cards).
+LLM_ANCHOR_GPU = "a100-80gb-sxm"
+LLM_ANCHOR_UTILISATION = 8 * 6.74e9 * 2e12 / (184_320 * 3600 * 312e12)
+MAX_UTILISATION = 0.75
+# The same card in Lambda's two sets differs by up to ~20 % (A100 80GB SXM BERT-large: 123 vs 152 seq/s).
+SAME_CARD_SPREAD = (0.8, 1.2)
+
+
+@cache
+def training_utilisation(gpu_id: str) -> Utilisation:
+    """Hardware utilisation for LLM training on this card (k·N·D FLOP basis, recomputation included),
+    from the Llama 2 anchor scaled by measured BERT-large utilisation; the range is the spread of the
+    group the figure comes from (10th-90th percentile), or the two Lambda sets' spread for a measured card."""
+    catalog = load_catalog()
+    mfu = measured_mfu()
+    gpu = catalog.get(gpu_id)
+    tensor = {g: v for g, v in mfu.items() if catalog.get(g).has_tensor_cores}
+    arch = SAME_PATH.get(gpu.architecture, gpu.architecture)
+    group = [v for g, v in mfu.items() if catalog.get(g).architecture == arch and _tier(catalog.get(g)) == _tier(gpu)]
+    anchor = mfu[LLM_ANCHOR_GPU]
+    if gpu_id in mfu:
+        ratio, basis, rows = mfu[gpu_id] / anchor, "card", 1
+        spread = SAME_CARD_SPREAD
+    else:
+        pool = group if group else list(tensor.values())
+        basis, rows = ("architecture" if group else "all"), len(pool)
+        median = float(np.median(pool))
+        ratio = median / anchor
+        lo, hi = (float(q) for q in np.quantile(pool, RANGE_QUANTILES))
+        spread = (min(lo / median, SAME_CARD_SPREAD[0]), max(hi / median, SAME_CARD_SPREAD[1]))
+    point = min(LLM_ANCHOR_UTILISATION * ratio, MAX_UTILISATION)
+    return Utilisation(
+        low=point * spread[0],
+        point=point,
+        high=min(point * spread[1], MAX_UTILISATION),
+        basis=basis,
+        rows=rows,
+    )
