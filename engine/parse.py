@@ -18,9 +18,12 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
+from engine import query as _query
 from engine.answer import ANSWERS_REMEMBERED
 from engine.catalog import Catalog, load_catalog
+from engine.classify import NONE, Classifier, load_classifier
 from engine.message import Msg, msg
+from engine.model_specs import load_model_catalog
 from engine.money import Money
 from engine.parse_numbers import (
     Count,
@@ -47,24 +50,46 @@ from engine.parse_vocab import (
     load_vocab,
     squash,
 )
-from engine.query import ParseResult, Query
+from engine.query import BOUNDS, ParseResult, Query
 
 LIMIT = 2000  # characters read; longer text is cut before any regex runs
+_MODEL_TEXT_BYTES: int = getattr(_query, "MODEL_TEXT_BYTES", 100)  # what a Query keeps of an unknown model
 FOLLOW_UP_MAX = 60  # a follow-up is short: "what about used?", "and with €800?"
 
 _INVISIBLE = dict.fromkeys(
-    map(ord, "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-             "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff\u00ad\u180e"),
+    map(
+        ord,
+        "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+        "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff\u00ad\u180e",
+    ),
     None,
 )
 _DISCORD = re.compile(r"<a?:\w{1,32}:[0-9]{1,20}>|<(?:@[!&]?|#)[0-9]{1,20}>|@(?:everyone|here)\b|https?://\S{1,300}")
-_MARKDOWN = re.compile(r"\*{1,3}|`{1,3}|~~|\|\||__|^[ \t]{0,3}(?:#{1,6}|>{1,3})[ \t]", re.M)
+_MARKDOWN = re.compile(
+    r"(?<![0-9A-Za-z])\*{1,3}|\*{1,3}(?![0-9A-Za-z])|`{1,3}|~~|\|\||__|^[ \t]{0,3}(?:#{1,6}|>{1,3})[ \t]", re.M
+)
 _MARKUP_CHARS = frozenset("*`~|_#>")
+_TIMES = re.compile(r"(?<=[0-9])[ \t]?\*[ \t]?(?=[0-9A-Za-z])|(?<=[0-9][gG])[ \t]?\*[ \t]?(?=[0-9])")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _SEPARATOR = re.compile(r"[\s\-_]{0,2}")
 _NX = re.compile(r"^([0-9]{1,4})x([a-z][a-z0-9]*|[0-9]{3,4}[a-z]*)$")
 _VARIANT = frozenset({"ti", "super", "xt", "xtx"})
+_MEMORY_BEFORE = re.compile(
+    r"(?<![0-9.])(?P<n>[0-9]{1,3})\s*(?:gb|g|gib|gigs?)(?![a-z])(?P<tail>\s*(?:[x×*]\s*[0-9]{1,2}\s*)?"
+    r"(?:的|of|vram|显存|顯存)?\s*)$"
+)
+_MEMORY_AFTER = re.compile(r"\s*(?:\(|（|with\s+|w/\s*)\s*(?P<n>[0-9]{1,3})\s*(?:gb|g|gib)(?![a-z])")
 _STAGES = ("llm_pretrain", "llm_finetune", "llm_inference")
+_KIND_CUES = ("cloud", "power", "compare", "can_run", "can_run_weak", "recommend", "explain")
+_RULES = object()  # decide_task: keep the rules' task
+_SIZE_GATE = re.compile(r"[0-9]\s?b(?![a-z0-9])")  # every bare model size ("70b", "8x7b", "13 b") has one
+_HARDWARE = frozenset({"gpus:1", "gpus:2", "unknown_gpu", "memory", "apple"})
+_NOT_FIT = frozenset({"cue:power", "cue:cloud", "compare_strong"})
+QUICK_CONFIDENCE = 0.8  # the quick model's kind is taken from this probability (else the full model decides)
+KIND_CONFIDENCE = 0.5  # below this, the kind is asked about ("kind" in missing, with kind_choices)
+CHOICE_FLOOR = 0.12  # a kind this likely is offered as a choice
+TASK_CONFIDENCE = 0.7  # the classifier's task fills a task the rules did not find from this probability
+MAX_GPUS = int(BOUNDS["gpus"].high)  # cards a Query holds
 _BLOCKING_DOMAINS = ("image_generation", "computer_vision", "rl", "other")
 
 
@@ -78,6 +103,8 @@ class Mention:
     memory: float | None  # a memory size typed with the name ("3060 12GB")
     guessed: bool  # one of several variants, or a fuzzy match
     count: Count | None
+    options: tuple[str, ...] = ()  # the variants a guessed name may mean ("V100": 16 or 32 GB)
+    variants: bool = False  # its memory only tells it from another variant offered ("A100 40GB or 80GB")
 
 
 class Hits(dict[str, bool]):
@@ -90,6 +117,25 @@ class Hits(dict[str, bool]):
     def __missing__(self, key: str) -> bool:
         hit = self[key] = self.patterns[key].find(self.words) is not None
         return hit
+
+
+@dataclass(slots=True)
+class Reading:
+    """What the passes read from one question, before the kind and task are decided."""
+
+    low: str  # the cleaned, lower-cased text
+    language: str
+    fields: dict[str, Any]  # Query fields the text states (kind not yet)
+    rule_kind: str | None  # what the rules alone say
+    signals: frozenset[str]  # the rules' findings, as classifier features
+    follow_up: bool
+    model_sized: bool
+    memory: list[float]
+    mentions: list[Mention]
+    topic: str | None
+    uncertain: tuple[str, ...]
+    unknown: tuple[str, ...]
+    notes: list[Msg]
 
 
 @dataclass(frozen=True)
@@ -111,6 +157,8 @@ def clean(text: str) -> tuple[str, bool]:
     if "<" in text or "@" in text or "http" in text:
         text = _DISCORD.sub(" ", text)
     if _MARKUP_CHARS.intersection(text):
+        if "*" in text:  # "8 * A100", "32G * 2": a multiplication, not Markdown emphasis
+            text = _TIMES.sub("×", text)
         text = _MARKDOWN.sub(" ", text)
     return text, cut
 
@@ -137,15 +185,23 @@ def language(low: str, vocab: Vocab, default_currency: str) -> str:
 class Parser:
     """The vocabularies and the GPU index, built once; :meth:`parse` keeps no state between calls."""
 
-    def __init__(self, vocab: Vocab, index: GpuIndex) -> None:
+    def __init__(self, vocab: Vocab, index: GpuIndex, classifier: Classifier | None = None) -> None:
         self.vocab = vocab
         self.index = index
+        self.classifier = classifier
         self._fuzzy: dict[str, str | None] = {}
+        self._models: dict[str, str | None] = {}
         self._max_budget = Decimal(vocab.money["max_plausible"])
         targets = _VARIANT | vocab.gpu_laptop
         self._typo_targets = tuple(sorted(w for w in targets if len(w) >= 3))
-        self._typo_exact = frozenset(targets | {w + s for w in targets for s in ("s", "es")}
-                                     | index.starts | vocab.gpu_noise | vocab.gpu_lines | vocab.gpu_like)
+        self._typo_exact = frozenset(
+            targets
+            | {w + s for w in targets for s in ("s", "es")}
+            | index.starts
+            | vocab.gpu_noise
+            | vocab.gpu_lines
+            | vocab.gpu_like
+        )
 
     # --- GPU names ---------------------------------------------------------------------------------
 
@@ -155,7 +211,7 @@ class Parser:
         nx = _NX.match(tok) if "x" in tok else None
         if nx and nx.group(2) in self.index.starts:
             return nx.group(2), start + len(nx.group(1)) + 1
-        if tok[-1] == "s" and tok[:-1] in self.index.starts:
+        if tok[-1] == "s" and (tok[:-1] in self.index.starts or tok[:-1] in _VARIANT):
             plural = count_patterns(self.vocab).search_before(scan.left(start, 24))
             if tok not in self.index.starts or plural:
                 return tok[:-1], start
@@ -172,7 +228,7 @@ class Parser:
             return []
         run = [(tok, start, end)]
         low, last = scan.low, end
-        for nxt, s, e in toks[i + 1:i + 6]:
+        for nxt, s, e in toks[i + 1 : i + 6]:
             gap = low[last:s]
             if (gap != " " and not _SEPARATOR.fullmatch(gap)) or not scan.free(s, e):
                 break
@@ -194,7 +250,15 @@ class Parser:
         """A bare number next to a currency ("$1080", "2080 dollars") is money, not a GPU."""
         if re.search(r"[$€£¥]\s*$", scan.left(start, 3)):
             return True
-        return bool(money_patterns(self.vocab).suffix.match(scan.low, end)) or scan.low[end:end + 1] == "k"
+        return bool(money_patterns(self.vocab).suffix.match(scan.low, end)) or scan.low[end : end + 1] == "k"
+
+    def _model_id(self, name: str) -> str | None:
+        """The model catalog's id for a name, remembered (a fuzzy look-up is slow; names repeat)."""
+        if name not in self._models:
+            if len(self._models) >= 4096:
+                return load_model_catalog().resolve(name)
+            self._models[name] = load_model_catalog().resolve(name)
+        return self._models[name]
 
     def _resolve_fuzzy(self, text: str) -> str | None:
         if text not in self._fuzzy:
@@ -214,21 +278,28 @@ class Parser:
             tok = toks[i][0]
             # Only what _run accepts may begin a name: a start word (maybe as a plural or after
             # "2x"), or a number followed by a variant word ("3090 super"). Skip the rest cheaply.
-            if not (tok in starts
-                    or (tok[-1] == "s" and tok[:-1] in starts)
-                    or ("x" in tok and self._nx_start(tok))
-                    or (tok.isdigit() and i + 1 < n and toks[i + 1][0] in _VARIANT)):
+            if not (
+                tok in starts
+                or (tok[-1] == "s" and tok[:-1] in starts)
+                or ("x" in tok and self._nx_start(tok))
+                or (tok.isdigit() and i + 1 < n and toks[i + 1][0] in _VARIANT)
+            ):
                 i += 1
                 continue
             run = self._run(toks, i, scan)
             found = self._match(run, laptop, scan) if run else None
             if found:
-                length, (gpu_id, start, end, memory, guessed) = found
+                length, (gpu_id, start, end, memory, guessed, options) = found
+                if memory is None:
+                    variant = self._memory_variant(scan, run[:length], start, end, laptop)
+                    if variant:
+                        gpu_id, start, end, memory = variant
+                        guessed, options = False, (gpu_id,)
                 if length < len(run) and self._variant_typo(run[length][0]):
                     # "4080 supr": a misspelt variant word. Ask about it rather than read the base card.
                     end = run[length][2]
                     scan.take(start, end)
-                    self._add_unknown([t for t, _, _ in run[:length + 1]], unknown)
+                    self._add_unknown([t for t, _, _ in run[: length + 1]], unknown)
                     count = count_before(scan, start, self.vocab) or count_after(scan, end, self.vocab)
                     loose += [count] if count else []
                     i += length + 1
@@ -237,13 +308,59 @@ class Parser:
                 last = toks[i + length - 1][0]
                 plural = last[-1] == "s" and (last != run[length - 1][0] or last in self.vocab.gpu_noise)
                 count = count_before(scan, start, self.vocab, plural) or count_after(scan, end, self.vocab)
-                mentions.append(Mention(gpu_id, start, end, memory, guessed, count))
+                other = self._other_memory(scan, run[:length], end, laptop) if memory is not None else None
+                mentions.append(Mention(gpu_id, start, end, memory, guessed, count, options, variants=bool(other)))
+                if other:  # "A100 40GB or 80GB": both variants, and the sizes only tell them apart
+                    mentions.append(Mention(other[0], other[1], other[2], other[3], False, None, variants=True))
                 i += length
                 continue
             if run:
                 self._unknown(run, scan, laptop, mentions, unknown, loose)
             i += 1
         return mentions, unknown, loose
+
+    def _memory_variant(
+        self, scan: Scan, run: list[tuple[str, int, int]], start: int, end: int, laptop: bool
+    ) -> tuple[str, int, int, float] | None:
+        """A memory size written just before a name ("16GB 4060 Ti", "32G的V100") or just after it
+        with "with" or a bracket ("3080 with 12GB", "4090 (24G)") picks the variant with that memory:
+        (id, start, end, memory), or None when it picks no other card."""
+        before = _MEMORY_BEFORE.search(scan.left(start, 16))
+        after = None if before else _MEMORY_AFTER.match(scan.low, end)
+        found = before or after
+        if not found:
+            return None
+        offset = max(0, start - 16) if before else 0
+        m_start = offset + found.start("n")
+        m_end = offset + (found.start("tail") if before else found.end())
+        if not scan.free(m_start, m_end):
+            return None
+        core, extras = self.index.keys([t for t, _, _ in run], self.vocab)[-1]
+        size = float(found.group("n"))
+        if size != int(size):
+            return None
+        base = self._lookup(core, extras, laptop)
+        ids = self._lookup(core, tuple(sorted({*extras, f"{int(size)}gb"})), laptop)
+        if not ids or (base and ids[0] == base[0]):
+            return None
+        scan.take(m_start, m_end)
+        return ids[0], start, end, size
+
+    def _other_memory(
+        self, scan: Scan, run: list[tuple[str, int, int]], end: int, laptop: bool
+    ) -> tuple[str, int, int, float] | None:
+        """ "A100 40GB or 80GB": a second memory size offered right after a card's names its other
+        variant: (id, start, end, memory), or None."""
+        found = _OR_MEMORY.match(scan.low, end)
+        if not found or not scan.free(found.start("n"), found.end()):
+            return None
+        core, extras = self.index.keys([t for t, _, _ in run], self.vocab)[-1]
+        size = f"{found.group('n')}gb"
+        ids = self._lookup(core, tuple(sorted({*(e for e in extras if not e.endswith("gb")), size})), laptop)
+        if not ids:
+            return None
+        scan.take(found.start("n"), found.end())
+        return ids[0], found.start("n"), found.end(), float(found.group("n"))
 
     def _variant_typo(self, tok: str) -> bool:
         """A word one typo away from a variant or laptop word ("supr", "laptp", "xtxx"), not a plural of one."""
@@ -260,9 +377,11 @@ class Parser:
         nx = _NX.match(tok)
         return nx is not None and nx.group(2) in self.index.starts
 
-    def _match(self, run: list[tuple[str, int, int]], laptop: bool,
-               scan: Scan) -> tuple[int, tuple[str, int, int, float | None, bool]] | None:
-        """The longest start of the run that names a card: (tokens used, (id, start, end, memory, guessed))."""
+    def _match(
+        self, run: list[tuple[str, int, int]], laptop: bool, scan: Scan
+    ) -> tuple[int, tuple[str, int, int, float | None, bool, tuple[str, ...]]] | None:
+        """The longest start of the run that names a card: (tokens used, (id, start, end, memory,
+        guessed, the variants the name may mean))."""
         tokens = [t for t, _, _ in run]
         keys = self.index.keys(tokens, self.vocab)
         for length in range(len(keys), 0, -1):
@@ -274,11 +393,19 @@ class Parser:
             if core.isdigit() and self._money_context(scan, start, end):
                 return None
             memory = next((float(t[:-2]) for t in tokens[:length] if t.endswith("gb") and t[:-2].isdigit()), None)
-            return length, (ids[0], start, end, memory, len(ids) > 1)
+            variants = self.index.derived.get((core, extras), ids) if memory is None else ids
+            return length, (ids[0], start, end, memory, len(ids) > 1, variants)
         return None
 
-    def _unknown(self, run: list[tuple[str, int, int]], scan: Scan, laptop: bool,
-                 mentions: list[Mention], unknown: list[str], loose: list[Count]) -> None:
+    def _unknown(
+        self,
+        run: list[tuple[str, int, int]],
+        scan: Scan,
+        laptop: bool,
+        mentions: list[Mention],
+        unknown: list[str],
+        loose: list[Count],
+    ) -> None:
         """A GPU-like name ("rtx 9090", "3090 super") that no catalog name matches: a careful fuzzy
         match (same numbers and variant words) or, failing that, an unknown name to ask about. A
         misspelt variant word ("7900 xtxx") is never guessed: it is asked about."""
@@ -294,7 +421,7 @@ class Parser:
         if stop < len(names) and self._variant_typo(names[stop]):
             at = next(k for k, (t, _, _) in enumerate(run) if t == names[stop])
             scan.take(run[0][1], run[at][2])
-            self._add_unknown(names[:stop + 1], unknown)
+            self._add_unknown(names[: stop + 1], unknown)
             count = count_before(scan, run[0][1], self.vocab)
             loose += [count] if count else []
             return
@@ -304,22 +431,44 @@ class Parser:
             start, end = run[0][1], run[min(stop, len(run)) - 1][2]
             scan.take(start, end)
             mentions.append(Mention(gpu_id, start, end, None, True, count_before(scan, start, self.vocab)))
-        elif text not in unknown:
+            return
+        # Not a card we know ("RTX 5060", "GTX 1650", "Arc A770"): its number is a model number,
+        # never an amount or a count, and a count written before it still counts ("2x RTX 5060").
+        kept = 0
+        for tok, _, e in run:
+            kept += tok not in self.vocab.gpu_noise
+            if kept == stop:
+                count = count_before(scan, run[0][1], self.vocab)
+                loose += [count] if count else []
+                scan.take(run[0][1], e)
+                break
+        if text not in unknown:
             unknown.append(text)
 
     # --- everything else ---------------------------------------------------------------------------
 
-    def find_model(self, text: str, scan: Scan) -> tuple[str | None, bool, bool]:
+    def find_model(self, text: str, scan: Scan, words: Words) -> tuple[str | None, bool, bool]:
         """The first model name as typed ("Llama 3 8B", "mixtral 8x7b", "70B"); whether it is an LLM,
         and whether it has a size (which says how much memory it needs)."""
+        if not (self.vocab.model_families.could_match(words) or _SIZE_GATE.search(scan.low)):
+            return None, False, False  # no family named and no size: most questions, one cheap check
         for m in self.vocab.models.finditer(scan.low):
             if not scan.free(m.start(), m.end()):
                 continue
             scan.take(m.start(), m.end())
             fam = m.group("fam")
-            sized = fam is None or bool(m.group("size"))
+            size = m.group("size") or m.group("psize")
+            sized = fam is None or bool(size)
             is_llm = sized or squash(fam).rstrip("s") in self.vocab.model_llm_families
-            return text[m.start():m.end()].strip(), is_llm, sized
+            name = text[m.start() : m.end()].strip()
+            known = self._model_id(name)
+            if known:
+                return known, is_llm, sized  # the catalog's id, which a Query keeps as it is
+            if fam and size and len(name.encode()) > _MODEL_TEXT_BYTES:
+                # A long unknown name keeps what answers need: its family and size ("internlm 20b"),
+                # which a Query keeps whole and the can-run engine sizes from.
+                name = f"{text[m.start('fam') : m.end('fam')]} {size}"
+            return name, is_llm, sized
         return None, False, False
 
     def cues(self, words: Words) -> Cues:
@@ -347,21 +496,30 @@ class Parser:
             return stage
         return next((d for d in self.vocab.domain_priority if domains[d]), None)
 
+    def mode(self, words: Words) -> str | None:
+        """What a can-run question runs, where the text says it: the first mode named."""
+        if not self.vocab.mode_any.could_match(words):
+            return None  # most questions name none: one check
+        found = [(m.start(), mode) for mode, phrases in self.vocab.modes.items() if (m := phrases.find(words))]
+        return min(found)[1] if found else None
+
     def condition(self, words: Words) -> tuple[str | None, bool]:
         """new, used or None; (None, True) when both are said."""
         low = words.low
         used = False
         if self.vocab.conditions["used"].find(words):
             negated = [m.span() for m in self.vocab.negated_used.finditer(low)]
-            used = any(not any(s <= m.start() < e for s, e in negated)
-                       for m in self.vocab.conditions["used"].finditer(low))
+            used = any(
+                not any(s <= m.start() < e for s, e in negated) for m in self.vocab.conditions["used"].finditer(low)
+            )
         new = self.vocab.conditions["new"].find(words) is not None
         if used and new:
             return None, True
         return ("used" if used else "new" if new else None), False
 
-    def budget(self, scan: Scan, words: Words, lang: str,
-               default_currency: str) -> tuple[Money | None, list[Msg], bool, bool]:
+    def budget(
+        self, scan: Scan, words: Words, lang: str, default_currency: str
+    ) -> tuple[Money | None, list[Msg], bool, bool]:
         """The most the user will spend (the top of a range), with notes on amounts ignored, whether
         the currency was guessed, and whether the amount is per card. A total beats a per-card price."""
         notes: list[Msg] = []
@@ -382,7 +540,11 @@ class Parser:
             else:
                 code = resolve_currency(amount.currency, hints, lang, default_currency, self.vocab)
                 guessed = amount.currency in (None, "$", "¥", "元") and not hints and lang == "en"
-                found.append((Money(amount=amount.value, currency=code), guessed, amount.per_card))
+                money = Money(amount=amount.value, currency=code)
+                if money.rounded().amount <= 0:  # "$0.001": less than the currency's smallest unit
+                    notes.append(msg("parse.note.zero_budget"))
+                    continue
+                found.append((money, guessed, amount.per_card))
         if not found:
             return None, notes, False, False
         totals = [f for f in found if not f[2]] or found
@@ -398,11 +560,20 @@ class Parser:
         if total > self._max_budget:
             notes.append(msg("parse.note.implausible_budget", amount=_amount(total)))
             return None
-        notes.append(msg("parse.note.per_card", amount=_amount(budget.amount), currency=budget.currency,
-                         count=count, total=_amount(total)))
+        notes.append(
+            msg(
+                "parse.note.per_card",
+                amount=_amount(budget.amount),
+                currency=budget.currency,
+                count=count,
+                total=_amount(total),
+            )
+        )
         return Money(amount=total, currency=budget.currency)
 
-    def parse(self, text: str, default_currency: str = "USD") -> ParseResult:
+    def read(self, text: str, default_currency: str = "USD") -> Reading:
+        """Every pass but the kind's final decision: the fields the text states and the signals the
+        kind and task classifier reads."""
         text, cut = clean(text)
         low = lower(text)
         scan = Scan(low)
@@ -412,13 +583,17 @@ class Parser:
         if vocab.version_words.could_match(words):
             for m in vocab.versions.finditer(low):
                 scan.take(m.start(), m.end())
-        model, model_llm, model_sized = self.find_model(text, scan)
-        mentions, unknown, loose = self.find_gpus(scan, vocab.laptop.find(words) is not None)
+        model, model_llm, model_sized = self.find_model(text, scan, words)
+        laptop = vocab.laptop.find(words) is not None
+        mentions, unknown, loose = self.find_gpus(scan, laptop)
         counts = [m.count for m in mentions if m.count] + loose + generic_counts(scan, vocab)
+        if len(mentions) > 1:
+            mentions = _same_card(mentions, low)
         power_limit = find_power_limit(scan, vocab)
         hours, hours_guessed = find_hours(scan, vocab)
         take_percents(scan, vocab)
-        memory = find_memory(scan, vocab)
+        apple = vocab.apple.find(words) is not None
+        memory = find_memory(scan, vocab, unified=apple)
         budget, notes, budget_guessed, budget_per_card = self.budget(scan, words, lang, default_currency)
         num_gpus = _num_gpus(counts)
         if budget is not None and budget_per_card:
@@ -438,37 +613,187 @@ class Parser:
             "workload": next((w for w, p in vocab.workloads.items() if p.find(words)), None),
             "organization": True if vocab.organization.find(words) else None,
             "power_limit_w": power_limit,
+            "mode": self.mode(words),
         }
         ids = list(dict.fromkeys(m.gpu_id for m in mentions))
+        if len(ids) > MAX_GPUS:  # a Query holds four cards: keep the first four named, and say so
+            notes.append(msg("parse.note.too_many_gpus", count=len(ids), kept=MAX_GPUS))
+            ids = ids[:MAX_GPUS]
         if ids:
             fields["gpus"] = tuple(ids)
             fields["gpu_counts"] = tuple(_count_for(gpu_id, mentions) for gpu_id in ids)
-        kind = classify(cues, fields, ids, len(mentions) + len(unknown), memory, model_llm, explicit_only=follow_up)
-        if kind:
-            fields["kind"] = kind
-        if kind != "can_run" and not model_sized:
-            fields["model"] = None  # a model named in passing ("for stable diffusion") is the task's, not the subject
-        fields["min_memory_gb"] = _min_memory(memory, mentions, kind)
-        if kind in ("explain", "power") and cues.topic:
-            fields["topic"] = cues.topic
+        named = len(mentions) + len(unknown)
+        rule_kind = classify(cues, fields, ids, named, memory, model_llm, explicit_only=follow_up)
         if cut:
             notes.insert(0, msg("parse.note.truncated", limit=LIMIT))
-        query = Query(**{k: v for k, v in fields.items() if v is not None})
-        uncertain = [name for name, flag in (
-            ("budget", budget_guessed), ("gpus", any(m.guessed for m in mentions)),
-            ("hours_per_day", hours_guessed), ("condition", condition_unsure)) if flag]
-        return ParseResult(
-            query=query,
-            language=lang,
-            missing=() if follow_up else _missing(query),
-            uncertain=tuple(uncertain),
-            unknown_gpus=tuple(unknown),
-            notes=tuple(notes),
+        signals = self.signals(
+            words,
+            cues,
+            fields,
+            ids,
+            unknown,
+            memory,
+            mentions,
+            rule_kind,
+            model_llm=model_llm,
+            model_sized=model_sized,
+            laptop=laptop,
+            apple=apple,
+        )
+        uncertain = [
+            name
+            for name, flag in (
+                ("budget", budget_guessed),
+                ("gpus", any(m.guessed for m in mentions)),
+                ("hours_per_day", hours_guessed),
+                ("condition", condition_unsure),
+            )
+            if flag
+        ]
+        return Reading(
+            low,
+            lang,
+            fields,
+            rule_kind,
+            signals,
+            follow_up,
+            model_sized,
+            memory,
+            mentions,
+            cues.topic,
+            tuple(uncertain),
+            tuple(unknown),
+            notes,
         )
 
+    def signals(
+        self,
+        words: Words,
+        cues: Cues,
+        fields: dict[str, Any],
+        ids: list[str],
+        unknown: list[str],
+        memory: list[float],
+        mentions: list[Mention],
+        rule_kind: str | None,
+        *,
+        model_llm: bool,
+        model_sized: bool,
+        laptop: bool,
+        apple: bool,
+    ) -> frozenset[str]:
+        """What the rules found, as the names of the classifier's binary features."""
+        k = cues.kinds
+        out = {f"rule:{rule_kind or 'none'}", f"rule_task:{fields['task'] or 'none'}", f"gpus:{min(len(ids), 2)}"}
+        out.update(f"cue:{name}" for name in _KIND_CUES if k[name])
+        for name, flag in (
+            ("unknown_gpu", unknown),
+            ("model", fields["model"]),
+            ("model_llm", model_llm),
+            ("model_sized", model_sized),
+            ("budget", fields["budget"]),
+            ("memory", memory or any(m.memory for m in mentions)),
+            ("count", fields["num_gpus"]),
+            ("topic", cues.topic),
+            ("topic_strong", cues.topic_strong),
+            ("laptop", laptop),
+            ("apple", apple),
+            ("condition", fields["condition"]),
+            ("hours", fields["hours_per_day"]),
+        ):
+            if flag:
+                out.add(name)
+        if _HARDWARE & out:  # a fit intent and words that weigh options matter only with a card or memory named
+            if self.vocab.fit_intent.find(words):
+                out.add("fit")
+                if self.vocab.compare_strong.find(words):
+                    out.add("compare_strong")
+        elif rule_kind is None and self.vocab.domain_words.find(words):
+            out.add("domain")  # about GPUs or models at all (see _relevant)
+        if cues.topic:
+            out.add(f"topic:{cues.topic}")
+        if fields["mode"]:
+            out.add(f"mode:{fields['mode']}")
+        return frozenset(out)
 
-def classify(cues: Cues, fields: dict[str, Any], ids: list[str], mentions: int, memory: list[float],
-             model_llm: bool, *, explicit_only: bool = False) -> str | None:
+    def parse(self, text: str, default_currency: str = "USD") -> ParseResult:
+        reading = self.read(text, default_currency)
+        fields = reading.fields
+        kind, choices, task = self.decide(reading)
+        if task is not _RULES:
+            fields["task"] = task
+        if kind:
+            fields["kind"] = kind
+        if kind != "can_run" and not reading.model_sized:
+            fields["model"] = None  # a model named in passing ("for stable diffusion") is the task's, not the subject
+        fields["min_memory_gb"] = _min_memory(reading.memory, reading.mentions, kind)
+        if kind in ("explain", "power") and reading.topic:
+            fields["topic"] = reading.topic
+        query = Query(**{k: v for k, v in fields.items() if v is not None})
+        missing = () if reading.follow_up else _missing(query)
+        if choices:
+            missing = ("kind", *missing)
+        return ParseResult(
+            query=query,
+            language=reading.language,
+            missing=missing,
+            kind_choices=choices,
+            uncertain=reading.uncertain,
+            unknown_gpus=reading.unknown,
+            notes=tuple(reading.notes),
+        )
+
+    def decide(self, reading: Reading, model: Classifier | None = None) -> tuple[str | None, tuple[str, ...], Any]:
+        """(kind, the likeliest kinds when unsure, task) for a question the passes have read.
+
+        A follow-up, or text about no GPU or model at all, keeps the rules' kind and task. Otherwise
+        the classifier decides, and one rule outranks it: a card or memory size named with a fit
+        intent ("is a 16GB 4060 Ti enough?", "would a 4070 or a 7800 XT work?") asks whether it runs,
+        unless the question is about power or the cloud or weighs the cards against each other. When
+        the classifier is unsure of the kind, its likeliest kinds come back so the bot can ask."""
+        model = model or self.classifier
+        s = reading.signals
+        if model is None or reading.follow_up or not _relevant(reading):
+            return reading.rule_kind, (), _RULES
+        fits = "fit" in s and bool(_HARDWARE & s) and not _NOT_FIT & s
+        kinds = model.quick(s)  # the signals alone settle most questions; the n-grams the rest
+        task: Any = _RULES
+        if not fits and kinds.confidence < QUICK_CONFIDENCE:
+            predicted = model.predict(reading.low, s)
+            kinds, tasks = predicted["kind"], predicted["task"]
+            # The task's domain is what the text names (the rules); the full model, which reads the
+            # words, fills it in only where they find none and it is sure of the kind and the task
+            # (guesses from project names often fail).
+            if (
+                reading.fields["task"] is None
+                and kinds.confidence >= KIND_CONFIDENCE
+                and tasks.best != NONE
+                and tasks.confidence >= TASK_CONFIDENCE
+            ):
+                task = tasks.best
+        if fits:
+            return "can_run", (), task
+        if kinds.confidence >= KIND_CONFIDENCE:
+            return kinds.best, (), task
+        choices = tuple(k for k, p in kinds.ranked() if p >= CHOICE_FLOOR)[:3]
+        return kinds.best, choices if len(choices) > 1 else (), task
+
+
+def _relevant(reading: Reading) -> bool:
+    """Whether the text is about GPUs or models at all: rules found something, or a domain word is there."""
+    return reading.rule_kind is not None or "domain" in reading.signals or bool(_HARDWARE & reading.signals)
+
+
+def classify(
+    cues: Cues,
+    fields: dict[str, Any],
+    ids: list[str],
+    mentions: int,
+    memory: list[float],
+    model_llm: bool,
+    *,
+    explicit_only: bool = False,
+) -> str | None:
     """The kind of question, in the order that settles overlaps: money-for-time questions are about
     the cloud, watts and cooling are power, a concept is explained unless cards or money are on the
     table, two cards are compared, a model or "run"/"fit" asks whether it runs, and what is left
@@ -478,8 +803,13 @@ def classify(cues: Cues, fields: dict[str, Any], ids: list[str], mentions: int, 
         return "cloud_vs_buy"
     if k["power"] or fields["power_limit_w"]:
         return "power"
-    if (cues.topic and fields["budget"] is None and len(ids) < 2 and not fields["model"]
-            and (cues.topic_strong or k["explain"] or not k["recommend"])):
+    if (
+        cues.topic
+        and fields["budget"] is None
+        and len(ids) < 2
+        and not fields["model"]
+        and (cues.topic_strong or k["explain"] or not k["recommend"])
+    ):
         return "explain"
     if len(ids) >= 2 or (mentions >= 2 and k["compare"]):
         return "compare"
@@ -496,17 +826,44 @@ def classify(cues: Cues, fields: dict[str, Any], ids: list[str], mentions: int, 
     return "recommend" if ids else None
 
 
+def _same_card(mentions: list[Mention], low: str) -> list[Mention]:
+    """ "V100 … 32G的V100" names one card, the variant the text pins down: a name without memory is
+    dropped when another mention pins one of its variants, unless the two are offered as alternatives
+    ("4060 Ti 16GB or 4060 Ti")."""
+    pinned = [m for m in mentions if m.memory is not None]
+    if not pinned:
+        return mentions
+
+    def merged(m: Mention) -> bool:
+        for p in pinned:
+            if p.gpu_id != m.gpu_id and p.gpu_id in m.options:
+                a, b = (m, p) if m.start < p.start else (p, m)
+                if not _ALTERNATIVES.search(low, a.end, b.start) or b.start - a.end > 24:
+                    return True
+        return False
+
+    return [m for m in mentions if m.memory is not None or not merged(m)]
+
+
+_OR_MEMORY = re.compile(r"\s*(?:or|/|还是|還是|或|或者)\s*(?P<n>[0-9]{1,3})\s*(?:gb|g|gib)(?![a-z])")
+_ALTERNATIVES = re.compile(r"\b(?:or|vs|versus)\b|还是|還是|或|/|跟|和|与|與|比")
+
+
 def _one_typo(word: str, target: str) -> bool:
     """One letter added, dropped, changed, or two neighbours swapped: "supr", "suepr", "laptp"."""
     if word == target or abs(len(word) - len(target)) > 1:
         return False
     if len(word) == len(target):
         diff = [k for k in range(len(word)) if word[k] != target[k]]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
-                                  and word[diff[0]] == target[diff[1]] and word[diff[1]] == target[diff[0]])
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and word[diff[0]] == target[diff[1]]
+            and word[diff[1]] == target[diff[0]]
+        )
     short, long_ = sorted((word, target), key=len)
     k = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
-    return short[k:] == long_[k + 1:]
+    return short[k:] == long_[k + 1 :]
 
 
 def _num_gpus(counts: list[Count]) -> int | None:
@@ -526,7 +883,7 @@ def _min_memory(free: list[float], mentions: list[Mention], kind: str | None) ->
     """The smallest memory figure; one typed with a card only tells variants apart when comparing."""
     figures = list(free)
     if kind != "compare":
-        figures += [m.memory for m in mentions if m.memory]
+        figures += [m.memory for m in mentions if m.memory and not m.variants]
     figures = [f for f in figures if 0 < f <= 4096]
     return min(figures) if figures else None
 
@@ -560,7 +917,7 @@ def _parser_for(catalog: Catalog) -> Parser:
     entry = _PARSERS.get(id(catalog))
     if entry is None or entry[0] is not catalog:
         vocab = load_vocab()
-        entry = _PARSERS[id(catalog)] = (catalog, Parser(vocab, build_gpu_index(catalog, vocab)))
+        entry = _PARSERS[id(catalog)] = (catalog, Parser(vocab, build_gpu_index(catalog, vocab), load_classifier()))
     return entry[1]
 
 

@@ -19,6 +19,7 @@ _NUM = r"[0-9]+(?:\.[0-9]+)?"
 _CN_DIGITS = "零〇一二两兩三四五六七八九十百千万萬亿億"
 _CN_COUNT = "一二两兩三四五六七八九十双雙"
 _MAYBE_MEMORY = re.compile(r"[0-9]\s*g")
+_MAYBE_CARDS = re.compile(r"[张張片장대块塊×*]|[0-9]\s?x\s?[0-9a-z]")
 # Every hours form has one of these; most questions have none, and one search says so.
 _MAYBE_HOURS = re.compile(r"hour|hr|[0-9]\s*h|%|小[时時]|钟头|鐘頭|24|clock|nonstop|non stop|全天|不停")
 
@@ -40,7 +41,7 @@ class Scan:
         self.mask[start:end] = b"\x01" * (end - start)
 
     def left(self, start: int, width: int) -> str:
-        return self.low[max(0, start - width):start]
+        return self.low[max(0, start - width) : start]
 
 
 def cn_number(text: str, vocab: Vocab) -> int | None:
@@ -72,6 +73,7 @@ def cn_number(text: str, vocab: Vocab) -> int | None:
 
 
 # --- money -----------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Amount:
@@ -134,9 +136,7 @@ def money_patterns(vocab: Vocab) -> MoneyPatterns:
         cue_before=PhraseSet(money["cue_before"]),
         cue_after=re.compile(r"\s*(?:" + PhraseSet(money["cue_after"]).pattern + ")"),
         next_word=re.compile(r"\s*([a-z]+|[^\sa-z0-9])"),
-        range_join=re.compile(
-            rf"^\s*(?:-|–|—|~|〜|to|and|through|至|到)\s*(?:{prefix})?\s*$"
-        ),
+        range_join=re.compile(rf"^\s*(?:-|–|—|~|〜|to|and|through|至|到)\s*(?:{prefix})?\s*$"),
         negative=re.compile(r"(?:^|[^0-9a-z.,])[-−]\s*$"),
         hints=PhraseSet(money["hints"]),
         prefix_ends=frozenset(key.strip()[-1] for key in money["prefix"]),
@@ -215,6 +215,10 @@ def find_amounts(scan: Scan, vocab: Vocab) -> list[Amount]:
         # A prefix ends where only spaces, "~" and a minus sign stand before the number.
         pre = pats.prefix.search(left) if _last_before_tail(left) in pats.prefix_ends else None
         suf = pats.suffix.match(scan.low, m.end())
+        if suf and suf.group("cur") in _SYMBOLS and _DIGIT_NEXT.match(scan.low, suf.end()):
+            suf = None  # "800 $1000": the symbol is the next amount's prefix
+        if not m.group("cn") and _glued(scan.low, m, pre, suf):
+            continue  # part of a name: "Arc A770", "L20", "4090D", "RTX5060"
         if (suf and pats.rate.match(scan.low, suf.end())) or pats.rate.match(scan.low, m.end()):
             continue  # a price per hour or per kWh, not a budget
         currency = None
@@ -224,15 +228,31 @@ def find_amounts(scan: Scan, vocab: Vocab) -> list[Amount]:
             currency = prefixes.get(_suffix_key(pre.group("cur"), prefixes), currency)
         before = left[: pre.start()] if pre else left
         negative = bool(pre and pre.group("neg")) or (
-            before.rstrip()[-1:] in ("-", "−") and pats.negative.search(before) is not None)
+            before.rstrip()[-1:] in ("-", "−") and pats.negative.search(before) is not None
+        )
         said_money = m.group("mult") in vocab.money["money_multipliers"]  # "2 grand"
         cued = currency is not None or said_money or _bare_ok(scan, m, value, pats, vocab)
         if m.group("cn") and currency is None and not cued:
             continue
-        per_card = cued and bool(pats.per_card_after.match(scan.low, suf.end() if suf else m.end())
-                                 or pats.per_card_before.search(_clause_before(scan, m.start())))
+        per_card = cued and bool(
+            pats.per_card_after.match(scan.low, suf.end() if suf else m.end())
+            or pats.per_card_before.search(_clause_before(scan, m.start()))
+        )
         out.append(Amount(value, m.start(), m.end(), currency, negative, cued, per_card))
     return _join_ranges(out, scan, pats)
+
+
+_SYMBOLS = frozenset("$€£¥₩₹")
+_DIGIT_NEXT = re.compile(r"\s*[0-9]")
+
+
+def _glued(low: str, m: re.Match[str], pre: re.Match[str] | None, suf: re.Match[str] | None) -> bool:
+    """A number written inside a word ("a770", "l20", "4090d") is a model name, not an amount; a
+    currency code glued to it ("usd1500", "1500rmb") or a multiplier ("1.5k") is fine."""
+    start, end = m.start(), m.end()
+    if start and "a" <= low[start - 1] <= "z" and pre is None:
+        return True
+    return end < len(low) and "a" <= low[end] <= "z" and suf is None and not m.group("mult")
 
 
 def _suffix_key(matched: str, table: dict[str, str]) -> str:
@@ -244,11 +264,11 @@ def _suffix_key(matched: str, table: dict[str, str]) -> str:
 
 
 def _join_ranges(amounts: list[Amount], scan: Scan, pats: MoneyPatterns) -> list[Amount]:
-    """"$800-1000", "1,000 to 1,500 euros": both ends share currency and budget-ness."""
+    """ "$800-1000", "1,000 to 1,500 euros": both ends share currency and budget-ness."""
     out = list(amounts)
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
-        if not pats.range_join.match(scan.low[a.end:b.start]):
+        if not pats.range_join.match(scan.low[a.end : b.start]):
             continue
         currency = a.currency or b.currency
         cued = a.cued or b.cued
@@ -267,7 +287,7 @@ def resolve_currency(symbol: str | None, hints: list[str], script: str, default:
     if symbol is None:
         if hints:
             return hints[0]
-        return money["script_default"].get(script, default)
+        return str(money["script_default"].get(script, default))
     choices = money["ambiguous"][symbol]
     for code in hints:
         if code in choices:
@@ -286,6 +306,7 @@ def currency_hints(words: Words, vocab: Vocab) -> list[str]:
 
 # --- counts ----------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Count:
     value: int
@@ -297,6 +318,7 @@ class CountPatterns:
     before: re.Pattern[str]
     after: re.Pattern[str]
     generic: re.Pattern[str]
+    cards: re.Pattern[str]  # "三张", "两块", "32G*2", "8 x 32GB", "4*A800": counts without a catalog name
     before_ends: frozenset[str]  # what a count just before a name can end with: digits, "x", a measure word
     word_ends: frozenset[str]  # the last letters of count words ("two", "dual"), which a space follows
     not_count: PhraseSet  # money words that make a large number before a name not a count
@@ -317,6 +339,8 @@ def count_patterns(vocab: Vocab) -> CountPatterns:
     measure = "|".join(map(re.escape, raw["measure"]))
     generic_cjk = "|".join(sorted(map(re.escape, raw["generic_cjk"]), key=len, reverse=True))
     gpu_words = "|".join(sorted((r"\s+".join(map(re.escape, w.split())) for w in raw["words"]), key=len, reverse=True))
+    sheets = "|".join(map(re.escape, raw["card_measure"]))
+    blocks = "|".join(map(re.escape, raw["block_measure"]))
     return CountPatterns(
         before=re.compile(
             rf"(?:(?<![0-9.,$€£¥])(?P<x>[0-9]{{1,4}})\s*[x×*]\s*"
@@ -329,6 +353,13 @@ def count_patterns(vocab: Vocab) -> CountPatterns:
             rf"(?<![0-9a-z.,$€£¥])(?P<n>[0-9]{{1,4}}|{words})\s*[\-\s]?\s*(?:x\s*)?"
             rf"(?:{gpu_words}|of\s+(?:them|those|these))(?![a-z])"
             rf"|(?P<cn>[0-9]{{1,4}}|[{_CN_COUNT}]{{1,3}})\s*(?:{measure})?\s*(?:{generic_cjk})"
+        ),
+        cards=re.compile(
+            rf"(?<![0-9.,$€£¥a-z])(?P<n>[0-9]{{1,4}}|[{_CN_COUNT}]{{1,3}})\s*(?:{sheets})"
+            rf"|(?<![0-9.,$€£¥a-z])(?P<b>[0-9]{{1,2}}|[{_CN_COUNT}]{{1,3}})\s*(?:{blocks})(?![钱錢元])"
+            rf"|(?<![0-9.a-z])[0-9]{{1,4}}(?:\.[0-9])?\s*(?:gb|g|gib)\s*(?P<t>[x×*]\s*(?P<m>[0-9]{{1,2}}))(?![0-9])"
+            rf"|(?<![0-9.,$€£¥a-z])(?P<x>[0-9]{{1,2}})\s*[x×*]\s*"
+            rf"(?=[0-9]{{1,4}}(?:\.[0-9])?\s*(?:gb|g|gib)(?![a-z])|[a-z]{{1,3}}[0-9]|[0-9]{{4}}(?![0-9]))"
         ),
         before_ends=frozenset("0123456789x×*卡" + _CN_COUNT + "".join(m[-1] for m in raw["measure"])),
         word_ends=frozenset(w.strip()[-1] for w in raw["words_en"]),
@@ -363,8 +394,11 @@ def count_before(scan: Scan, start: int, vocab: Vocab, plural: bool = False) -> 
     value = _count_value(m.group(group), vocab)
     if value is None or value < 1:
         return None
-    if group == "d" and value > 64 and not _plain_count(scan, offset + m.start(), value, plural or bool(m.group("dm")),
-                                                        pats, vocab):
+    if (
+        group == "d"
+        and value > 64
+        and not _plain_count(scan, offset + m.start(), value, plural or bool(m.group("dm")), pats, vocab)
+    ):
         return None
     scan.take(offset + m.start(), offset + m.end())
     return Count(value, group in ("x", "d"))
@@ -403,10 +437,22 @@ def generic_counts(scan: Scan, vocab: Vocab) -> list[Count]:
             continue
         scan.take(m.start(), m.end())
         out.append(Count(value, text.strip().isdigit()))
+    if _MAYBE_CARDS.search(scan.low):
+        for m in count_patterns(vocab).cards.finditer(scan.low):
+            group = next(g for g in ("n", "b", "m", "x") if m.group(g))
+            span = m.span("t") if group == "m" else m.span()
+            if not scan.free(*span):
+                continue
+            value = _count_value(m.group(group), vocab)
+            if value is None or not 1 <= value <= 4096:
+                continue
+            scan.take(*span)
+            out.append(Count(value, m.group(group).isdigit()))
     return out
 
 
 # --- hours, memory, watts --------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class UnitPatterns:
@@ -502,8 +548,12 @@ def take_percents(scan: Scan, vocab: Vocab) -> None:
         scan.take(m.start(), m.end())
 
 
-def find_memory(scan: Scan, vocab: Vocab) -> list[float]:
-    """GPU-memory figures ("24GB", "16gb+ vram", "显存 8G"), leaving out RAM and disks."""
+_NUMBER_WORD = re.compile(r"(?<![a-z])[0-9]")  # a number on its own, not the digit of "ddr4" or "d5"
+
+
+def find_memory(scan: Scan, vocab: Vocab, unified: bool = False) -> list[float]:
+    """GPU-memory figures ("24GB", "16gb+ vram", "显存 8G"), leaving out RAM and disks; on a Mac
+    (``unified``) the RAM is what the GPU uses, so RAM figures count too."""
     out: list[float] = []
     if not _MAYBE_MEMORY.search(scan.low):  # every memory size is a number, maybe a space, then "g"
         return out
@@ -511,10 +561,11 @@ def find_memory(scan: Scan, vocab: Vocab) -> list[float]:
         if not scan.free(m.start(), m.end()):
             continue
         scan.take(m.start(), m.end())
-        right = re.split(r"[0-9]", scan.low[m.end():m.end() + 16])[0]
-        left = re.split(r"[0-9]", scan.left(m.start(), 10))[-1]
-        if not vocab.vram_words.search(right) and (vocab.not_vram.search(right) or vocab.not_vram.search(left)):
-            continue
+        if not unified:
+            right = _NUMBER_WORD.split(scan.low[m.end() : m.end() + 16])[0]
+            left = _NUMBER_WORD.split(scan.left(m.start(), 10))[-1]
+            if not vocab.vram_words.search(right) and (vocab.not_vram.search(right) or vocab.not_vram.search(left)):
+                continue
         out.append(float(m.group("n")))
     return out
 
@@ -527,7 +578,7 @@ def find_power_limit(scan: Scan, vocab: Vocab) -> int | None:
             continue
         scan.take(m.start(), m.end())
         watts = float(m.group("n")) * (1000 if m.group("k") else 1)
-        near = scan.left(m.start(), 32) + " " + scan.low[m.end():m.end() + 16]
+        near = scan.left(m.start(), 32) + " " + scan.low[m.end() : m.end() + 16]
         if found is None and vocab.power_limit_cues.search(near) and 1 <= round(watts) <= 2000:
             found = round(watts)
     return found

@@ -11,8 +11,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from re import _constants as _sre_constants  # for anchors of raw entries
-from re import _parser as _sre_parser
+from re import _constants as _sre_constants  # type: ignore[attr-defined]  # for anchors of raw entries
+from re import _parser as _sre_parser  # type: ignore[attr-defined]
 from typing import Any
 
 from engine.catalog import Catalog
@@ -39,7 +39,7 @@ def _phrase(entry: str) -> str:
         # The boundary is checked after the first character, so that the pattern still starts with
         # a literal and the regex engine can skip positions that cannot match (several times faster).
         first = re.escape(text[0])
-        body = first + "(?<![a-z0-9]." + ")" + body[len(first):]
+        body = first + "(?<![a-z0-9]." + ")" + body[len(first) :]
     return body
 
 
@@ -188,8 +188,8 @@ class PhraseSet:
             gates.append((self._parts[-1], gated, frozenset(anchors), tuple(sorted(needles))))
         self._gates = tuple(gates)
         if len(self._parts) == 1:  # the common case, without a Python-level wrapper
-            self.search = self._parts[0].search  # type: ignore[method-assign]
-            self.match = self._parts[0].match  # type: ignore[method-assign]
+            self.search = self._parts[0].search  # type: ignore[method-assign, assignment]
+            self.match = self._parts[0].match  # type: ignore[method-assign, assignment]
             if len(gates) == 1 and not gates[0][3]:
                 self.find = self._find_by_anchors  # type: ignore[method-assign]
 
@@ -221,8 +221,9 @@ class PhraseSet:
 
     def could_match(self, words: Words) -> bool:
         """False when no entry can match ``words`` (the check :meth:`find` makes before searching)."""
-        return not all(gated and self._skip(gated, anchors, needles, words)
-                       for _, gated, anchors, needles in self._gates)
+        return not all(
+            gated and self._skip(gated, anchors, needles, words) for _, gated, anchors, needles in self._gates
+        )
 
     def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
         return next((m for m in (p.match(text, pos) for p in self._parts) if m), None)
@@ -259,6 +260,9 @@ class Vocab:
     kana: PhraseSet
     follow_up: PhraseSet
     kinds: dict[str, PhraseSet]
+    fit_intent: PhraseSet
+    compare_strong: PhraseSet
+    domain_words: PhraseSet
     topic_any: PhraseSet  # every topic phrase: most questions name none, and one search says so
     topic_strong: re.Pattern[str]  # one named group per topic
     topic_weak: re.Pattern[str]
@@ -270,13 +274,17 @@ class Vocab:
     negated_used: PhraseSet
     organization: PhraseSet
     workloads: dict[str, PhraseSet]
+    modes: dict[str, PhraseSet]
+    mode_any: PhraseSet  # every mode phrase: where none can match, no mode is searched
     laptop: PhraseSet
+    apple: PhraseSet
     power_limit_cues: PhraseSet
     not_vram: PhraseSet
     vram_words: PhraseSet
     versions: re.Pattern[str]
     version_words: PhraseSet  # a version starts with one: where none can match, no version is searched
     models: re.Pattern[str]
+    model_families: PhraseSet  # every family name: where none can match and no size is written, no model is
     model_llm_families: frozenset[str]
     gpu_noise: frozenset[str]
     gpu_lines: frozenset[str]
@@ -295,16 +303,20 @@ def _model_pattern(families: list[str], name_words: list[str]) -> re.Pattern[str
     Each repeated piece must end where its digits or letters end, so the pattern cannot split one
     run of digits in several ways: matching stays linear even on hostile input.
     """
+
     def family(name: str) -> str:  # digits may follow at once ("qwen2.5"), letters may not ("phi" ≠ "philips")
         body = r"[\s\-]*".join(map(re.escape, name.lower().split()))
-        return re.escape(name[0].lower()) + "(?<![a-z0-9].)" + body[len(re.escape(name[0].lower())):] + "(?![a-z])"
+        return re.escape(name[0].lower()) + "(?<![a-z0-9].)" + body[len(re.escape(name[0].lower())) :] + "(?![a-z])"
 
     fam = "|".join(sorted(map(family, families), key=len, reverse=True))
     words = "|".join(sorted(map(re.escape, name_words), key=len, reverse=True))
-    piece = rf"[\s\-_]*(?:v?[0-9]+(?:\.[0-9]+)?(?![0-9.]|\s?b\b)|(?:{words})(?![a-z0-9]))"
+    piece = (
+        rf"[\s\-_]*(?:v?[0-9]+(?:\.[0-9]+)?(?![0-9.]|\s?b\b)|(?:{words})(?![a-z0-9]))"
+        r"|[\-_][a-z]{1,8}(?![a-z])"
+    )  # "polyglot-ko-12.8b"
     size = r"[0-9]+x[0-9]+\s?b|[0-9]+(?:\.[0-9]+)?\s?b"
     return re.compile(
-        rf"(?P<fam>{fam})(?:{piece}){{0,4}}(?:[\s\-_]*(?P<size>{size}))?(?![a-z0-9])"
+        rf"(?P<fam>{fam})(?:{piece}){{0,4}}(?:[\s\-_]*(?:\(\s*(?P<psize>{size})\s*\)|(?P<size>{size})))?(?![a-z0-9])"
         rf"|(?P<bare>[0-9](?<![a-z0-9.][0-9])(?:[0-9]*x[0-9]+\s?b|[0-9]*(?:\.[0-9]+)?\s?b))(?![a-z0-9])"
     )
 
@@ -314,10 +326,14 @@ def load_vocab() -> Vocab:
     """``parse.yaml``, compiled; loaded once per process."""
     raw = read_yaml(data_dir() / "locales" / "parse.yaml")
     lang, tasks, names, models = raw["language"], raw["tasks"], raw["gpu_names"], raw["models"]
+
     def topics(strength: str) -> re.Pattern[str]:
         """One search finds the first topic named: each topic's phrases are a named group."""
-        groups = [f"(?P<{name}>{PhraseSet(cues[strength]).pattern})"
-                  for name, cues in raw["topics"].items() if cues.get(strength)]
+        groups = [
+            f"(?P<{name}>{PhraseSet(cues[strength]).pattern})"
+            for name, cues in raw["topics"].items()
+            if cues.get(strength)
+        ]
         return re.compile("|".join(groups))
 
     families = [*models["llm_families"], *models["other_families"]]
@@ -328,6 +344,9 @@ def load_vocab() -> Vocab:
         kana=PhraseSet([lang["kana"]]),
         follow_up=PhraseSet(raw["follow_up"]),
         kinds=compile_keyed(raw["kinds"]),
+        fit_intent=PhraseSet(raw["fit_intent"]),
+        compare_strong=PhraseSet(raw["compare_strong"]),
+        domain_words=PhraseSet(raw["domain_words"]),
         topic_any=PhraseSet(e for cues in raw["topics"].values() for es in cues.values() for e in es),
         topic_strong=topics("strong"),
         topic_weak=topics("weak"),
@@ -339,15 +358,20 @@ def load_vocab() -> Vocab:
         negated_used=PhraseSet([raw["condition"]["negated_used"]]),
         organization=PhraseSet(raw["organization"]),
         workloads=compile_keyed(raw["workloads"]),
+        modes=compile_keyed(raw["modes"]),
+        mode_any=PhraseSet(e for entries in raw["modes"].values() for e in entries),
         laptop=PhraseSet(raw["laptop"]),
+        apple=PhraseSet(raw["apple"]),
         power_limit_cues=PhraseSet(raw["power_limit_cues"]),
         not_vram=PhraseSet(raw["not_vram"]),
         vram_words=PhraseSet(raw["vram_words"]),
         versions=re.compile(
             "(?:" + PhraseSet(raw["version_words"]).pattern + r")[\s\-]*v?[0-9]+(?:\.[0-9]+){0,3}"
+            r"(?![0-9.])(?!\s*(?:g|gb|gib)(?![a-z]))"  # "PCIe 40G" is a card's memory, not a version
         ),
         version_words=PhraseSet(raw["version_words"]),
         models=_model_pattern(families, models["name_words"]),
+        model_families=PhraseSet(families),
         model_llm_families=frozenset(squash(f) for f in models["llm_families"]),
         gpu_noise=frozenset(names["noise"]),
         gpu_lines=frozenset(names["lines"]),
@@ -415,14 +439,33 @@ def _memory_gate(vocab: Vocab) -> re.Pattern[str]:
     return re.compile(rf"[0-9]\s*[{re.escape(firsts)}]")
 
 
-def gpu_tokens(text: str, vocab: Vocab) -> list[tuple[str, int, int]]:
-    """Lower-case alphanumeric tokens with offsets; "12 GB" and "12g" become one token "12gb"."""
-    if not _memory_gate(vocab).search(text):  # most questions: no memory size to join
-        return [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+_GLUED_LINE = re.compile(r"(?:rtx|gtx|rx|gt)(?=[0-9]{3,4}[a-z]*$)")
+_GLUED_GATE = re.compile(r"(?<![a-z0-9])(?:rtx|gtx|rx|gt)[0-9]")
+
+
+def _split_line(tokens: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """ "rtx8000" → "rtx", "8000": a product line glued to the model number is two name tokens."""
     out: list[tuple[str, int, int]] = []
-    for m in _TOKEN.finditer(text):
-        tok, start, end = m.group(), m.start(), m.end()
-        if out and tok in vocab.memory_units and out[-1][0].isdigit() and not text[out[-1][2]:start].strip():
+    for tok, start, end in tokens:
+        line = _GLUED_LINE.match(tok) if tok[:1] in "rg" else None
+        if line:
+            out += [(line.group(), start, start + line.end()), (tok[line.end() :], start + line.end(), end)]
+        else:
+            out.append((tok, start, end))
+    return out
+
+
+def gpu_tokens(text: str, vocab: Vocab) -> list[tuple[str, int, int]]:
+    """Lower-case alphanumeric tokens with offsets; "12 GB" and "12g" become one token "12gb", and a
+    product line glued to a number ("rtx3090") two tokens."""
+    tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    if _GLUED_GATE.search(text):
+        tokens = _split_line(tokens)
+    if not _memory_gate(vocab).search(text):  # most questions: no memory size to join
+        return tokens
+    out: list[tuple[str, int, int]] = []
+    for tok, start, end in tokens:
+        if out and tok in vocab.memory_units and out[-1][0].isdigit() and not text[out[-1][2] : start].strip():
             out[-1] = (out[-1][0] + "gb", out[-1][1], end)
             continue
         mem = _MEMORY_TOKEN.match(tok)
@@ -468,6 +511,22 @@ def _alias_forms(core: list[str], extras: set[str], memory: str, vocab: Vocab) -
     return {(c, tuple(sorted(s))) for c in cores if c for s in sets}
 
 
+def _nameable(core: str) -> bool:
+    """Whether a name core can stand for a card: not empty, not one letter, and not a number of one
+    or two digits ("7" of "Radeon 7", "64" of "Vega 64": "24/7" and "64 cores" name no card)."""
+    return len(core) > 1 and not (core.isdigit() and len(core) < 3)
+
+
+def _worded(core: str, words: int) -> bool:
+    """A name without a digit needs two words ("Titan V", "Jetson Nano"): one word alone ("nano",
+    "digits", "thor") is far more often just a word."""
+    return words >= 2 or any(c.isdigit() for c in core)
+
+
+def _round_number(core: str) -> bool:
+    return core.isdigit() and core.endswith("000")
+
+
 def build_gpu_index(catalog: Catalog, vocab: Vocab) -> GpuIndex:
     """Index every catalog name and its shortened forms; only cores with a digit or a known
     digitless name (Titan V) can start a match."""
@@ -479,12 +538,18 @@ def build_gpu_index(catalog: Catalog, vocab: Vocab) -> GpuIndex:
         for alias in (gpu.id, gpu.name, gpu.short_name, *gpu.aliases):
             toks = [t for t, _, _ in gpu_tokens(alias.lower(), vocab)]
             core, extras = split_key(toks, vocab)
-            if not core:
+            core_toks = [t for t in toks if t not in vocab.gpu_noise and split_key([t], vocab)[0]]
+            named = sum(1 for t in toks if t in vocab.gpu_like or split_key([t], vocab)[0])  # "Radeon VII": 2
+            if not _nameable(core) or not _worded(core, named):
                 continue
             exact.setdefault((core, extras), gpu.id)
-            core_toks = [t for t in toks if t not in vocab.gpu_noise and split_key([t], vocab)[0]]
-            starts.update(core_toks[:2])
+            # A name starts with its first word, or with the word after a product line ("3090" for
+            # "RTX 3090"); "x" of "Titan X" or "7" of "Radeon 7" start nothing on their own.
+            starts.update(t for t in core_toks[: 2 if core_toks[0] in vocab.gpu_lines else 1] if _nameable(t))
             for key in _alias_forms(core_toks, set(extras), memory, vocab):
+                words = named if key[0] == core else named - 1
+                if not (_nameable(key[0]) and _worded(key[0], words)) or _round_number(key[0]):
+                    continue  # a round "5000" alone is money; "RTX 5000" says it is a card
                 ids = derived.setdefault(key, [])
                 if gpu.id not in ids:
                     ids.append(gpu.id)
