@@ -15,6 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
@@ -52,6 +53,7 @@ from engine.parse_vocab import (
 )
 from engine.query import BOUNDS, ParseResult, Query
 
+FUZZY_REMEMBERED = 4096  # GPU-like names whose fuzzy match is remembered (an LRU; see _resolve_fuzzy)
 LIMIT = 2000  # characters read; longer text is cut before any regex runs
 _MODEL_TEXT_BYTES: int = getattr(_query, "MODEL_TEXT_BYTES", 100)  # what a Query keeps of an unknown model
 FOLLOW_UP_MAX = 60  # a follow-up is short: "what about used?", "and with €800?"
@@ -189,7 +191,7 @@ class Parser:
         self.vocab = vocab
         self.index = index
         self.classifier = classifier
-        self._fuzzy: dict[str, str | None] = {}
+        self._fuzzy: OrderedDict[str, str | None] = OrderedDict()
         self._models: dict[str, str | None] = {}
         self._max_budget = Decimal(vocab.money["max_plausible"])
         targets = _VARIANT | vocab.gpu_laptop
@@ -261,9 +263,17 @@ class Parser:
         return self._models[name]
 
     def _resolve_fuzzy(self, text: str) -> str | None:
-        if text not in self._fuzzy:
-            self._fuzzy[text] = self.index.catalog.resolve(text) if len(self._fuzzy) < 4096 else None
-        return self._fuzzy[text]
+        """The catalog's fuzzy match for a GPU-like name, remembered in a bounded LRU: names people
+        repeat stay cheap, and a flood of made-up names only pushes out the oldest entries (a full
+        memo once stopped resolving anything for everyone until a restart)."""
+        memo = self._fuzzy
+        if text in memo:
+            memo.move_to_end(text)
+            return memo[text]
+        found = memo[text] = self.index.catalog.resolve(text)
+        if len(memo) > FUZZY_REMEMBERED:
+            memo.popitem(last=False)
+        return found
 
     def find_gpus(self, scan: Scan, laptop: bool) -> tuple[list[Mention], list[str], list[Count]]:
         """GPU names, longest catalog match first; GPU-like names that match nothing go to unknown,

@@ -227,7 +227,7 @@ def test_a_recommendation_embed_reads_the_question_only_for_whether_it_had_a_bud
         "which GPU under $20?",
         "recommend a gpu",
         "best gpu for kaggle, used, 2 cards",
-        "8x H100 for pretraining",
+        "8x H100 server for pretraining, what to buy?",
         "预算 3000 块 跑大模型",
     ],
 )

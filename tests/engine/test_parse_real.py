@@ -351,3 +351,17 @@ def test_the_scorer_never_prints_the_test_split(capsys: pytest.CaptureFixture[st
     scorer.main(["--split", "test", "--show-errors"])
     out = capsys.readouterr().out
     assert "| " not in out and "every field" in out
+
+
+def test_a_flood_of_made_up_names_does_not_stop_typos_from_resolving(monkeypatch):
+    """The fuzzy-name memo is a bounded LRU: spam of distinct made-up names pushes out old entries
+    but never stops later typos from resolving (it once went blind after 4,096 names)."""
+    import engine.parse as parse_module
+
+    monkeypatch.setattr(parse_module, "FUZZY_REMEMBERED", 32)
+    for i in range(200):
+        parse_module.parse(f"can a zqx{i} 9{i:03d}x run llama?")
+    assert parse_module.parse("rtx 4090 tii vs 3090").query.gpus == ("rtx-4090", "rtx-3090")
+    from engine.catalog import load_catalog
+
+    assert len(parse_module._parser_for(load_catalog())._fuzzy) <= 32
