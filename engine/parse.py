@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
 from decimal import Decimal
-from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 

@@ -10,8 +10,13 @@ from engine.advisor import AdviceContext
 from engine.cost import PriceQuote
 
 
-def advice_context(settings: GuildSettings, *, price_overrides: Mapping[str, PriceQuote] | None = None,
-                   snapshot: str | None = None, rates: Rates | None = None) -> AdviceContext:
+def advice_context(
+    settings: GuildSettings,
+    *,
+    price_overrides: Mapping[str, PriceQuote] | None = None,
+    snapshot: str | None = None,
+    rates: Rates | None = None,
+) -> AdviceContext:
     """The engine's context for a server: its currency, its electricity price in USD, community prices.
 
     ``price_overrides`` is used only when the server turned community prices on.

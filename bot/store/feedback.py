@@ -87,8 +87,17 @@ class FeedbackRepository:
         self.db = db
         self.clock = clock
 
-    async def vote(self, answer_id: int, user_id: int, vote: int, query: Query | str, headline: str, *,
-                   guild_id: int | None = None, channel_id: int | None = None) -> Vote | None:
+    async def vote(
+        self,
+        answer_id: int,
+        user_id: int,
+        vote: int,
+        query: Query | str,
+        headline: str,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+    ) -> Vote | None:
         """Record (or change) a user's vote: +1 or −1; 0 takes it back (returns None)."""
         if vote == 0:
             await self.clear(answer_id, user_id)
@@ -99,34 +108,45 @@ class FeedbackRepository:
         query_json = parsed.model_dump_json(exclude_unset=True)
         now = as_utc(self.clock())
         values = {
-            "answer_id": answer_id, "user_id": user_id, "vote": vote, "guild_id": guild_id,
-            "channel_id": channel_id, "kind": parsed.kind, "task": parsed.task, "query_json": query_json,
+            "answer_id": answer_id,
+            "user_id": user_id,
+            "vote": vote,
+            "guild_id": guild_id,
+            "channel_id": channel_id,
+            "kind": parsed.kind,
+            "task": parsed.task,
+            "query_json": query_json,
             "headline": _text(headline)[:HEADLINE_MAX],
-            "created_at": now, "updated_at": now,
+            "created_at": now,
+            "updated_at": now,
         }
         insert = self.db.insert(feedback).values(**values)
         changed = {k: insert.excluded[k] for k in values if k not in ("answer_id", "user_id", "created_at")}
         async with self.db.write() as conn:
             result = await conn.execute(
-                insert.on_conflict_do_update(index_elements=["answer_id", "user_id"], set_=changed)
-                .returning(*feedback.c)
+                insert.on_conflict_do_update(index_elements=["answer_id", "user_id"], set_=changed).returning(
+                    *feedback.c
+                )
             )
             return Vote(**result.one()._mapping)
 
     async def clear(self, answer_id: int, user_id: int) -> bool:
         async with self.db.write() as conn:
             result = await conn.execute(
-                delete(feedback).where(feedback.c.answer_id == answer_id, feedback.c.user_id == user_id))
+                delete(feedback).where(feedback.c.answer_id == answer_id, feedback.c.user_id == user_id)
+            )
         return result.rowcount > 0
 
     async def votes(self, answer_id: int) -> list[Vote]:
         async with self.db.read() as conn:
-            rows = await conn.execute(select(feedback).where(feedback.c.answer_id == answer_id)
-                                      .order_by(feedback.c.user_id))
+            rows = await conn.execute(
+                select(feedback).where(feedback.c.answer_id == answer_id).order_by(feedback.c.user_id)
+            )
             return [Vote(**row._mapping) for row in rows]
 
-    async def report(self, *, since: dt.datetime | None = None, guild_id: int | None = None,
-                     worst: int = 10) -> FeedbackReport:
+    async def report(
+        self, *, since: dt.datetime | None = None, guild_id: int | None = None, worst: int = 10
+    ) -> FeedbackReport:
         """Up/down counts per (kind, task), most voted first, and the ``worst`` most down-voted answers."""
         up = func.sum(case((feedback.c.vote > 0, 1), else_=0))
         down = func.sum(case((feedback.c.vote < 0, 1), else_=0))
@@ -135,37 +155,73 @@ class FeedbackRepository:
             filters.append(feedback.c.updated_at >= as_utc(since))
         if guild_id is not None:
             filters.append(feedback.c.guild_id == guild_id)
-        by_kind = (select(feedback.c.kind, feedback.c.task, up.label("up"), down.label("down"),
-                          func.count(func.distinct(feedback.c.answer_id)).label("answers"))
-                   .where(*filters).group_by(feedback.c.kind, feedback.c.task))
-        per_answer = (select(feedback.c.answer_id, up.label("up"), down.label("down"),
-                             func.max(feedback.c.updated_at).label("last_vote_at"))
-                      .where(*filters).group_by(feedback.c.answer_id).subquery())
-        worst_answers = (select(per_answer).where(per_answer.c.down > 0)
-                         .order_by(per_answer.c.down.desc(), (per_answer.c.down - per_answer.c.up).desc(),
-                                   per_answer.c.answer_id)
-                         .limit(max(0, worst)))
+        by_kind = (
+            select(
+                feedback.c.kind,
+                feedback.c.task,
+                up.label("up"),
+                down.label("down"),
+                func.count(func.distinct(feedback.c.answer_id)).label("answers"),
+            )
+            .where(*filters)
+            .group_by(feedback.c.kind, feedback.c.task)
+        )
+        per_answer = (
+            select(
+                feedback.c.answer_id,
+                up.label("up"),
+                down.label("down"),
+                func.max(feedback.c.updated_at).label("last_vote_at"),
+            )
+            .where(*filters)
+            .group_by(feedback.c.answer_id)
+            .subquery()
+        )
+        worst_answers = (
+            select(per_answer)
+            .where(per_answer.c.down > 0)
+            .order_by(per_answer.c.down.desc(), (per_answer.c.down - per_answer.c.up).desc(), per_answer.c.answer_id)
+            .limit(max(0, worst))
+        )
         async with self.db.read() as conn:
-            rows = [FeedbackRow(kind=r.kind, task=r.task, up=int(r.up or 0), down=int(r.down or 0), answers=r.answers)
-                    for r in await conn.execute(by_kind)]
+            rows = [
+                FeedbackRow(kind=r.kind, task=r.task, up=int(r.up or 0), down=int(r.down or 0), answers=r.answers)
+                for r in await conn.execute(by_kind)
+            ]
             tallies = (await conn.execute(worst_answers)).all()
             details: dict[int, Any] = {}
             if tallies:
                 ids = [t.answer_id for t in tallies]
-                latest = (select(feedback).where(feedback.c.answer_id.in_(ids))
-                          .order_by(feedback.c.answer_id, feedback.c.updated_at.desc()))
+                latest = (
+                    select(feedback)
+                    .where(feedback.c.answer_id.in_(ids))
+                    .order_by(feedback.c.answer_id, feedback.c.updated_at.desc())
+                )
                 for row in await conn.execute(latest):
                     details.setdefault(row.answer_id, row)
         rows.sort(key=lambda r: (-(r.up + r.down), r.kind, r.task or ""))
         answers = tuple(
-            FeedbackAnswer(answer_id=t.answer_id, guild_id=details[t.answer_id].guild_id,
-                           kind=details[t.answer_id].kind, task=details[t.answer_id].task,
-                           headline=details[t.answer_id].headline, query_json=details[t.answer_id].query_json,
-                           up=int(t.up), down=int(t.down), last_vote_at=as_utc(t.last_vote_at))
+            FeedbackAnswer(
+                answer_id=t.answer_id,
+                guild_id=details[t.answer_id].guild_id,
+                kind=details[t.answer_id].kind,
+                task=details[t.answer_id].task,
+                headline=details[t.answer_id].headline,
+                query_json=details[t.answer_id].query_json,
+                up=int(t.up),
+                down=int(t.down),
+                last_vote_at=as_utc(t.last_vote_at),
+            )
             for t in tallies
         )
-        return FeedbackReport(since=since, guild_id=guild_id, up=sum(r.up for r in rows),
-                              down=sum(r.down for r in rows), rows=tuple(rows), most_down_voted=answers)
+        return FeedbackReport(
+            since=since,
+            guild_id=guild_id,
+            up=sum(r.up for r in rows),
+            down=sum(r.down for r in rows),
+            rows=tuple(rows),
+            most_down_voted=answers,
+        )
 
 
 def _text(value: str) -> str:
@@ -203,8 +259,11 @@ def format_feedback_report(report: FeedbackReport, *, headline_width: int = 70) 
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     lines.append("")
     for n, row in enumerate(table):
-        lines.append("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in
-                               enumerate(zip(row, widths, strict=True))).rstrip())
+        lines.append(
+            "  ".join(
+                cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+            ).rstrip()
+        )
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     if report.most_down_voted:

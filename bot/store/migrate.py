@@ -89,8 +89,9 @@ async def _main_async(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bot.store", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.store", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     up = sub.add_parser("upgrade", help="migrate a database (default: DATABASE_URL, else the SQLite file)")
     up.add_argument("url", nargs="?")

@@ -22,7 +22,7 @@ def currency_codes(rates: Rates) -> tuple[str, ...]:
 
 
 def known_currencies(rates: Rates) -> str:
-    """"USD, AUD, CAD, …" as English text."""
+    """ "USD, AUD, CAD, …" as English text."""
     return ", ".join(currency_codes(rates))
 
 
