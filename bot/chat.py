@@ -98,6 +98,12 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
     except UserError as exc:  # "rent or buy at 0 hours a day": say what was wrong, as an answer of its own
         return Answer(kind="other", query=result.query, headline=exc.message, notes=(*hints, *result.notes))
     notes = (*hints, *result.notes)
+    if "kind" in result.missing and len(result.kind_choices) > 1 and answer.follow_up is None:
+        # The reader was unsure what was asked: answer its best reading, and offer the others as buttons.
+        choices = tuple((kind, msg(f"title.{kind}")) for kind in result.kind_choices if kind != answer.kind)
+        answer = answer.model_copy(
+            update={"follow_up": FollowUp(field="kind", question=msg("followup.kind"), choices=choices)}
+        )
     return answer.model_copy(update={"notes": (*answer.notes, *notes)}) if notes else answer
 
 

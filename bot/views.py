@@ -118,7 +118,7 @@ class WhyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:why:(?
 
 class FollowUpButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"ga:fu:(?P<field>task|budget):(?P<value>[a-z0-9_]{{1,20}}):{LANG}",
+    template=rf"ga:fu:(?P<field>task|budget|kind):(?P<value>[a-z0-9_]{{1,20}}):{LANG}",
 ):
     """One answer to the bot's follow-up question; refines the presser's last question."""
 
@@ -140,7 +140,7 @@ class FollowUpButton(
         bot = _bot(interaction)
         key = (interaction.user.id, interaction.channel_id or 0)
         previous = await bot.conversations.get(key) or Query(kind="recommend")
-        update = Query(task=self.value) if self.field == "task" else Query()
+        update = Query(**{self.field: self.value}) if self.field in ("task", "kind") else Query()
         context = await bot.context_for(interaction.guild_id)
         if self.field == "budget":
             currency = previous.budget.currency if previous.budget else context.currency
@@ -337,7 +337,7 @@ class AnswerView(ComponentsOnce):
 def answer_view(answer: Answer, lang: Lang) -> AnswerView | None:
     """The buttons that help next: follow-up choices, or compare / cloud / why under a pick."""
     view = AnswerView(timeout=None)
-    if answer.follow_up and answer.follow_up.field in ("task", "budget"):
+    if answer.follow_up and answer.follow_up.field in ("task", "budget", "kind"):
         for value, label in answer.follow_up.choices[:10]:
             view.add_item(FollowUpButton(answer.follow_up.field, value, render(label, lang), lang))
         return view

@@ -65,7 +65,7 @@ class Option(Frozen):
 class FollowUp(Frozen):
     """One short question the bot asks back, with ready-made choices."""
 
-    field: Literal["task", "budget", "gpu", "model"]
+    field: Literal["task", "budget", "gpu", "model", "kind"]
     question: Msg
     choices: tuple[tuple[str, Msg], ...]  # (value, label)
 

@@ -128,3 +128,28 @@ def test_the_default_cap_is_ten_thousand():
         conversations.put((user, 0), KAGGLE, now=0)
     assert len(conversations) == MAX_CONVERSATIONS == 10_000
     assert conversations.keys()[0] == (500, 0)
+
+
+def test_an_unsure_reading_is_answered_and_offers_the_other_readings_as_buttons():
+    """When the reader is unsure of the kind ("kind" in missing), the bot answers its best reading
+    and asks once, with buttons, whether another was meant; a press re-asks as that kind."""
+    import re
+
+    from bot.chat import respond
+    from bot.views import DYNAMIC_ITEMS, FollowUpButton, answer_view
+    from engine.advisor import AdviceContext
+    from engine.query import ParseResult, Query
+
+    unsure = ParseResult(
+        query=Query(kind="cloud_vs_buy", gpus=("rtx-3090",)),
+        missing=("kind",),
+        kind_choices=("cloud_vs_buy", "can_run"),
+    )
+    answer = respond(unsure, AdviceContext())
+    assert answer.kind == "cloud_vs_buy" and answer.follow_up.field == "kind"
+    assert [value for value, _ in answer.follow_up.choices] == ["can_run"]
+    (button,) = answer_view(answer, "zh-Hans").children
+    assert isinstance(button, FollowUpButton) and button.item.label == "跑得动吗？"
+    assert any(re.fullmatch(item.__discord_ui_compiled_template__, button.custom_id) for item in DYNAMIC_ITEMS)
+    sure = respond(unsure.model_copy(update={"missing": (), "kind_choices": ()}), AdviceContext())
+    assert sure.follow_up is None
