@@ -1,24 +1,32 @@
 """The real bot under the local Discord double, against a minimal echo bot in the same run.
 
-GPU Advisor remembers answers, and the question mix repeats some questions, as real servers do;
-``--forgetful`` adds a bot with remembering turned off, where every question is worked out anew;
-``--rich-echo`` adds the echo bot replying with a real GPU Advisor answer (embed and six buttons),
-which splits GPU Advisor's ratio into what its reply costs discord.py and what its own work costs.
+The default workload is real traffic (issue #24): questions from the real-question corpus
+(data/corpus/questions.jsonl, texts only, all splits, none asked twice in a run), each from a new
+user in one of 100 channels across 20 servers, as chat mentions and ``/ask``; ``/recommend``,
+``/compare``, ``/canrun``, ``/info`` and ``/power`` with options drawn anew every time; and clicks
+on the buttons of the bot's own earlier answers (their custom_ids; chart buttons left out — charts
+have their own bench) by whoever asked — in the shares of ``SHARES``, English and Chinese.
+``--repeated`` adds the earlier workload as a secondary line: 14 questions over and over from one
+user in one channel, which the bot's memory of answers mostly serves.
+``--forgetful`` adds a bot with remembering turned off; ``--rich-echo`` adds the echo bot replying
+with a real GPU Advisor answer (embed and six buttons), which splits GPU Advisor's ratio into what
+its reply costs discord.py and what its own work costs.
 
 Each bot runs in its own process with its own double; the doubles and the load generator run
-here. All bots stay up for the whole run and are measured in turns: a segment is N chat questions
-(mentions) and N slash commands sent to one bot while the others idle, first at a fixed rate, then
-as fast as they can be sent; segments go round the bots in a fixed order, so the drift of a shared
-machine over the run falls on all of them alike and each idles as long between its segments.
-Chat questions never repeat across segments (each segment goes on where the bot's last one
-stopped). Printed per bot and phase: answers per second, p50/p99 from event sent to reply
-received, CPU seconds of the bot process per answer (counting what it does until it is idle
-again), the most CPU the VM's host stole during a segment — and GPU Advisor's ratios to the echo
-bot, the median over the pairs of segments of the same round, with the interval that median could
-move in by chance.
-Targets (issue #10): p99 < 25 ms at 100 events/s; CPU per answer ≤ 1.5× the echo bot's.
+here, all on 127.0.0.1. All bots stay up for the whole run and are measured in turns: a segment is
+one round's events sent to one bot while the others idle (every bot gets the same events: the
+echo bots a mention, ``/ping`` or a click in place of each), first at a fixed rate, then as fast as
+they can be sent; segments go round the bots in a fixed order, so the drift of a shared machine
+over the run falls on all of them alike and each idles as long between its segments. Printed per
+bot and phase: answers per second, p50/p99 from event sent to the first reply a user sees, CPU
+time of the bot process per answer (all its threads, from /proc's nanosecond schedstat, counting
+what it does until it is idle again), the most CPU the VM's host stole during a segment — and
+GPU Advisor's ratios to the echo bot, the median over the pairs of segments of the same round,
+with the interval that median could move in by chance.
+Targets (issues #10, #24): p99 < 25 ms at 100 events/s; CPU per answer ≤ 1.5× the echo bot's.
 
-Run: .venv/bin/python bench/e2e_bench.py [--n 250] [--rate 100] [--rounds 12] [--forgetful] [--rich-echo]
+Run: .venv/bin/python bench/e2e_bench.py [--n 70] [--rate 100] [--rounds 8] [--repeated]
+         [--forgetful] [--rich-echo]
 """
 
 from __future__ import annotations
@@ -27,16 +35,19 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import json
 import math
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -44,9 +55,141 @@ sys.path.insert(0, str(ROOT))
 from bench import save  # noqa: E402
 from bot.chat import BATCH_SECONDS  # noqa: E402
 from tests.e2e.bot_process import bot_env  # noqa: E402
-from tests.e2e.discord_double import DiscordDouble, FakeGuild  # noqa: E402
+from tests.e2e.discord_double import DiscordDouble, FakeGuild, FakeUser  # noqa: E402
 
-# Varied questions (budgets, counts, cards, languages), so no answer is simply repeated.
+CORPUS = ROOT / "data" / "corpus" / "questions.jsonl"
+GUILDS, CHANNELS_PER_GUILD = 20, 5
+# Shares of the events in real traffic (a judgement, not a measurement of a live server): most people
+# ask in chat or with /ask, a third use the structured commands, and some press a button under an answer.
+SHARES = {
+    "chat": 0.40,
+    "ask": 0.15,
+    "recommend": 0.12,
+    "compare": 0.08,
+    "canrun": 0.08,
+    "info": 0.02,
+    "power": 0.02,
+    "click": 0.13,
+}
+CORPUS_KINDS = ("chat", "ask")
+DEFAULT_N, DEFAULT_ROUNDS = 70, 8  # 8 rounds × 2 phases × 70 events ask 624 of the corpus's 661 questions
+ZH_LOCALE_SHARE = 0.35  # slash commands from Chinese-language clients (the corpus is ≈40 % Chinese)
+TASKS = ("kaggle", "learning", "llm_inference", "llm_finetune", "image_generation", "computer_vision", "nlp", "rl")
+MODES = ("inference", "qlora", "lora", "full_finetune")
+
+
+def corpus_questions() -> list[str]:
+    """The corpus's question texts, each once (texts only: the labels are never read)."""
+    texts = [json.loads(line)["text"] for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return list(dict.fromkeys(t.strip() for t in texts if t.strip()))
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing a user does: ``kind`` is a key of ``SHARES``; ``user`` a number, new for every event but
+    clicks (a click is by whoever asked the answer it is under); ``channel`` an index into the run's
+    channels."""
+
+    kind: str
+    user: int
+    channel: int
+    text: str | None = None  # chat and /ask: a corpus question
+    options: dict[str, Any] | None = None  # slash commands
+    locale: str = "en-US"
+
+
+def split_by_shares(n: int, shares: dict[str, float]) -> dict[str, int]:
+    """n events split in the given shares (largest remainder), so every segment has the same mix."""
+    exact = {k: n * s / sum(shares.values()) for k, s in shares.items()}
+    counts = {k: int(v) for k, v in exact.items()}
+    for k in sorted(exact, key=lambda k: exact[k] - counts[k], reverse=True)[: n - sum(counts.values())]:
+        counts[k] += 1
+    return counts
+
+
+class Traffic:
+    """Real traffic, planned ahead and the same for every bot: corpus questions in a shuffled order,
+    none twice (``ValueError`` when the corpus runs out, unless ``templated`` lets templated
+    questions with a budget of their own follow), a new user for every event but
+    clicks, channels at random, options of slash commands drawn anew."""
+
+    def __init__(self, seed: int = 0, *, templated: bool = False) -> None:
+        from engine.catalog import load_catalog
+        from engine.model_specs import load_model_catalog
+
+        self.rng = random.Random(seed)
+        self.questions = corpus_questions()
+        self.rng.shuffle(self.questions)
+        self.asked = 0
+        self.templated = templated
+        self.users = 0
+        self.gpus = sorted(load_catalog().gpus)
+        models = load_model_catalog()
+        self.models = [models.get(i).name for i in models.ids()]
+        self.budgets = 0
+
+    def question(self) -> str:
+        if self.asked < len(self.questions):
+            self.asked += 1
+            return self.questions[self.asked - 1]
+        if not self.templated:
+            raise ValueError(
+                f"the corpus has {len(self.questions)} questions and none may repeat in a run: "
+                "fewer events per segment (--n) or fewer rounds"
+            )
+        self.asked += 1
+        return BUDGET_TEMPLATES[self.asked % len(BUDGET_TEMPLATES)].format(b=150 + self.asked)
+
+    def new_user(self) -> int:
+        self.users += 1
+        return self.users
+
+    def options(self, kind: str) -> dict[str, Any]:
+        rng, gpu = self.rng, lambda: self.rng.choice(self.gpus)
+        if kind == "recommend":
+            self.budgets += 1  # a budget of its own every time: whole dollars from $150, cents counting up
+            opts: dict[str, Any] = {"task": rng.choice(TASKS), "budget": rng.randrange(150, 6000) + self.budgets / 100}
+            if rng.random() < 0.25:
+                opts["memory"] = rng.choice((8, 12, 16, 24, 48))
+            if rng.random() < 0.2:
+                opts["condition"] = rng.choice(("new", "used"))
+            if rng.random() < 0.1:
+                opts["count"] = rng.choice((2, 4))
+            return opts
+        if kind == "compare":
+            a, b = rng.sample(self.gpus, 2)
+            return {"gpu_a": a, "gpu_b": b, **({"count_b": 2} if rng.random() < 0.15 else {})}
+        if kind == "canrun":
+            opts = {"model": rng.choice(self.models)}
+            if rng.random() < 0.7:
+                opts["gpu"] = gpu()
+            if rng.random() < 0.3:
+                opts["mode"] = rng.choice(MODES)
+            return opts
+        if kind == "info":
+            return {"gpu": gpu()}
+        if kind == "power":
+            return {"gpu": gpu(), "count": rng.choice((1, 2, 4))}
+        return {}
+
+    def plan(self, n: int, channels: int) -> list[Event]:
+        """n events in the shares of ``SHARES``, shuffled."""
+        kinds = [k for k, c in split_by_shares(n, SHARES).items() for _ in range(c)]
+        self.rng.shuffle(kinds)
+        events = []
+        for kind in kinds:
+            channel = self.rng.randrange(channels)
+            if kind == "click":
+                events.append(Event(kind, 0, channel))  # user and target chosen when sent, from answers seen
+            elif kind in CORPUS_KINDS:
+                events.append(Event(kind, self.new_user(), channel, text=self.question()))
+            else:
+                locale = "zh-CN" if self.rng.random() < ZH_LOCALE_SHARE else "en-US"
+                events.append(Event(kind, self.new_user(), channel, options=self.options(kind), locale=locale))
+        return events
+
+
+# The earlier workload (--repeated): 14 questions over and over from one user in one channel.
 CHAT_TEMPLATES = [
     "which GPU for Kaggle under ${b}?",
     "{c}x 3090 or 4090 for llama finetuning?",
@@ -64,6 +207,8 @@ def chat_question(i: int) -> str:
     return CHAT_TEMPLATES[i % len(CHAT_TEMPLATES)].format(b=300 + 7 * i, c=2 + i % 3, m=(8, 70)[i % 2], h=1 + i % 12)
 
 
+# Questions with a budget of their own (distinct answers) for runs longer than the corpus (Traffic(templated=True)).
+BUDGET_TEMPLATES = [t for t in CHAT_TEMPLATES if "{b}" in t]
 SLASH = [
     ("recommend", {"task": "kaggle", "budget": 500.0}),
     ("compare", {"gpu_a": "rtx-4090", "gpu_b": "rtx-3090"}),
@@ -73,11 +218,19 @@ SLASH = [
     ("ask", {"question": "4090 vs 2x 3090?"}),
 ]
 TICKS = os.sysconf("SC_CLK_TCK")
+REPLY_WAIT_SECONDS = 20  # after the last event: an answer later than this counts as missing
+DEFERRED = (5, 6)  # callback types that only acknowledge ("thinking…"); the user sees the answer later
 
 
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+    """CPU time of every live thread of the process, to the nanosecond (/proc/<pid>/task/*/schedstat);
+    /proc/<pid>/stat counts in 10-ms ticks, too coarse for a segment of a few dozen answers."""
+    total = 0
+    with contextlib.suppress(FileNotFoundError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+                total += int((task / "schedstat").read_text().split()[0])
+    return total / 1e9
 
 
 def steal_seconds() -> float:
@@ -126,64 +279,205 @@ async def settle(pid: int, quiet: float = 0.02, window: float = 0.5, limit: floa
         before = now
 
 
-async def run_phase(double: DiscordDouble, slash_name: str | None, n: int, rate: float | None, first: int = 0) -> dict:
-    """Send n chat mentions (questions first … first + n - 1) and n slash commands, interleaved;
-    latency from send to the reply."""
-    sent_at: dict[str, float] = {}
-    handles = []
-    mention = f"<@{double.bot_user.id}> "
-    start = time.monotonic()
-    for i in range(2 * n):
-        if rate:
-            await asyncio.sleep(max(0.0, start + i / rate - time.monotonic()))
-        if i % 2 == 0:
-            msg = await double.send_message(
-                double.channel.id, mention + chat_question(first + i // 2), mentions=[double.bot_user.id]
-            )
-            sent_at[str(msg["id"])] = time.monotonic()
-        else:
-            name, options = SLASH[i // 2 % len(SLASH)] if slash_name is None else (slash_name, {"text": "x"})
-            handle = await double.send_slash(name, options)
-            handles.append((handle, time.monotonic()))
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        replies = {
-            str(s.payload.get("message_reference", {}).get("message_id")): s.at
-            for s in double.sent
-            if s.kind == "create" and s.payload.get("message_reference")
-        }
-        done_chat = [replies[m] - t for m, t in sent_at.items() if m in replies]
-        done_slash = [h.callback.at - t for h, t in handles if h.callback is not None]
-        if len(done_chat) == n and len(done_slash) == n:
-            break
-        await asyncio.sleep(0.01)
-    latencies = done_chat + done_slash
-    elapsed = max(time.monotonic() - start, 1e-9)
-    return {
-        "answered": len(latencies),
-        "expected": 2 * n,
-        "per_second": len(latencies) / elapsed,
-        "latencies": latencies,
-    }
-
-
 @dataclass
 class Running:
     """One bot process and its own double, kept up for the whole run."""
 
     double: DiscordDouble
     proc: subprocess.Popen
-    slash: str | None
-    asked: int = 0  # chat questions asked so far: each segment goes on where the last one stopped
+    echo: bool  # an echo bot: /ping for every command, a click on its reply for every click
+    channels: list[tuple[int, int]]  # (guild id, channel id)
+    asked: int = 0  # repeated workload: chat questions asked so far (each segment goes on from there)
+    clickable: list[tuple[int, str, FakeUser]] = field(default_factory=list)  # (message, custom_id, asker)
+    rng: random.Random = field(default_factory=lambda: random.Random(1))
+    clicks_skipped: int = 0
 
 
-async def start(stack: contextlib.AsyncExitStack, argv: list[str], slash: str | None, env: dict | None) -> Running:
-    double = await stack.enter_async_context(
-        DiscordDouble(guilds=[FakeGuild(name="Bench", channels=["general"])], interaction_timeout=None)
+def first_seen(handle: Any) -> float | None:
+    """When the user first saw an answer to an interaction: its callback, or after a bare
+    acknowledgement ("thinking…"), the follow-up or edit that carries the answer."""
+    for sent in handle.responses:
+        if sent.kind == "callback" and sent.callback_type in DEFERRED:
+            continue
+        return sent.at
+    return None
+
+
+def enabled_buttons(message: dict | None) -> set[str]:
+    """The custom_ids a user can press on this message as it is now."""
+    out, stack = set(), list((message or {}).get("components") or [])
+    while stack:
+        component = stack.pop()
+        stack += component.get("components") or []
+        if component.get("custom_id") and not component.get("disabled"):
+            out.add(component["custom_id"])
+    return out
+
+
+async def echo_click(double: DiscordDouble, message_id: int, user: FakeUser) -> Any:
+    """A click on the echo bot's reply: the same component interaction a button sends (the echo reply
+    has no button; the double is asked directly, as Discord would deliver the click)."""
+    msg = double.messages[message_id]
+    channel_id = int(msg["channel_id"])
+    payload = double._interaction_base(
+        3, user=user, channel_id=channel_id, guild_id=int(msg["guild_id"]), permissions=None, locale="en-US"
     )
-    proc = await start_bot(double, argv, env)
+    payload["data"] = {"custom_id": "echo", "component_type": 2}
+    payload["message"] = msg
+    return await double._dispatch_interaction(payload, source_message_id=message_id)
+
+
+async def send_event(run: Running, event: Event, askers: dict) -> tuple[str, Any]:
+    """Send one event to this bot: ("chat", message id) or ("interaction", handle)."""
+    double = run.double
+    if event.kind == "click":
+        while True:  # an answer may have been edited since (a vote takes its vote buttons away)
+            if not run.clickable:
+                run.clicks_skipped += 1  # nothing to press yet: the event is left out
+                return "none", None
+            message_id, custom_id, user = run.clickable.pop(run.rng.randrange(len(run.clickable)))
+            if run.echo or custom_id in enabled_buttons(double.messages.get(message_id)):
+                break
+        if run.echo:
+            handle = await echo_click(double, message_id, user)
+        else:
+            handle = await double.press_button(message_id, custom_id, user=user)
+        askers[("interaction", handle.id)] = user
+        return "interaction", handle
+    guild_id, channel_id = run.channels[event.channel]
+    user = double.add_user(f"user{event.user}", guild_id=guild_id)
+    if event.kind == "chat":
+        mention = f"<@{double.bot_user.id}> "
+        msg = await double.send_message(
+            channel_id, mention + event.text, author=user, mentions=[double.bot_user.id], guild_id=guild_id
+        )
+        askers[("chat", str(msg["id"]))] = user
+        return "chat", str(msg["id"])
+    if run.echo:
+        name, options = "ping", {"text": (event.text or "x")[:100]}
+    elif event.kind == "ask":
+        name, options = "ask", {"question": event.text}
+    else:
+        name, options = event.kind, event.options
+    locale = event.locale
+    if event.kind == "ask" and any("\u4e00" <= ch <= "\u9fff" for ch in event.text or ""):
+        locale = "zh-CN"
+    handle = await double.send_slash(name, options, user=user, guild_id=guild_id, channel_id=channel_id, locale=locale)
+    askers[("interaction", handle.id)] = user
+    return "interaction", handle
+
+
+def repeated_events(run: Running, n: int) -> list[tuple[str, Any]]:
+    """The --repeated workload as (kind, payload): n chat questions and n slash commands, interleaved."""
+    out = []
+    for i in range(n):
+        out.append(("chat_text", chat_question(run.asked + i)))
+        out.append(("slash", ("ping", {"text": "x"}) if run.echo else SLASH[i % len(SLASH)]))
+    run.asked += n
+    return out
+
+
+async def run_phase(run: Running, events: list[Event] | None, n: int, rate: float | None) -> dict:
+    """Send the events (or, with ``events=None``, n repeated questions and n slash commands) at
+    ``rate`` per second or as fast as possible; latency from send to the first reply a user sees."""
+    double = run.double
+    sent_at: dict[str, float] = {}
+    handles = []
+    askers: dict = {}
+    labels: dict = {}  # what each event was (chat, ask, recommend, click…), for latency by kind
+    plan: list = events if events is not None else repeated_events(run, n)
+    start = time.monotonic()
+    for i, event in enumerate(plan):
+        if rate:
+            await asyncio.sleep(max(0.0, start + i / rate - time.monotonic()))
+        if isinstance(event, Event):
+            kind, what = await send_event(run, event, askers)
+        elif event[0] == "chat_text":
+            msg = await double.send_message(
+                double.channel.id, f"<@{double.bot_user.id}> " + event[1], mentions=[double.bot_user.id]
+            )
+            kind, what = "chat", str(msg["id"])
+            askers[("chat", what)] = double.default_user
+        else:
+            kind, what = "interaction", await double.send_slash(*event[1])
+            askers[("interaction", what.id)] = double.default_user
+        label = event.kind if isinstance(event, Event) else event[0].removesuffix("_text")
+        if kind == "chat":
+            sent_at[what] = time.monotonic()
+            labels[what] = label
+        elif kind == "interaction":
+            handles.append((what, time.monotonic()))
+            labels[what.id] = label
+    deadline = time.monotonic() + REPLY_WAIT_SECONDS
+    while True:
+        replies = {
+            str(s.payload.get("message_reference", {}).get("message_id")): s
+            for s in double.sent
+            if s.kind == "create" and s.payload.get("message_reference")
+        }
+        done_chat = [(replies[m].at - t, labels[m]) for m, t in sent_at.items() if m in replies]
+        done_slash = [(seen - t, labels[h.id]) for h, t in handles if (seen := first_seen(h)) is not None]
+        if (len(done_chat) == len(sent_at) and len(done_slash) == len(handles)) or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.01)
+    latencies = [x for x, _ in done_chat + done_slash]
+    by_kind: dict[str, list[float]] = {}
+    for x, label in done_chat + done_slash:
+        by_kind.setdefault(label, []).append(x)
+    elapsed = max(time.monotonic() - start, 1e-9)
+    harvest(run, replies, handles, askers)
+    missing = [f"chat {m}" for m in sent_at if m not in replies]
+    missing += [
+        f"/{h.payload['data'].get('name', h.payload['data'].get('custom_id'))}"
+        for h, _ in handles
+        if first_seen(h) is None
+    ]
+    if missing:
+        print(f"unanswered after {REPLY_WAIT_SECONDS} s: {', '.join(missing[:10])}", file=sys.stderr, flush=True)
+    return {
+        "answered": len(latencies),
+        "expected": len(sent_at) + len(handles),
+        "per_second": len(latencies) / elapsed,
+        "latencies": latencies,
+        "latencies_by_kind": by_kind,
+    }
+
+
+def harvest(run: Running, replies: dict, handles: list, askers: dict, keep: int = 3000) -> None:
+    """The answers' buttons become what later clicks press (by whoever asked; chart buttons left out)."""
+    found = [(askers.get(("chat", m)), s) for m, s in replies.items()]
+    found += [(askers.get(("interaction", h.id)), s) for h, _ in handles for s in h.responses]
+    for user, sent in found:
+        if user is None or sent.message_id is None or sent.message_id not in run.double.messages:
+            continue
+        if run.echo:
+            run.clickable.append((sent.message_id, "echo", user))
+        else:
+            ids = [c for c in sent.custom_ids if not c.startswith("ga:chart:")]
+            run.clickable += [(sent.message_id, c, user) for c in ids]
+    del run.clickable[:-keep]
+
+
+def warm_up_events(traffic: Traffic, n: int = 10) -> list[Event]:
+    """/recommend from new users (no corpus question): answers whose buttons the first clicks press."""
+    return [Event("recommend", traffic.new_user(), i, options=traffic.options("recommend")) for i in range(n)]
+
+
+def bench_guilds() -> list[FakeGuild]:
+    return [
+        FakeGuild(name=f"Bench {g}", channels=[f"channel-{c}" for c in range(CHANNELS_PER_GUILD)])
+        for g in range(GUILDS)
+    ]
+
+
+async def start(stack: contextlib.AsyncExitStack, argv: list[str], echo: bool, env: dict | None) -> Running:
+    double = await stack.enter_async_context(DiscordDouble(guilds=bench_guilds(), interaction_timeout=None))
+    data_dir = tempfile.mkdtemp(prefix="gpu-advisor-bench-")  # a database of its own, new every run
+    stack.callback(shutil.rmtree, data_dir, True)
+    proc = await start_bot(double, argv, {"DATA_DIR": data_dir, **(env or {})})
     stack.callback(stop, proc)
-    return Running(double, proc, slash)
+    channels = [(g.id, c.id) for g in double.guilds.values() for c in g.channels if c.type == 0]
+    return Running(double, proc, echo, channels)
 
 
 def stop(proc: subprocess.Popen) -> None:
@@ -191,30 +485,42 @@ def stop(proc: subprocess.Popen) -> None:
     proc.wait(timeout=15)
 
 
-async def segment(run: Running, n: int, rate: float | None) -> dict:
-    """n chat questions and n slash commands, then the CPU the bot used for them, including what it
-    did after the last reply (the conversation store writes in batches a moment later)."""
+async def segment(run: Running, events: list[Event] | None, n: int, rate: float | None) -> dict:
+    """The events, then the CPU the bot used for them, including what it did after the last reply
+    (the conversation store writes in batches a moment later)."""
     run.double.sent.clear()
     gc.collect()
     gc.disable()  # a collection here would stall the sender and hand the bot a burst of events
     try:
         cpu0, steal0, wall0 = cpu_seconds(run.proc.pid), steal_seconds(), time.monotonic()
-        result = await run_phase(run.double, run.slash, n, rate, first=run.asked)
+        result = await run_phase(run, events, n, rate)
         result["steal_percent"] = 100 * (steal_seconds() - steal0) / (time.monotonic() - wall0) / os.cpu_count()
     finally:
         gc.enable()
-    run.asked += n
     await asyncio.sleep(BATCH_SECONDS + 0.2)
     await settle(run.proc.pid)
     result["cpu_ms_per_answer"] = 1000 * (cpu_seconds(run.proc.pid) - cpu0) / max(result["answered"], 1)
     return result
 
 
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(len(ordered) * q) - 1)]
+
+
 def pooled(segments: list[dict]) -> dict:
     """One phase's segments as one figure each: rates and CPU per answer as medians, latency
     percentiles over every answer."""
     latencies = sorted(x for s in segments for x in s["latencies"])
+    by_kind: dict[str, list[float]] = {}
+    for s in segments:
+        for kind, xs in s["latencies_by_kind"].items():
+            by_kind.setdefault(kind, []).extend(xs)
     return {
+        "p50_p99_ms_by_kind": {
+            k: [round(1000 * percentile(xs, 0.5), 1), round(1000 * percentile(xs, 0.99), 1)]
+            for k, xs in by_kind.items()
+        },
         "answered": sum(s["answered"] for s in segments),
         "expected": sum(s["expected"] for s in segments),
         "per_second": statistics.median(s["per_second"] for s in segments),
@@ -226,33 +532,56 @@ def pooled(segments: list[dict]) -> dict:
     }
 
 
+def phases(rate: float, repeated: bool) -> list[tuple[str, float | None, bool]]:
+    """(name, rate or None for as fast as possible, distinct traffic?)"""
+    out = [("fixed_rate", rate, True), ("max_rate", None, True)]
+    if repeated:
+        out += [("repeated_fixed_rate", rate, False), ("repeated_max_rate", None, False)]
+    return out
+
+
 async def measure(
-    bots: dict[str, tuple[list[str], str | None, dict | None]], n: int, rate: float, rounds: int
+    bots: dict[str, tuple[list[str], bool, dict | None]],
+    n: int,
+    rate: float,
+    rounds: int,
+    repeated_n: int | None = None,
+    traffic: Traffic | None = None,
 ) -> dict[str, dict]:
     """All bots run side by side, each idle while another is measured; segments go round the bots
     in the same order every round, so the machine's drift over the run falls on every bot alike
     and every bot idles for the same time between its segments. That time matters: a discord.py
     bot idle for longer than aiohttp's 15-s keep-alive opens its REST connections anew in the next
-    burst (about 250 at full load), which cost the echo bot 20 % and GPU Advisor 30 % more CPU per
-    answer in that segment; an order reversed every other round gave each bot different idle
-    times, and with four bots put the penalty on GPU Advisor alone."""
+    burst, which cost the echo bot 20 % and GPU Advisor 30 % more CPU per answer in that segment
+    (issue #10's runs); an order reversed every other round gave each bot different idle times.
+    Every bot gets the same events in a round (``traffic``: distinct questions, new users)."""
+    traffic = traffic or Traffic()
     async with contextlib.AsyncExitStack() as stack:
         runs = {name: await start(stack, *spec) for name, spec in bots.items()}
-        # A warm-up segment each, in turn: one-time work after READY (data, caches, fonts) is not
-        # per-answer cost (a segment waits until its bot is idle again), and the bots, started one
-        # after the other, idle alike from here on.
+        # A warm-up each, in turn (repeated questions and /recommend: the corpus is kept for the
+        # measurement): one-time work after READY (data, caches, fonts) is not per-answer cost, and
+        # its answers give the first clicks something to press. (Answers other than recommendations
+        # mostly carry a chart button only, and chart buttons are left out.)
+        seed = warm_up_events(traffic)
         for run in runs.values():
-            await segment(run, 5, None)
+            await segment(run, None, 5, None)
+            await segment(run, seed, len(seed), None)
         out: dict[str, dict] = {name: {"rss_mb_after_ready": rss_mb(run.proc.pid)} for name, run in runs.items()}
-        for phase, phase_rate in (("fixed_rate", rate), ("max_rate", None)):
+        for name, run in runs.items():  # what the bot spends doing nothing, counted into every segment
+            cpu0 = cpu_seconds(run.proc.pid)
+            await asyncio.sleep(2)
+            out[name]["idle_cpu_ms_per_s"] = 1000 * (cpu_seconds(run.proc.pid) - cpu0) / 2
+        for phase, phase_rate, distinct in phases(rate, repeated_n is not None):
             segments: dict[str, list[dict]] = {name: [] for name in runs}
             for _ in range(rounds):
+                events = traffic.plan(n, len(next(iter(runs.values())).channels)) if distinct else None
                 for name, run in runs.items():
-                    segments[name].append(await segment(run, n, phase_rate))
+                    segments[name].append(await segment(run, events, n if distinct else repeated_n, phase_rate))
             for name in runs:
                 out[name][phase] = pooled(segments[name])
         for name, run in runs.items():
             out[name]["rss_mb_after_answers"] = rss_mb(run.proc.pid)
+            out[name]["clicks_skipped"] = run.clicks_skipped
         return out
 
 
@@ -285,27 +614,37 @@ def median_interval(values: list[float], level: float = 0.9, draws: int = 2000) 
     return medians[cut], medians[draws - 1 - cut]
 
 
-def show(name: str, result: dict) -> None:
+def show(name: str, result: dict, phase_names: list[str]) -> None:
     print(
         f"{name:12s} RSS {result['rss_mb_after_ready']:.0f} MB after READY, "
-        f"{result['rss_mb_after_answers']:.0f} MB after answering"
+        f"{result['rss_mb_after_answers']:.0f} MB after answering; idle {result['idle_cpu_ms_per_s']:.1f} ms CPU/s"
     )
-    for phase in ("fixed_rate", "max_rate"):
+    for phase in phase_names:
         r = result[phase]
         spread = ", ".join(f"{x:.2f}" for x in r["cpu_ms_per_answer_segments"])
         print(
-            f"{name:12s} {phase:10s} {r['answered']:5d}/{r['expected']:<5d} {r['per_second']:7.1f}/s  "
+            f"{name:12s} {phase:19s} {r['answered']:5d}/{r['expected']:<5d} {r['per_second']:7.1f}/s  "
             f"p50 {r['p50_ms']:6.1f} ms  p99 {r['p99_ms']:6.1f} ms  CPU {r['cpu_ms_per_answer']:5.2f} ms/answer "
             f"(segments {spread}; host steal up to {max(r['steal_percent_segments']):.0f} %)"
         )
+        kinds = sorted(r["p50_p99_ms_by_kind"].items(), key=lambda kv: -kv[1][1])
+        print(f"{'':12s} {'':19s} p50/p99 ms by kind: " + ", ".join(f"{k} {a:.0f}/{b:.0f}" for k, (a, b) in kinds))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--n", type=int, default=250, help="chat questions and slash commands per segment")
-    parser.add_argument("--rate", type=float, default=100.0, help="events per second in the fixed-rate phase")
+    parser.add_argument("--n", type=int, default=DEFAULT_N, help="events per segment (distinct traffic)")
+    parser.add_argument("--rate", type=float, default=100.0, help="events per second in the fixed-rate phases")
     parser.add_argument(
-        "--rounds", type=int, default=12, help="segments per bot and phase: rounds of every bot in turn"
+        "--rounds", type=int, default=DEFAULT_ROUNDS, help="segments per bot and phase: rounds of every bot in turn"
+    )
+    parser.add_argument(
+        "--repeated",
+        action="store_true",
+        help="also measure the earlier workload: 14 questions over and over from one user (secondary line)",
+    )
+    parser.add_argument(
+        "--repeated-n", type=int, default=250, help="chat questions and slash commands per repeated segment"
     )
     parser.add_argument(
         "--forgetful",
@@ -317,24 +656,46 @@ def main() -> None:
         action="store_true",
         help="also run the echo bot replying with a real GPU Advisor answer (embed and buttons)",
     )
+    parser.add_argument("--seed", type=int, default=0, help="the traffic's order, users and options")
+    parser.add_argument("--timeout", type=float, default=1800, help="give up after this many seconds")
     args = parser.parse_args()
     python = sys.executable
     bots = {
-        "echo bot": ([python, str(ROOT / "bench" / "echo_bot.py")], "ping", None),
-        "gpu-advisor": ([python, "-m", "bot"], None, None),
+        "echo bot": ([python, str(ROOT / "bench" / "echo_bot.py")], True, None),
+        "gpu-advisor": ([python, "-m", "bot"], False, None),
     }
     if args.forgetful:
-        bots["forgetful"] = ([python, "-m", "bot"], None, {"GPU_ADVISOR_ANSWERS_REMEMBERED": "0"})
+        bots["forgetful"] = ([python, "-m", "bot"], False, {"GPU_ADVISOR_ANSWERS_REMEMBERED": "0"})
     if args.rich_echo:
-        bots["rich echo"] = ([python, str(ROOT / "bench" / "echo_bot.py"), "--rich"], "ping", None)
-    results = asyncio.run(measure(bots, args.n, args.rate, args.rounds))
+        bots["rich echo"] = ([python, str(ROOT / "bench" / "echo_bot.py"), "--rich"], True, None)
+    traffic = Traffic(args.seed)
+    load_before = os.getloadavg()
+    started = time.time()
+    coro = measure(bots, args.n, args.rate, args.rounds, args.repeated_n if args.repeated else None, traffic)
+    results = asyncio.run(asyncio.wait_for(coro, timeout=args.timeout))
+    phase_names = [p for p, _, _ in phases(args.rate, args.repeated)]
+    workload = {
+        "corpus_questions": traffic.asked,
+        "distinct_questions": len(set(traffic.questions[: traffic.asked])),
+        "users": traffic.users,
+        "guilds": GUILDS,
+        "channels": GUILDS * CHANNELS_PER_GUILD,
+        "shares": SHARES,
+        "events_per_segment": args.n,
+    }
+    print(
+        f"distinct traffic: {args.rounds} rounds × 2 phases × {args.n} events per bot; {traffic.asked} corpus "
+        f"questions ({workload['distinct_questions']} distinct), {traffic.users} users, {workload['channels']} "
+        f"channels in {GUILDS} servers; load average {load_before[0]:.2f} before, {os.getloadavg()[0]:.2f} after "
+        f"on {os.cpu_count()} CPUs; {time.time() - started:.0f} s"
+    )
     for name in bots:
-        show(name, results[name])
+        show(name, results[name], phase_names)
     print(f"-- ratios to the echo bot: median over {args.rounds} pairs of segments, one per round")
     summary: dict[str, dict[str, float]] = {}
     echo = results["echo bot"]
     for name in list(bots)[1:]:
-        for phase in ("fixed_rate", "max_rate"):
+        for phase in phase_names:
             cpu = [
                 ratio(a, b)
                 for a, b in zip(
@@ -347,13 +708,25 @@ def main() -> None:
             mid, (low, high) = median(cpu), median_interval(cpu)
             summary[f"{name} {phase}"] = {"cpu_ratio": mid, "cpu_ratio_interval": [low, high], "p99_ratio": p99}
             print(
-                f"ratio {name:11s} {phase:10s} CPU/answer {mid:.2f}× (90 % interval {low:.2f}–{high:.2f}; "
+                f"ratio {name:11s} {phase:19s} CPU/answer {mid:.2f}× (90 % interval {low:.2f}–{high:.2f}; "
                 f"pairs {', '.join(f'{x:.2f}' for x in cpu)})  p99 {p99:.2f}×"
             )
     for result in results.values():
-        for phase in ("fixed_rate", "max_rate"):
+        for phase in phase_names:
             result[phase].pop("latencies", None)
-    save("e2e", {"n": args.n, "rate": args.rate, "rounds": args.rounds, "results": results, "summary": summary})
+    save(
+        "e2e",
+        {
+            "n": args.n,
+            "rate": args.rate,
+            "rounds": args.rounds,
+            "repeated_n": args.repeated_n if args.repeated else None,
+            "workload": workload,
+            "load_average": [round(x, 2) for x in (*load_before, *os.getloadavg())],
+            "results": results,
+            "summary": summary,
+        },
+    )
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """The baseline for bench/e2e_bench.py: the least a discord.py bot can do for the same events —
-reply to a mention with a fixed line and answer a /ping slash command. Same library, same double,
+reply to a mention with a fixed line, answer a /ping slash command and a click with it. Same library, same double,
 same intents and allowed_mentions as GPU Advisor, no engine.
 
 ``--rich`` replies with one real GPU Advisor answer instead (its embed and six buttons, rendered
@@ -42,6 +42,11 @@ class EchoBot(discord.AutoShardedClient):
 
     async def on_ready(self) -> None:
         logging.getLogger("echo").warning("ready as %s", self.user)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A click (component interaction): answered like a command, with the same reply."""
+        if interaction.type is discord.InteractionType.component:
+            await interaction.response.send_message(**self.reply)
 
     async def on_message(self, message: discord.Message) -> None:
         if not message.author.bot and self.user in message.mentions:

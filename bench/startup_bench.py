@@ -1,14 +1,24 @@
 """Start-up of one shard process: time from process start to READY, and RSS after READY, with
 1,000 guilds in the local Discord double — GPU Advisor beside the minimal echo bot in the same run.
 
-Targets (issue #10): under 2 s to READY, under 150 MB RSS per shard process.
+``--users N`` measures memory over real traffic instead: GPU Advisor answers N events from N distinct
+users (bench/e2e_bench.py's mix: the corpus's questions first, then questions with a budget of their
+own, so answers stay distinct; slash commands with new options; clicks by the askers) in 100
+channels across 20 servers, sent in batches as fast as it answers; its RSS and CPU per answer are
+printed at every tenth of the way.
+
+Targets (issues #10, #24): under 2 s to READY (also with 10,000 guilds), under 150 MB RSS per shard
+process, also after 50,000 distinct users and answers.
 Run: .venv/bin/python bench/startup_bench.py [--guilds 1000] [--runs 3]
+     .venv/bin/python bench/startup_bench.py --users 50000 [--batch 500]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import statistics
 import sys
 import tempfile
@@ -19,7 +29,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import save  # noqa: E402
-from bench.e2e_bench import rss_mb, settle  # noqa: E402
+from bench.e2e_bench import (  # noqa: E402
+    BATCH_SECONDS,
+    Traffic,
+    cpu_seconds,
+    rss_mb,
+    run_phase,
+    settle,
+    start,
+    warm_up_events,
+)
 from tests.e2e.bot_process import bot_env  # noqa: E402
 from tests.e2e.discord_double import DiscordDouble, FakeGuild  # noqa: E402
 
@@ -59,11 +78,60 @@ async def one_start(argv: list[str], guilds: int, extra_env: dict[str, str]) -> 
             await proc.wait()
 
 
+async def many_users(users: int, batch: int) -> dict:
+    """GPU Advisor's RSS and CPU per answer over ``users`` events from distinct users (see the module)."""
+    traffic = Traffic(seed=2, templated=True)
+    checkpoints = sorted({max(1, users * k // 10) for k in range(1, 11)})
+    rows = []
+    async with contextlib.AsyncExitStack() as stack:
+        run = await start(stack, [sys.executable, "-m", "bot"], False, None)
+        await run_phase(run, warm_up_events(traffic), 10, None)  # answers with buttons for the first clicks
+        await settle(run.proc.pid)
+        rss0, started = rss_mb(run.proc.pid), time.monotonic()
+        print(f"gpu-advisor after READY and 10 answers: RSS {rss0:.1f} MB", flush=True)
+        done = answered = 0
+        cpu0, at0, answered0 = cpu_seconds(run.proc.pid), time.monotonic(), 0
+        for checkpoint in checkpoints:
+            while done < checkpoint:
+                size = min(batch, checkpoint - done)
+                run.double.sent.clear()
+                result = await run_phase(run, traffic.plan(size, len(run.channels)), size, None)
+                done += size
+                answered += result["answered"]
+            cpu = cpu_seconds(run.proc.pid)
+            await asyncio.sleep(BATCH_SECONDS + 0.2)
+            await settle(run.proc.pid)
+            row = {
+                "events": done,
+                "users": traffic.users,
+                "corpus_or_templated_questions": traffic.asked,
+                "answered": answered,
+                "rss_mb": round(rss_mb(run.proc.pid), 1),
+                "cpu_ms_per_answer": round(1000 * (cpu - cpu0) / max(answered - answered0, 1), 3),
+                "answers_per_s": round((answered - answered0) / (time.monotonic() - at0), 1),
+            }
+            rows.append(row)
+            print(
+                f"{row['events']:7d} events, {row['users']:7d} distinct users, {row['answered']:7d} answered: "
+                f"RSS {row['rss_mb']:6.1f} MB, {row['cpu_ms_per_answer']:.2f} ms CPU per answer, "
+                f"{row['answers_per_s']:.0f} answers/s since the last line; load average {os.getloadavg()[0]:.2f}",
+                flush=True,
+            )
+            cpu0, at0, answered0 = cpu_seconds(run.proc.pid), time.monotonic(), answered
+    print(f"{time.monotonic() - started:.0f} s; target: RSS < 150 MB after 50,000 distinct users and answers")
+    return {"users": users, "batch": batch, "rss_mb_start": rss0, "checkpoints": rows}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--guilds", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--users", type=int, help="instead: RSS after this many events from distinct users")
+    parser.add_argument("--batch", type=int, default=500, help="--users: events sent at once")
     args = parser.parse_args()
+    if args.users:
+        save("memory", {**asyncio.run(many_users(args.users, args.batch)), "load_average": os.getloadavg()})
+        return
     bots = {
         "echo bot": ([sys.executable, str(ROOT / "bench" / "echo_bot.py")], {}),
         "gpu-advisor": ([sys.executable, "-m", "bot"], {}),
@@ -80,8 +148,8 @@ def main() -> None:
             f"{name:16s} {args.guilds} guilds: READY in {ready:5.2f} s (median of {args.runs}), "
             f"RSS {rss:6.1f} MB at READY, {settled:6.1f} MB once settled"
         )
-    print("targets: READY < 2 s, RSS < 150 MB per shard process")
-    save("startup", {"guilds": args.guilds, **results})
+    print(f"targets: READY < 2 s, RSS < 150 MB per shard process; load average {os.getloadavg()[0]:.2f}")
+    save("startup", {"guilds": args.guilds, "load_average": os.getloadavg(), **results})
 
 
 if __name__ == "__main__":

@@ -30,6 +30,13 @@ CASES = [
         {"import_ms", "warm_up_ms", "value/en"},
     ),
     (
+        "chart_bench.py",
+        ["--cold", "--langs", "en"],
+        "charts_cold",
+        "cold first render: at most",
+        {"value/en", "power/en", "load_average"},
+    ),
+    (
         "startup_bench.py",
         ["--guilds", "20", "--runs", "1"],
         "startup",
@@ -37,16 +44,25 @@ CASES = [
         {"echo bot", "gpu-advisor", "charts warmed"},
     ),
     (
+        "startup_bench.py",
+        ["--users", "40", "--batch", "20"],
+        "memory",
+        "distinct users",
+        {"users", "checkpoints", "rss_mb_start"},
+    ),
+    (
         "e2e_bench.py",
-        ["--n", "4", "--rate", "50", "--rounds", "1", "--forgetful", "--rich-echo"],
+        ["--n", "16", "--rate", "50", "--rounds", "1", "--forgetful", "--rich-echo", "--repeated", "--repeated-n", "3"],
         "e2e",
-        "ratio rich echo",
-        {"rounds", "summary"},
+        "ratio rich echo   repeated_max_rate",
+        {"rounds", "summary", "workload"},
     ),
 ]
 
 
-@pytest.mark.parametrize(("script", "args", "name", "printed", "keys"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("script", "args", "name", "printed", "keys"), CASES, ids=[f"{c[0]} {' '.join(c[1][:1])}" for c in CASES]
+)
 def test_benchmark_prints_figures_and_records_them(tmp_path, script, args, name, printed, keys):
     env = dict(os.environ, BENCH_RESULTS_DIR=str(tmp_path))
     run = subprocess.run(
