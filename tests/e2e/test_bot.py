@@ -489,7 +489,7 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("我的 3060 12G 能跑什么模型？", ("最大能跑到", "能跑什么")),
         ("€2000 for a deep learning card, what is best?", ("your budget buys", "Best value:")),
         ("预算 15000 元，训练模型买什么显卡？", ("预算内", "最划算")),
-        ("which cloud GPU should I rent for fine-tuning llama?", ("To rent:", "per RTX 3090-h of work")),
+        ("which cloud GPU should I rent for fine-tuning LLMs?", ("To rent:", "per RTX 3090-h of work")),
         ("想租云 GPU 微调大模型，租哪个划算？", ("要租的话", "每 RTX 3090 小时工作量")),
     ],
 )
