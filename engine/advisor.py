@@ -153,10 +153,14 @@ def forget_answers() -> None:
 
 def _buyable(gpu: Gpu, organization: bool) -> bool:
     """Cards a buyer can put in their machine: no laptop chips, embedded modules or unified-memory
-    computers (Macs, DGX Spark, Strix Halo: whole systems, not cards), no SXM/OAM modules outside servers."""
+    computers (Macs, DGX Spark, Strix Halo: whole systems, not cards), no SXM/OAM modules outside
+    servers, and for a person (not a lab or company) no passively cooled server cards, which need a
+    server's airflow that a desktop case does not give (they stay in answers that name them)."""
     if gpu.platform in ("laptop", "embedded", "unified_memory") or gpu.gpu_class == "laptop":
         return False
-    return organization or gpu.form_factor == "pcie"
+    if organization:
+        return True
+    return gpu.form_factor == "pcie" and not (gpu.gpu_class == "datacenter" and gpu.cooling == "passive")
 
 
 @lru_cache(maxsize=8)

@@ -367,3 +367,21 @@ def test_decode_on_several_cards_is_no_faster_than_one():
     assert compare("rtx-3090", "rtx-3090", "decode", 2, 1).ratio == pytest.approx(1.0)
     one, two = value("rtx-3090", "decode", 1), value("rtx-3090", "decode", 2)
     assert one is not None and two is not None and two.perf_per_kusd < one.perf_per_kusd
+
+
+def test_a_person_is_not_sold_a_passively_cooled_server_card():
+    """Used V100/P40/P100 PCIe cards are cheap per speed, but they need a server's airflow: a
+    person's recommendation leaves them out; a lab's may include them."""
+    from engine.catalog import load_catalog
+
+    catalog = load_catalog()
+
+    def passive(answer) -> list[str]:
+        shown = [*answer.options, *answer.alternatives]
+        return [o.gpu_id for o in shown if catalog.get(o.gpu_id).cooling == "passive"]
+
+    for budget in (300, 500, 1000, 3000):
+        query = Query(kind="recommend", task="kaggle", budget=Money(amount=budget, currency="USD"), condition="used")
+        assert passive(advise(query)) == [], budget
+    lab = Query(kind="recommend", task="llm_finetune", organization=True, condition="used")
+    assert {catalog.get(o.gpu_id).gpu_class for o in advise(lab).options} & {"datacenter"}
