@@ -23,6 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from parse_eval import gpu_matches  # noqa: E402  (bench/ is on the path: the scripts' own folder)
+
 from bot.chat import respond, understand  # noqa: E402
 from engine.advisor import AdviceContext  # noqa: E402
 from engine.answer import Answer  # noqa: E402
@@ -43,16 +45,11 @@ KINDS: dict[str, set[str]] = {
     "wait": {"explain", "recommend"},
     "other": {"other", "explain"},
 }
-SUFFIXES = ("-12gb", "-16gb", "-8gb", "-10gb", "-24gb", "-32gb", "-40gb", "-48gb", "-80gb", "-sxm", "-pcie")
 
 
 def _covers(expected: str, shown: Iterable[str]) -> bool:
-    """The scoring rule of shared/questions/README.md: an id, or one extending it by memory/form factor."""
-    for gpu_id in shown:
-        rest = gpu_id[len(expected) :] if gpu_id.startswith(expected) else None
-        if rest == "" or (rest and all(part and f"-{part}" in SUFFIXES for part in rest.split("-")[1:])):
-            return True
-    return False
+    """The scoring rule of shared/questions/README.md, as bench/parse_eval.py applies it."""
+    return any(gpu_matches(expected, gpu_id) for gpu_id in shown)
 
 
 def _gpus_shown(answer: Answer) -> set[str]:

@@ -21,12 +21,11 @@ from discord import app_commands
 
 from bot.degrade import before, deliver, retry_delay, status_of
 from bot.i18n import Lang, from_discord, t
-from bot.render import unknown_gpu_msg
 from bot.views import answer_message
 from engine.answer import Answer
 from engine.catalog import load_catalog, normalize_name
-from engine.errors import UserError
 from engine.model_specs import load_model_catalog
+from engine.query import unknown_gpu
 
 if TYPE_CHECKING:
     from bot.app import GpuAdvisorBot
@@ -85,9 +84,7 @@ def resolve_gpu(text: str, lang: Lang) -> str:
     catalog = load_catalog()
     gpu_id = text if text in catalog.gpus else catalog.resolve(text)
     if gpu_id is None:
-        shown = discord.utils.escape_markdown(discord.utils.escape_mentions(text[:60]))
-        message = unknown_gpu_msg(text, shown)
-        raise UserError(message.key, **message.args)
+        raise unknown_gpu(text, discord.utils.escape_markdown(discord.utils.escape_mentions(text[:60])))
     return gpu_id
 
 

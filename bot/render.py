@@ -12,8 +12,8 @@ from bot.document import Block, Document
 from bot.locales import Lang
 from bot.words import render, say
 from engine.answer import Answer
-from engine.catalog import load_catalog
-from engine.message import Msg, msg
+from engine.message import Msg
+from engine.query import unknown_gpu as unknown_gpu_error
 
 __all__ = ["answer_text", "counted", "document_text", "unknown_gpu", "unknown_gpu_msg"]
 
@@ -55,15 +55,8 @@ def _block_text(block: Block) -> str:
 
 
 def unknown_gpu_msg(typed: str, shown: str | None = None) -> Msg:
-    """'I don't know the GPU “…”. Did you mean …?' with the catalog's closest cards: one message for
-    slash commands, chat and the terminal (``shown`` is the name as it may safely be displayed)."""
-    catalog = load_catalog()
-    close = tuple(catalog.get(g).short_name for g in catalog.suggest(typed))
-    return msg(
-        "error.unknown_gpu",
-        name=typed if shown is None else shown,
-        hint=msg("error.did_you_mean", names=close) if close else None,
-    )
+    """'I don't know the GPU “…”. Did you mean …?' (engine.query.unknown_gpu's message)."""
+    return unknown_gpu_error(typed, shown).message
 
 
 def unknown_gpu(typed: str, lang: Lang = "en", shown: str | None = None) -> str:

@@ -277,13 +277,19 @@ class Query(BaseModel):
 
 
 def _resolved(text: str) -> str:
+    found = load_catalog().resolve(text)
+    if found is None:
+        raise unknown_gpu(text)
+    return found
+
+
+def unknown_gpu(typed: str, shown: str | None = None) -> UserError:
+    """'I don't know the GPU “…”. Did you mean …?' with the catalog's closest cards: the one wording for
+    Query, slash commands, chat and the terminal (``shown``: the name as it may safely be displayed)."""
     catalog = load_catalog()
-    found = catalog.resolve(text)
-    if found is not None:
-        return found
-    close = [catalog.get(g).short_name for g in catalog.suggest(text)]
+    close = [catalog.get(g).short_name for g in catalog.suggest(typed)]
     hint = msg("error.did_you_mean", names=listed(close)) if close else None
-    raise UserError("error.unknown_gpu", name=text, hint=hint)
+    return UserError("error.unknown_gpu", name=typed if shown is None else shown, hint=hint)
 
 
 _BOUND_ERRORS = {
