@@ -18,6 +18,7 @@ from engine.canrun import rung_label as _rung
 from engine.catalog import load_catalog
 from engine.cost import PriceQuote
 from engine.cycles import CycleBreakdown
+from engine.message import Msg
 from engine.performance import SpeedEstimate
 from engine.specs import Gpu
 
@@ -88,9 +89,16 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
                 lang, "sentences", items=(text, say(lang, "detail.your_psu", psu=p.psu_w, verdict=p.psu_verdict))
             )
         blocks.append(Block(role="details", title=say(lang, "field.details"), text=text))
+    facts: tuple[Msg, ...] = ()
     if answer.explanation:
         words = answer.explanation.wording(lang)
         headline = f"**{words.title}**\n{words.text}"
+        if answer.notes:  # the guide's text answers beside today's facts: the verdict leads
+            facts = answer.notes
+            headline = f"{render(answer.headline, lang)}\n\n{headline}"
+            blocks.append(
+                Block(role="figures", title=say(lang, "field.today"), lines=tuple(render(f, lang) for f in facts))
+            )
         if words.figures:
             blocks.append(Block(role="figures", title=say(lang, "field.figures"), lines=words.figures))
     if answer.cycles:
@@ -119,7 +127,7 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
                 sources=tuple(rule.source for rule in answer.rules),
             )
         )
-    tips = [*answer.notes, *answer.suggestions]
+    tips = [*(n for n in answer.notes if n not in facts), *answer.suggestions]
     if tips:
         blocks.append(Block(role="tips", title=say(lang, "field.tips"), lines=tuple(render(t, lang) for t in tips)))
     question, choices = "", tuple[tuple[str, str], ...]()

@@ -46,6 +46,7 @@ from engine.power import plan
 from engine.query import BOUNDS, Objective, Query, Task
 from engine.specs import WORKLOADS, CloudInstance, Gpu, Workload
 from engine.support import caveats_for, software_caveats, software_notes
+from engine.waiting import wait_messages
 
 # Local LLM use is batch-1 chat: bandwidth-bound decode (issue 21 item 4); "8-bit inference" stays for
 # batched serving, asked for explicitly (Query.workload).
@@ -859,13 +860,19 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
 
 
 def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
+    """The guide's text on a topic; "wait for the next generation?" also gets today's facts (the
+    generation on sale, FP8, the named cards' price over the last year) and a verdict from them."""
     item = explain(query.topic)
     title = msg(f"advice.explain.{item.topic}")
+    headline, notes = title, ()
+    if item.topic == "next_generation":
+        headline, notes = wait_messages(query.gpus, snapshot=ctx.snapshot, condition=query.condition)
     return Answer(
         kind="explain",
         query=query,
-        headline=title,
+        headline=headline,
         explanation=item,
+        notes=notes,
         rules=(Rule(id=f"explain.{item.topic}", text=title, source=item.source),),
     )
 

@@ -152,6 +152,25 @@ def market_snapshots(snapshot: str | None = None) -> tuple[PriceSnapshot, ...]:
     return (market, *older)
 
 
+def price_history(
+    gpu_id: str, *, snapshot: str | None = None, condition: PriceCondition | None = None, within_days: int = 365
+) -> tuple[PriceQuote, ...]:
+    """The card's snapshot prices over the ``within_days`` before the market ``snapshot``, oldest first,
+    each on the basis of the newest one (an average is never compared with a used price)."""
+    history = market_snapshots(snapshot)
+    market = history[0]
+    quotes = [
+        q
+        for snap in history
+        if (market.date - snap.date).days <= within_days
+        and (q := _snapshot_quote(gpu_id, snap.id, condition)) is not None
+    ]
+    if not quotes:
+        return ()
+    basis = quotes[0].basis
+    return tuple(reversed([q for q in quotes if q.basis == basis]))
+
+
 @lru_cache(maxsize=16384)
 def _known_quote(
     gpu_id: str, snapshot: str | None, condition: PriceCondition | None, ranked: bool
