@@ -864,7 +864,7 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
     generation on sale, FP8, the named cards' price over the last year) and a verdict from them."""
     item = explain(query.topic)
     title = msg(f"advice.explain.{item.topic}")
-    headline, notes = title, ()
+    headline, notes = title, tuple[Msg, ...]()
     if item.topic == "next_generation":
         headline, notes = wait_messages(query.gpus, snapshot=ctx.snapshot, condition=query.condition)
     return Answer(
