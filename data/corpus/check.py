@@ -43,6 +43,7 @@ TOP_KEYS = {"id", "lang", "text", "source", "split", "expected", "answer"}
 EXP_KEYS = {
     "kind",
     "task",
+    "task_with_source_context",
     "budget_amount",
     "budget_currency",
     "min_memory_gb",
@@ -115,6 +116,8 @@ def main():
             err(n, r, f"kind {e['kind']!r}")
         if e["task"] not in TASKS:
             err(n, r, f"task {e['task']!r}")
+        if e["task_with_source_context"] not in TASKS:
+            err(n, r, f"task_with_source_context {e['task_with_source_context']!r}")
         if e["condition"] not in CONDITIONS:
             err(n, r, f"condition {e['condition']!r}")
         if e["cloud_interest"] not in (True, None):
