@@ -138,6 +138,7 @@ class Reading:
     uncertain: tuple[str, ...]
     unknown: tuple[str, ...]
     notes: list[Msg]
+    task_from_stage: bool = False  # the task is an llm_* stage read from a stage word alone
 
 
 @dataclass(frozen=True)
@@ -261,6 +262,11 @@ class Parser:
                 return load_model_catalog().resolve(name)
             self._models[name] = load_model_catalog().resolve(name)
         return self._models[name]
+
+    def _model_kind(self, model: str | None) -> str | None:
+        """The catalog's kind of a model id ("llm", "diffusion"…); None for no model or a name it lacks."""
+        models = load_model_catalog().models
+        return models[model].kind if model in models else None
 
     def _resolve_fuzzy(self, text: str) -> str | None:
         """The catalog's fuzzy match for a GPU-like name, remembered in a bounded LRU: names people
@@ -491,20 +497,32 @@ class Parser:
             topic = strong or self.vocab.topic_weak.search(words.low, first.start())
         return Cues(kinds, topic.lastgroup if topic else None, strong is not None)
 
-    def task(self, words: Words, model_llm: bool) -> str | None:
+    def task(self, words: Words, model: str | None, model_llm: bool) -> tuple[str | None, bool]:
         """The domain, with a stage (pretrain, fine-tune, inference) making it an llm_* task when the
-        question is about LLMs, NLP or nothing more specific. Priority settles several domains."""
+        question is about LLMs, NLP or nothing more specific. Priority settles several domains.
+        The flag says the task comes from a stage word alone (see :meth:`parse`).
+
+        A model the catalog knows says its own domain (SDXL is no LLM); an unknown one with a size
+        ("CogVideoX 5B") is taken for an LLM unless the text names another domain ("video")."""
         domains = Hits(self.vocab.domains, words)
-        if domains["kaggle"]:
-            return "kaggle"
         stage = next((s for s in _STAGES if self.vocab.stages[s].find(words)), None)
-        if model_llm or domains["llm"]:
+        blocked = any(domains[d] for d in _BLOCKING_DOMAINS)
+        kind = self._model_kind(model)
+        llm_model = kind == "llm" if kind else model_llm and not blocked
+        if domains["kaggle"] and not (llm_model or domains["llm"]):  # "LLaMA 7B on Kaggle's T4": the LLM's
+            return "kaggle", False
+        if llm_model or domains["llm"] or (stage and domains["nlp"] and not blocked):
             if stage:
-                return stage
-            return "llm_pretrain" if self.vocab.llm_train.find(words) else "llm_inference"
-        if stage and not any(domains[d] for d in _BLOCKING_DOMAINS):
-            return stage
-        return next((d for d in self.vocab.domain_priority if domains[d]), None)
+                return stage, False
+            if self.vocab.llm_train.find(words):  # "train a 7B model": fine-tuning, unless from scratch
+                return ("llm_pretrain" if self.vocab.from_scratch.find(words) else "llm_finetune"), False
+            return "llm_inference", False
+        # A stage word alone ("pretraining", "a startup doing inference") means LLMs, as most such
+        # questions do — unless the text is about pictures or another domain (an image model is run
+        # and tuned too).
+        if stage and not blocked and not self.vocab.not_llm.find(words):
+            return stage, True
+        return next((d for d in self.vocab.domain_priority if domains[d]), None), False
 
     def mode(self, words: Words) -> str | None:
         """What a can-run question runs, where the text says it: the first mode named."""
@@ -612,8 +630,9 @@ class Parser:
         cues = self.cues(words)
         follow_up = len(low) <= FOLLOW_UP_MAX and vocab.follow_up.find(words) is not None
 
+        task, task_from_stage = self.task(words, model, model_llm)
         fields: dict[str, Any] = {
-            "task": self.task(words, model_llm),
+            "task": task,
             "budget": budget,
             "hours_per_day": hours if hours is not None and 0 <= hours <= 24 else None,
             "num_gpus": num_gpus,
@@ -674,6 +693,7 @@ class Parser:
             tuple(uncertain),
             tuple(unknown),
             notes,
+            task_from_stage,
         )
 
     def signals(
@@ -732,6 +752,10 @@ class Parser:
         kind, choices, task = self.decide(reading)
         if task is not _RULES:
             fields["task"] = task
+        elif kind == "can_run" and reading.task_from_stage and fields["task"] != "llm_pretrain":
+            # "X inference needs how much VRAM?": a question about one model that is no LLM we know;
+            # the stage word says nothing of its domain. (Shopping for "inference" means LLMs.)
+            fields["task"] = None
         if kind:
             fields["kind"] = kind
         if kind != "can_run" and not reading.model_sized:

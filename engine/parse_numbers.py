@@ -18,7 +18,7 @@ from engine.parse_vocab import PhraseSet, Vocab, Words, squash
 _NUM = r"[0-9]+(?:\.[0-9]+)?"
 _CN_DIGITS = "零〇一二两兩三四五六七八九十百千万萬亿億"
 _CN_COUNT = "一二两兩三四五六七八九十双雙"
-_MAYBE_MEMORY = re.compile(r"[0-9]\s*g")
+_MAYBE_MEMORY = re.compile(r"[0-9]\s*[gm]")
 _MAYBE_CARDS = re.compile(r"[张張片장대块塊×*]|[0-9]\s?x\s?[0-9a-z]")
 # Every hours form has one of these; most questions have none, and one search says so.
 _MAYBE_HOURS = re.compile(r"hour|hr|[0-9]\s*h|%|小[时時]|钟头|鐘頭|24|clock|nonstop|non stop|全天|不停")
@@ -343,8 +343,8 @@ def count_patterns(vocab: Vocab) -> CountPatterns:
     blocks = "|".join(map(re.escape, raw["block_measure"]))
     return CountPatterns(
         before=re.compile(
-            rf"(?:(?<![0-9.,$€£¥])(?P<x>[0-9]{{1,4}})\s*[x×*]\s*"
-            rf"|(?<![0-9.,$€£¥])(?P<d>[0-9]{{1,3}})\s*(?P<dm>{measure})?\s*(?:卡)?\s*"
+            rf"(?:(?<![0-9.$€£¥])(?<![0-9],)(?P<x>[0-9]{{1,4}})\s*[x×*]\s*"
+            rf"|(?<![0-9.$€£¥])(?<![0-9],)(?P<d>[0-9]{{1,3}})\s*(?P<dm>{measure})?\s*(?:卡)?\s*"
             rf"|(?P<cn>[{_CN_COUNT}]{{1,3}})\s*(?:{measure})\s*"
             rf"|(?<![a-z])(?P<w>{words})\s+)$"
         ),
@@ -355,10 +355,10 @@ def count_patterns(vocab: Vocab) -> CountPatterns:
             rf"|(?P<cn>[0-9]{{1,4}}|[{_CN_COUNT}]{{1,3}})\s*(?:{measure})?\s*(?:{generic_cjk})"
         ),
         cards=re.compile(
-            rf"(?<![0-9.,$€£¥a-z])(?P<n>[0-9]{{1,4}}|[{_CN_COUNT}]{{1,3}})\s*(?:{sheets})"
-            rf"|(?<![0-9.,$€£¥a-z])(?P<b>[0-9]{{1,2}}|[{_CN_COUNT}]{{1,3}})\s*(?:{blocks})(?![钱錢元])"
+            rf"(?<![0-9.$€£¥a-z])(?<![0-9],)(?P<n>[0-9]{{1,4}}|[{_CN_COUNT}]{{1,3}})\s*(?:{sheets})"
+            rf"|(?<![0-9.$€£¥a-z])(?<![0-9],)(?P<b>[0-9]{{1,2}}|[{_CN_COUNT}]{{1,3}})\s*(?:{blocks})(?![钱錢元])"
             rf"|(?<![0-9.a-z])[0-9]{{1,4}}(?:\.[0-9])?\s*(?:gb|g|gib)\s*(?P<t>[x×*]\s*(?P<m>[0-9]{{1,2}}))(?![0-9])"
-            rf"|(?<![0-9.,$€£¥a-z])(?P<x>[0-9]{{1,2}})\s*[x×*]\s*"
+            rf"|(?<![0-9.$€£¥a-z])(?<![0-9],)(?P<x>[0-9]{{1,2}})\s*[x×*]\s*"
             rf"(?=[0-9]{{1,4}}(?:\.[0-9])?\s*(?:gb|g|gib)(?![a-z])|[a-z]{{1,3}}[0-9]|[0-9]{{4}}(?![0-9]))"
         ),
         before_ends=frozenset("0123456789x×*卡" + _CN_COUNT + "".join(m[-1] for m in raw["measure"])),
@@ -495,7 +495,10 @@ def unit_patterns(vocab: Vocab) -> UnitPatterns:
         all_day=PhraseSet(raw["all_day"]),
         week=PhraseSet(raw["week_words"]),
         percent=re.compile(rf"(?<![0-9.]){_NUM}\s*%"),
-        memory=re.compile(rf"(?<![0-9a-z.])(?P<n>{_NUM})\s*(?:gb|g|gig|gigs|gigabytes?)(?![a-z])\s*\+?"),
+        memory=re.compile(
+            rf"(?<![0-9a-z.])(?P<n>{_NUM})\s*(?:gb|g|gig|gigs|gigabytes?)(?![a-z])\s*\+?"
+            r"|(?<![0-9a-z.,])(?P<mb>[0-9]{3,5})\s*(?:mb|mib|megabytes?)(?![a-z])"  # "2048 MB" on old cards
+        ),
         watts=re.compile(rf"(?<![0-9a-z.])(?P<n>{_NUM})\s*(?P<k>k)?\s*(?:w|watts?|瓦)(?![a-z])"),
     )
 
@@ -566,8 +569,16 @@ def find_memory(scan: Scan, vocab: Vocab, unified: bool = False) -> list[float]:
             left = _NUMBER_WORD.split(scan.left(m.start(), 10))[-1]
             if not vocab.vram_words.search(right) and (vocab.not_vram.search(right) or vocab.not_vram.search(left)):
                 continue
-        out.append(float(m.group("n")))
+        if m.group("n"):
+            out.append(float(m.group("n")))
+        elif int(m.group("mb")) % 256 == 0:  # card sizes: 512, 1024, 2048 MB…; "500 MB" is a file
+            out.append(_gb_of_mb(int(m.group("mb"))))
     return out
+
+
+def _gb_of_mb(mb: int) -> float:
+    """A card's memory in MB as GB (1024 MB a GB, as cards are sized: 2048 MB → 2 GB)."""
+    return round(mb / 1024, 1)
 
 
 def find_power_limit(scan: Scan, vocab: Vocab) -> int | None:

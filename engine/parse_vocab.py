@@ -270,6 +270,8 @@ class Vocab:
     domain_priority: tuple[str, ...]
     stages: dict[str, PhraseSet]
     llm_train: PhraseSet
+    not_llm: PhraseSet
+    from_scratch: PhraseSet
     conditions: dict[str, PhraseSet]
     negated_used: PhraseSet
     organization: PhraseSet
@@ -354,6 +356,8 @@ def load_vocab() -> Vocab:
         domain_priority=tuple(tasks["priority"]),
         stages=compile_keyed(tasks["stages"]),
         llm_train=PhraseSet(tasks["llm_train"]),
+        not_llm=PhraseSet(tasks["not_llm"]),
+        from_scratch=PhraseSet(tasks["from_scratch"]),
         conditions=compile_keyed({k: v for k, v in raw["condition"].items() if k in ("used", "new")}),
         negated_used=PhraseSet([raw["condition"]["negated_used"]]),
         organization=PhraseSet(raw["organization"]),
