@@ -47,6 +47,7 @@ EXP_KEYS = {
     "budget_amount",
     "budget_currency",
     "min_memory_gb",
+    "min_memory_gb_with_spec",
     "hours_per_day",
     "num_gpus",
     "gpus",
@@ -135,7 +136,7 @@ def main():
             err(n, r, "budget_amount must be a positive number")
         if bc is not None and not ISO.match(str(bc)):
             err(n, r, f"budget_currency {bc!r} not ISO 4217-like")
-        for k in ("min_memory_gb", "hours_per_day", "model_size_b", "vram_need_gb"):
+        for k in ("min_memory_gb", "min_memory_gb_with_spec", "hours_per_day", "model_size_b", "vram_need_gb"):
             if e[k] is not None and (not is_num(e[k]) or e[k] <= 0):
                 err(n, r, f"{k} must be a positive number or null")
         if e["hours_per_day"] is not None and e["hours_per_day"] > 24:
