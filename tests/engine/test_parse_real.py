@@ -404,3 +404,15 @@ def test_a_count_after_a_full_width_comma_is_a_count() -> None:
 )
 def test_the_task_is_what_the_text_says(text: str, task: str | None) -> None:
     assert q(text).task == task
+
+
+@pytest.mark.parametrize(
+    ("text", "num"),
+    [("¿dos 3060 o una 3090 para deep learning?", 2), ("deux 4070 ou une 4090 ?", 2), ("zwei 3090 oder eine 5090?", 2)],
+)
+def test_counts_in_other_languages(text: str, num: int) -> None:
+    assert q(text).num_gpus == num
+
+
+def test_cloud_computing_in_chinese_is_a_cloud_question() -> None:
+    assert q("用云计算平台跑实验和自己买卡比哪个划算？").cloud_interest is True
