@@ -416,3 +416,15 @@ def test_counts_in_other_languages(text: str, num: int) -> None:
 
 def test_cloud_computing_in_chinese_is_a_cloud_question() -> None:
     assert q("用云计算平台跑实验和自己买卡比哪个划算？").cloud_interest is True
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "7B 模型非lora全参训练，两张 3090 可以吗？",
+        "fine-tune Llama 3 8B without LoRA on a 4090?",
+        "no LoRA, train all weights of a 7B?",
+    ],
+)
+def test_lora_denied_is_a_full_fine_tune(text: str) -> None:
+    assert q(text).mode == "full_finetune"
