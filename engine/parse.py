@@ -531,6 +531,14 @@ class Parser:
         found = [(m.start(), mode) for mode, phrases in self.vocab.modes.items() if (m := phrases.find(words))]
         return min(found)[1] if found else None
 
+    def precision(self, words: Words, mode: str | None) -> str | None:
+        """The precision a can-run question runs the model at ("70B in 4-bit", "Q8", "fp16"), the first
+        named; none for a training mode, whose precisions are its own (QLoRA's 4-bit base, BF16 LoRA)."""
+        if mode not in (None, "inference") or not self.vocab.precision_any.could_match(words):
+            return None
+        found = [(m.start(), name) for name, phrases in self.vocab.precisions.items() if (m := phrases.find(words))]
+        return min(found)[1] if found else None
+
     def condition(self, words: Words) -> tuple[str | None, bool]:
         """new, used or None; (None, True) when both are said."""
         low = words.low
@@ -631,6 +639,7 @@ class Parser:
         follow_up = len(low) <= FOLLOW_UP_MAX and vocab.follow_up.find(words) is not None
 
         task, task_from_stage = self.task(words, model, model_llm)
+        mode = self.mode(words)
         fields: dict[str, Any] = {
             "task": task,
             "budget": budget,
@@ -642,7 +651,8 @@ class Parser:
             "workload": next((w for w, p in vocab.workloads.items() if p.find(words)), None),
             "organization": True if vocab.organization.find(words) else None,
             "power_limit_w": power_limit,
-            "mode": self.mode(words),
+            "mode": mode,
+            "precision": self.precision(words, mode),
         }
         ids = list(dict.fromkeys(m.gpu_id for m in mentions))
         if len(ids) > MAX_GPUS:  # a Query holds four cards: keep the first four named, and say so

@@ -278,6 +278,8 @@ class Vocab:
     workloads: dict[str, PhraseSet]
     modes: dict[str, PhraseSet]
     mode_any: PhraseSet  # every mode phrase: where none can match, no mode is searched
+    precisions: dict[str, PhraseSet]  # engine.memory precision name → how people write it
+    precision_any: PhraseSet
     laptop: PhraseSet
     apple: PhraseSet
     power_limit_cues: PhraseSet
@@ -364,6 +366,8 @@ def load_vocab() -> Vocab:
         workloads=compile_keyed(raw["workloads"]),
         modes=compile_keyed(raw["modes"]),
         mode_any=PhraseSet(e for entries in raw["modes"].values() for e in entries),
+        precisions=compile_keyed(raw["precisions"]),
+        precision_any=PhraseSet(e for entries in raw["precisions"].values() for e in entries),
         laptop=PhraseSet(raw["laptop"]),
         apple=PhraseSet(raw["apple"]),
         power_limit_cues=PhraseSet(raw["power_limit_cues"]),

@@ -428,3 +428,19 @@ def test_cloud_computing_in_chinese_is_a_cloud_question() -> None:
 )
 def test_lora_denied_is_a_full_fine_tune(text: str) -> None:
     assert q(text).mode == "full_finetune"
+
+
+@pytest.mark.parametrize(
+    ("text", "precision"),
+    [
+        ("Mac Studio 192GB, a 120B model at 8-bit?", "int8"),
+        ("70B 4位量化，两张 3090 能跑吗？", "int4"),
+        ("Qwen2.5 32B Q4_K_M on a 4090?", "q4_k_m"),
+        ("can my 3060 run Llama 3 8B in fp16?", "fp16"),
+        ("is a 24GB card enough for a 34B GPTQ model?", "gptq-4bit"),
+        ("QLoRA 4-bit fine-tune of a 70B on two 3090s?", None),  # a training mode keeps its own precision
+        ("can a 4090 run Llama 3 70B?", None),
+    ],
+)
+def test_the_precision_the_user_names_is_read(text: str, precision: str | None) -> None:
+    assert q(text).precision == precision
