@@ -41,9 +41,10 @@ KINDS: dict[str, set[str]] = {
     "cloud": {"cloud_vs_buy"},
     "cloud_vs_buy": {"cloud_vs_buy"},
     "power": {"power"},
-    "explain": {"explain"},
+    # A spec card leads with the card's software status: the answer to "is X supported by ROCm/CUDA/…?"
+    "explain": {"explain", "info"},
     "wait": {"explain", "recommend"},
-    "other": {"other", "explain"},
+    "other": {"other", "explain", "info"},
 }
 
 

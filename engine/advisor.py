@@ -922,12 +922,13 @@ def info(query: Query, ctx: AdviceContext) -> Answer:
             follow_up=FollowUp(field="gpu", question=msg("advice.followup.info"), choices=()),
         )
     card = load_catalog().get(query.gpus[0])
+    software = software_notes(card)  # what runs on it today: leads, since "is it supported?" is asked most
     return Answer(
         kind="info",
         query=query,
-        headline=msg("advice.info.headline", name=card.name),
+        headline=msg("advice.info.headline", software=software[0]),
         spec=card,
-        caveats=software_notes(card),  # what runs on it today
+        caveats=software[1:],
     )
 
 

@@ -750,6 +750,8 @@ class Parser:
                     out.add("compare_strong")
         elif rule_kind is None and self.vocab.domain_words.find(words):
             out.add("domain")  # about GPUs or models at all (see _relevant)
+        if len(ids) == 1 and not fields["model"] and "memory" not in out and self.vocab.support_words.find(words):
+            out.add("support")  # what software runs on this card (see decide)
         if cues.topic:
             out.add(f"topic:{cues.topic}")
         if fields["mode"]:
@@ -815,6 +817,8 @@ class Parser:
                 and tasks.confidence >= TASK_CONFIDENCE
             ):
                 task = tasks.best
+        if "support" in s and not _NOT_FIT & s:  # "is the 5090 supported by PyTorch?": its software status
+            return "info", (), task
         if fits:
             return "can_run", (), task
         if kinds.confidence >= KIND_CONFIDENCE:

@@ -279,6 +279,7 @@ class Vocab:
     modes: dict[str, PhraseSet]
     mode_any: PhraseSet  # every mode phrase: where none can match, no mode is searched
     precisions: dict[str, PhraseSet]  # engine.memory precision name → how people write it
+    support_words: PhraseSet  # a question about what software runs on a card
     precision_any: PhraseSet
     laptop: PhraseSet
     apple: PhraseSet
@@ -367,6 +368,7 @@ def load_vocab() -> Vocab:
         modes=compile_keyed(raw["modes"]),
         mode_any=PhraseSet(e for entries in raw["modes"].values() for e in entries),
         precisions=compile_keyed(raw["precisions"]),
+        support_words=PhraseSet(raw["support_words"]),
         precision_any=PhraseSet(e for entries in raw["precisions"].values() for e in entries),
         laptop=PhraseSet(raw["laptop"]),
         apple=PhraseSet(raw["apple"]),

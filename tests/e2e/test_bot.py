@@ -493,6 +493,8 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("想租云 GPU 微调大模型，租哪个划算？", ("要租的话", "每 RTX 3090 小时工作量")),
         ("should I wait for the next generation or buy a 3090 now?", ("no FP8 Tensor Cores", "Today's market")),
         ("要不要等下一代再买 4090？", ("不必等", "目前市场")),
+        ("Is the RX 7900 XTX supported by ROCm?", ("gfx1100", "ROCm")),
+        ("我的 5090 不支持 PyTorch 吗？", ("计算能力 12.0", "支持")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

@@ -444,3 +444,17 @@ def test_lora_denied_is_a_full_fine_tune(text: str) -> None:
 )
 def test_the_precision_the_user_names_is_read(text: str, precision: str | None) -> None:
     assert q(text).precision == precision
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Is the RX 7900 XTX supported by ROCm on Linux?", "info"),
+        ("我的 5090 不支持 PyTorch 吗？", "info"),  # a fit word ("支持") with no model: the card's software status
+        ("does DirectML work with my Arc A770?", "info"),
+        ("is SDXL supported on a 3060?", "can_run"),  # a model named: whether it runs
+        ("is my 3060 enough?", "can_run"),
+    ],
+)
+def test_a_software_support_question_gets_the_cards_software_status(text: str, kind: str) -> None:
+    assert q(text).kind == kind

@@ -13,6 +13,7 @@ from bot.words import english, render
 from engine.advisor import _buyable, _card_caveats, advise
 from engine.catalog import load_catalog
 from engine.datafiles import data_dir, read_yaml
+from engine.message import Msg
 from engine.money import Money
 from engine.performance import WORKLOADS, estimate
 from engine.query import Query
@@ -87,7 +88,12 @@ def test_only_limits_become_caveats():
     ):
         assert software_caveats(catalog.get(gpu)), gpu
     said = caveats_for(("rtx-4090", "apple-m3-max-128gb", "apple-m3-max-128gb"), compared=True)
-    assert [m.key for m in said] == ["support.apple", "support.unified.macos", "support.not_a_card"]
+    assert [m.key for m in said] == [
+        "support.apple",
+        "support.unified.macos",
+        "support.not_a_card",
+        "canrun.note.no_egpu",  # an NVIDIA card beside an Apple silicon Mac: no CUDA there (issue #21 item 7)
+    ]
 
 
 # ---- the answers ------------------------------------------------------------------------------
@@ -128,7 +134,8 @@ def _answers(gpu: str):
 def test_asking_about_the_card_says_what_software_still_runs_on_it(case, lang):
     gpu = ASKED[case]
     for kind, answer in _answers(gpu).items():
-        support = [m for m in answer.caveats if m.key.startswith("support.")]
+        inside = [v for v in answer.headline.args.values() if isinstance(v, Msg)]  # a spec card leads with it
+        support = [m for m in (*answer.caveats, *inside) if m.key.startswith("support.")]
         assert support, (case, kind)
         text = " ".join(render(m, lang) for m in support)
         assert RUNS[gpu][lang] in text, (case, kind, lang, text)
