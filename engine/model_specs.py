@@ -249,9 +249,28 @@ _TOKEN = re.compile(
 _SIZE = re.compile(r"(?:\d+(?:\.\d+)?x|a)?\d+(?:\.\d+)?b")
 
 
+# Chinese names of model families, as Chinese users write them ("千问 14B", "百川 13B"); the key keeps
+# only Latin words, so each is folded to its family's Latin name first.
+_CJK_FAMILIES = {
+    "通义千问": "qwen",
+    "通義千問": "qwen",
+    "千问": "qwen",
+    "千問": "qwen",
+    "百川": "baichuan",
+    "书生浦语": "internlm",
+    "書生浦語": "internlm",
+    "浦语": "internlm",
+    "浦語": "internlm",
+    "智谱": "glm",
+    "智譜": "glm",
+}
+_CJK_FAMILY = re.compile("|".join(sorted(map(re.escape, _CJK_FAMILIES), key=len, reverse=True)))
+
+
 def _tokens(text: str) -> list[tuple[str, str]]:
     """(kind, value) pairs: ``size`` for parameter sizes, ``num`` for other numbers, ``word``."""
     text = unicodedata.normalize("NFKC", text).lower().strip()
+    text = _CJK_FAMILY.sub(lambda m: f" {_CJK_FAMILIES[m.group()]} ", text)
     text = text.replace("×", "x")
     text = _ORG_PREFIX.sub("", text)
     text = re.sub(r"(\d)\s*(?:billion|bn)\b", r"\1b", text)

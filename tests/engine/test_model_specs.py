@@ -489,11 +489,6 @@ def test_published_names_and_versions(catalog: ModelCatalog, text: str, expected
         ("书生浦语2 20b", "internlm2-20b"),
     ],
 )
-@pytest.mark.xfail(
-    reason="normalize_model_name keeps only [a-z] words, so Chinese family names vanish ('百川 13B' -> '13b'); "
-    "needs a CJK-to-family synonym fold in engine/model_specs.py",
-    strict=False,
-)
 def test_chinese_family_names_resolve(catalog: ModelCatalog, text: str, expected: str) -> None:
     assert catalog.resolve(text) == expected
 

@@ -458,3 +458,16 @@ def test_the_precision_the_user_names_is_read(text: str, precision: str | None) 
 )
 def test_a_software_support_question_gets_the_cards_software_status(text: str, kind: str) -> None:
     assert q(text).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("百川13B 需要多大显存？", "baichuan-13b"),
+        ("书生浦语2 20b 两张3090能跑吗", "internlm2-20b"),
+        ("can a 4090 run Wan2.1-T2V-14B?", "wan2.1-14b"),
+        ("I live in a WAN area, is a 3090 ok?", None),  # "wan" alone is no model
+    ],
+)
+def test_chinese_family_names_and_video_models_resolve(text: str, model: str | None) -> None:
+    assert q(text).model == model
