@@ -37,7 +37,7 @@ KINDS: dict[str, set[str]] = {
     "my_card": {"can_run"},
     "apple": {"can_run", "compare", "recommend", "info"},
     "compare": {"compare"},
-    "recommend": {"recommend"},
+    "recommend": {"recommend", "compare"},  # with 2+ cards named, a comparison with a pick recommends
     "cloud": {"cloud_vs_buy"},
     "cloud_vs_buy": {"cloud_vs_buy"},
     "power": {"power"},

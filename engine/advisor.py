@@ -231,6 +231,11 @@ def _card_caveats(gpu: Gpu, count: int) -> tuple[Msg, ...]:
 
 
 def recommend(query: Query, ctx: AdviceContext) -> Answer:
+    """What to buy. Asked with two or more cards named ("a 3050 or a 3070 laptop, which do you
+    suggest?", "my 3080 runs out of memory — would an A6000 help?"), the answer weighs those cards
+    and picks one: a comparison with its verdict, not a ranking of the whole market."""
+    if len(query.gpus) >= 2:
+        return compare_gpus(query.model_copy(update={"kind": "compare"}), ctx)
     if query.budget is not None and query.budget.currency != ctx.currency:
         ctx = ctx.model_copy(update={"currency": query.budget.currency})  # show prices in the budget's currency
     catalog = load_catalog()
@@ -590,7 +595,7 @@ def _verdict(
     fitting = [i for i in range(len(label)) if need is None or memory_gb[i] >= need]
     excluded = [label[i] for i in range(len(label)) if i not in fitting]
     if not fitting:
-        closest = max(range(len(label)), key=lambda i: memory_gb[i])
+        closest = max(range(len(label)), key=lambda i: (memory_gb[i], speeds[i]))  # equal memory: the faster
         return None, msg("advice.compare.verdict.none_fit", gb=need, closest=label[closest]), excluded
     fastest = max(fitting, key=lambda i: speeds[i])
     priced = [i for i in fitting if values[i] is not None]

@@ -762,6 +762,13 @@ class Parser:
         reading = self.read(text, default_currency)
         fields = reading.fields
         kind, choices, task = self.decide(reading)
+        topic = reading.topic
+        if kind == "explain" and topic is None and (fields["num_gpus"] or 0) > 1:
+            topic = "multi_gpu"  # "4 T4s train slower than one, why?": the guide on several GPUs
+        elif kind == "explain" and topic is None and (reading.mentions or reading.memory):
+            # "why does my 1070 Ti 8G run out of memory?": no concept of the guide named, a card is —
+            # what that card runs answers it (an explanation without a topic would be the default one)
+            kind, choices = "can_run", ()
         if task is not _RULES:
             fields["task"] = task
         elif kind == "can_run" and reading.task_from_stage and fields["task"] != "llm_pretrain":
@@ -773,8 +780,8 @@ class Parser:
         if kind != "can_run" and not reading.model_sized:
             fields["model"] = None  # a model named in passing ("for stable diffusion") is the task's, not the subject
         fields["min_memory_gb"] = _min_memory(reading.memory, reading.mentions, kind)
-        if kind in ("explain", "power") and reading.topic:
-            fields["topic"] = reading.topic
+        if kind in ("explain", "power") and topic:
+            fields["topic"] = topic
         query = Query(**{k: v for k, v in fields.items() if v is not None})
         missing = () if reading.follow_up else _missing(query)
         if choices:

@@ -388,3 +388,20 @@ def test_a_person_is_not_sold_a_passively_cooled_server_card():
         assert passive(advise(query)) == [], budget
     lab = Query(kind="recommend", task="llm_finetune", organization=True, condition="used")
     assert {catalog.get(o.gpu_id).gpu_class for o in advise(lab).options} & {"datacenter"}
+
+
+def test_a_recommendation_between_named_cards_weighs_them_and_picks_one() -> None:
+    """ "A 3050 or a 3070 laptop, which do you suggest?" compares the two, not the whole market."""
+    answer = advise(Query(kind="recommend", gpus=("rtx-3050", "rtx-3070-laptop")))
+    assert answer.kind == "compare" and answer.comparison is not None
+    assert set(answer.comparison.gpu_ids) == {"rtx-3050", "rtx-3070-laptop"}
+    assert answer.comparison.pick is not None
+
+
+def test_when_no_card_has_the_memory_the_closest_is_the_faster_of_equal_ones() -> None:
+    # Both have 8 GB, the 10 GB floor of the 2020 guide's prototyping task is met by neither; the 3070
+    # Laptop GPU (448 GB/s) is about twice the RTX 3050 (224 GB/s), so it is the one named.
+    answer = advise(Query(kind="compare", gpus=("rtx-3050", "rtx-3070-laptop"), min_memory_gb=10))
+    assert answer.comparison is not None and answer.comparison.verdict is not None
+    assert answer.comparison.verdict.key == "advice.compare.verdict.none_fit"
+    assert "3070" in english(answer.comparison.verdict)

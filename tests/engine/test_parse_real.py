@@ -471,3 +471,13 @@ def test_a_software_support_question_gets_the_cards_software_status(text: str, k
 )
 def test_chinese_family_names_and_video_models_resolve(text: str, model: str | None) -> None:
     assert q(text).model == model
+
+
+def test_an_explain_without_a_concept_but_with_a_card_asks_what_the_card_runs() -> None:
+    query = q("为什么我的 2070 8G 训练时总是提示显存不足？")
+    assert query.kind == "can_run" and query.gpus == ("rtx-2070",)
+
+
+def test_several_cards_slower_than_one_is_the_guides_multi_gpu_answer() -> None:
+    query = q("为什么 4 张 T4 训练比单卡还慢？")
+    assert (query.kind, query.topic) == ("explain", "multi_gpu")
