@@ -86,6 +86,7 @@ _KIND_CUES = ("cloud", "power", "compare", "can_run", "can_run_weak", "recommend
 _RULES = object()  # decide_task: keep the rules' task
 _SIZE_GATE = re.compile(r"[0-9]\s?b(?![a-z0-9])")  # every bare model size ("70b", "8x7b", "13 b") has one
 _HARDWARE = frozenset({"gpus:1", "gpus:2", "unknown_gpu", "memory", "apple"})
+_SUBJECTS = frozenset({"model", "budget", "topic", "hours", "count"})
 _NOT_FIT = frozenset({"cue:power", "cue:cloud", "compare_strong"})
 QUICK_CONFIDENCE = 0.8  # the quick model's kind is taken from this probability (else the full model decides)
 KIND_CONFIDENCE = 0.5  # below this, the kind is asked about ("kind" in missing, with kind_choices)
@@ -139,6 +140,7 @@ class Reading:
     unknown: tuple[str, ...]
     notes: list[Msg]
     task_from_stage: bool = False  # the task is an llm_* stage read from a stage word alone
+    about_gpus: bool = False  # a word about GPUs or machine learning is there (see _relevant)
 
 
 @dataclass(frozen=True)
@@ -638,6 +640,7 @@ class Parser:
         cues = self.cues(words)
         follow_up = len(low) <= FOLLOW_UP_MAX and vocab.follow_up.find(words) is not None
 
+        about_gpus = vocab.domain_words.find(words) is not None
         task, task_from_stage = self.task(words, model, model_llm)
         mode = self.mode(words)
         fields: dict[str, Any] = {
@@ -704,6 +707,7 @@ class Parser:
             tuple(unknown),
             notes,
             task_from_stage,
+            about_gpus,
         )
 
     def signals(
@@ -806,8 +810,10 @@ class Parser:
         the classifier is unsure of the kind, its likeliest kinds come back so the bot can ask."""
         model = model or self.classifier
         s = reading.signals
-        if model is None or reading.follow_up or not _relevant(reading):
+        if model is None or reading.follow_up:
             return reading.rule_kind, (), _RULES
+        if not _relevant(reading):
+            return None, (), _RULES
         fits = "fit" in s and bool(_HARDWARE & s) and not _NOT_FIT & s
         kinds = model.quick(s)  # the signals alone settle most questions; the n-grams the rest
         task: Any = _RULES
@@ -835,8 +841,9 @@ class Parser:
 
 
 def _relevant(reading: Reading) -> bool:
-    """Whether the text is about GPUs or models at all: rules found something, or a domain word is there."""
-    return reading.rule_kind is not None or "domain" in reading.signals or bool(_HARDWARE & reading.signals)
+    """Whether the text is about GPUs or models at all: a card, memory size, model, budget or concept of
+    the guide named, or a word about GPUs or machine learning ("what's the weather like?" is not)."""
+    return reading.about_gpus or bool((_HARDWARE | _SUBJECTS) & reading.signals)
 
 
 def classify(

@@ -481,3 +481,8 @@ def test_an_explain_without_a_concept_but_with_a_card_asks_what_the_card_runs() 
 def test_several_cards_slower_than_one_is_the_guides_multi_gpu_answer() -> None:
     query = q("为什么 4 张 T4 训练比单卡还慢？")
     assert (query.kind, query.topic) == ("explain", "multi_gpu")
+
+
+@pytest.mark.parametrize("text", ["what's the weather like?", "how do I cook rice?", "who won the game last night?"])
+def test_questions_about_neither_gpus_nor_ml_are_other(text: str) -> None:
+    assert q(text).kind == "other"
