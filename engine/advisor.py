@@ -177,7 +177,10 @@ def _local(usd: Decimal, currency: str) -> Money | None:
     if currency == "USD":
         return None
     rates = exchange_rates()
-    return rates.convert(Money(amount=usd, currency="USD"), currency).rounded() if rates.supports(currency) else None
+    if not rates.supports(currency):
+        return None
+    converted = rates.convert(Money(amount=usd, currency="USD"), currency)
+    return Money(amount=converted.amount.quantize(Decimal(1)), currency=currency)  # "≈ CN¥5,398": no cents
 
 
 def setup(name: str, count: int) -> Msg:
@@ -365,7 +368,25 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
             usd=value_pick.price.usd,
         )
         headline = msg("sentences", items=(headline, beside))
-    if any(catalog.get(o.gpu_id).vendor != "nvidia" for o in options) and query.vendor is None:
+    if catalog.get(top.gpu_id).vendor != "nvidia" and query.vendor is None:
+        # NVIDIA leads unless none meets the memory floor within the budget: then say so, and what the
+        # cheapest NVIDIA card that does costs, instead of a pick that seems to ignore the guide.
+        nvidia = _cheapest_fitting(floor_gb, query, ctx, vendor="nvidia")
+        if nvidia is not None and floor_gb is not None and query.budget is not None:
+            caveats.append(
+                msg(
+                    "advice.caveat.no_nvidia_fits",
+                    gb=floor_gb,
+                    budget=query.budget,
+                    gpu=catalog.get(nvidia.gpu_id).short_name,
+                    usd=nvidia.usd,
+                    basis=nvidia.basis_message(),
+                    date=nvidia.date,
+                )
+            )
+        else:
+            caveats.append(msg("advice.caveat.nvidia_first"))
+    elif any(catalog.get(o.gpu_id).vendor != "nvidia" for o in options) and query.vendor is None:
         caveats.append(msg("advice.caveat.nvidia_first"))
     # Several cards add memory, not batch-1 decode speed (a layer split takes turns): no "more speed" offer.
     more_speed = not query.num_gpus and workload != "decode"
@@ -424,12 +445,15 @@ def _nothing_fits(query: Query, floor_gb: float | None, cheapest: PriceQuote | N
     return msg("advice.recommend.cheapest", none=none, gpu=name, usd=cheapest.usd)
 
 
-def _cheapest_fitting(floor_gb: float | None, query: Query, ctx: AdviceContext) -> PriceQuote | None:
+def _cheapest_fitting(
+    floor_gb: float | None, query: Query, ctx: AdviceContext, vendor: str | None = None
+) -> PriceQuote | None:
     catalog = load_catalog()
     quotes = [
         q
         for g in catalog.gpus.values()
         if _buyable(g, bool(query.organization))
+        and (vendor is None or g.vendor == vendor)
         and (floor_gb is None or g.memory_gb >= floor_gb)
         and (
             q := price_quote(

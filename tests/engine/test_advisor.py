@@ -405,3 +405,12 @@ def test_when_no_card_has_the_memory_the_closest_is_the_faster_of_equal_ones() -
     assert answer.comparison is not None and answer.comparison.verdict is not None
     assert answer.comparison.verdict.key == "advice.compare.verdict.none_fit"
     assert "3070" in english(answer.comparison.verdict)
+
+
+def test_when_no_nvidia_card_meets_the_floor_within_budget_the_answer_says_why_amd_leads() -> None:
+    # Local LLMs: the guide's 24 GB floor. $1,150 buys no NVIDIA 24 GB card: the cheapest is a used
+    # RTX 3090 at $1,207 (GPU Poet, September 2026, data/prices/2026-09.yaml); an RX 7900 XTX is $781 used.
+    answer = advise(Query(kind="recommend", task="llm_inference", budget=Money(amount=1150, currency="USD")))
+    assert answer.options[0].gpu_id == "rx-7900-xtx"
+    said = [c for c in answer.caveats if c.key == "advice.caveat.no_nvidia_fits"]
+    assert said and said[0]["gpu"] == "RTX 3090" and said[0]["usd"] == Decimal(1207)
