@@ -354,6 +354,15 @@ def can_run_blocks(report: CanRunReport, lang: Lang) -> list[Block]:
             optional=(2,),
         )
         blocks.append(Block(role="details", title=say(lang, "field.memory"), table=table))
+    for verdict in report.verdicts:  # per setup: how it is split or sharded, offload, tight fits, vendor limits
+        if verdict.notes:
+            blocks.append(
+                Block(
+                    role="caveats",
+                    title=counted(verdict.name, verdict.count),
+                    lines=tuple(render(note, lang) for note in verdict.notes),
+                )
+            )
     if report.card:
         blocks.append(Block(role="options", title=say(lang, "field.card"), table=card_table(report, lang)))
     if report.alternatives:
@@ -386,7 +395,7 @@ def card_table(report: CanRunReport, lang: Lang) -> Table:
     rows = []
     for row in report.card:
         v = row.verdict
-        rung = render(_rung(v.mode, v.precision), lang) if v.precision else ""
+        rung = render(_rung(v.mode, v.precision, v.offload), lang) if v.precision else ""
         speed = f"{v.decode.low:.0f}-{v.decode.high:.0f} tok/s" if v.decode and v.fits else ""
         rows.append(
             (

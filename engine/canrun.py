@@ -20,6 +20,7 @@ import datetime as dt
 import math
 import re
 from decimal import Decimal
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -29,9 +30,11 @@ from engine.cost import PriceCondition, PriceQuote, price_quote
 from engine.memory import (
     DEFAULT_INFERENCE_CONTEXT,
     GB,
+    TENSOR_PARALLEL_COUNTS,
     MemoryEstimate,
     MemoryFloor,
     Mode,
+    Runtime,
     Split,
     capacity_gb,
     clauses,
@@ -106,12 +109,26 @@ class TimeEstimate(Frozen):
 
 
 class Rung(Frozen):
-    """One step of the quality ladder, tried on one GPU setup."""
+    """One step of the quality ladder, tried on one GPU setup. ``offload``: FSDP CPU offload (the
+    sharded states in system RAM), the last rung for fine-tuning over several GPUs."""
 
     mode: Mode
     precision: str
     estimate: MemoryEstimate
     fits: bool
+    offload: bool = False
+
+
+class OffloadOption(Frozen):
+    """llama.cpp's partial offload (``-ngl``): the layers that fit stay on the GPUs, the rest are read
+    from system RAM by the CPU each token, at RAM bandwidth. An option, never a plain yes."""
+
+    precision: str
+    layers_on_gpu: int
+    layers: int
+    gpu_gb: float
+    ram_gb: float
+    decode: SpeedRange
 
 
 class GpuVerdict(Frozen):
@@ -133,6 +150,10 @@ class GpuVerdict(Frozen):
     needed: tuple[tuple[Mode, str, int | None], ...] = ()
     verdict: Msg
     notes: tuple[Msg, ...] = ()
+    split: Split = "tensor"
+    offload: bool = False
+    tensor_decode: SpeedRange | None = None
+    cpu_offload: OffloadOption | None = None
 
 
 class MemoryVerdict(Frozen):
@@ -162,6 +183,7 @@ class Alternative(Frozen):
     price: PriceQuote
     gpus_usd: Decimal
     decode: SpeedRange | None = None
+    split: Split = "tensor"
 
 
 class CardRow(Frozen):
@@ -218,6 +240,30 @@ def _tp_factor(gpus: int, split: Split) -> tuple[float, float]:
 # CPU offload (llama.cpp -ngl below the layer count): the layers left in system RAM are read by the CPU
 # at RAM bandwidth each token. Dual-channel DDR5-5600 is 89.6 GB/s peak; CPU decode reaches ~60-70 % of it.
 RAM_BANDWIDTH_GBS = 60.0
+# The range an offload option states: dual-channel DDR4-3200 (2 × 3200 MT/s × 8 B = 51.2 GB/s peak) to
+# dual-channel DDR5-5600 (2 × 5600 MT/s × 8 B = 89.6 GB/s peak), at the share of peak llama.cpp's CPU decode
+# reached in a published run: LLaMA 65B q4_0 (65.2B × 5 bits = 40.8 GB) at 1,089 ms per token on a Ryzen 7
+# 3700X with dual-channel DDR4 = 37.4 GB/s, 73 % of 51.2 GB/s (github.com/ggml-org/llama.cpp/issues/34).
+RAM_PEAK_GBS = (51.2, 89.6)
+RAM_EFFICIENCY = 0.73
+RAM_SOURCE = "https://github.com/ggml-org/llama.cpp/issues/34"
+# An offload option is offered up to this much in system RAM (a desktop board's usual ceiling, 4 × 32 GB).
+MAX_OFFLOAD_RAM_GB = 128.0
+FSDP_QLORA_SOURCE = "https://www.answer.ai/posts/2024-03-06-fsdp-qlora.html"
+
+
+def inference_split(gpu: Gpu, count: int) -> Split:
+    """How several cards share a model for chat: tensor parallel (vLLM, TensorRT-LLM) on datacenter
+    cards linked by NVLink or sitting on a server board (SXM, OAM); otherwise a layer split, llama.cpp's
+    default ``--split-mode layer`` and what desktop rigs run (a 3090's NVLink bridge is rare, and the
+    default does not use it). One card: no split."""
+    linked = gpu.gpu_class == "datacenter" and (gpu.nvlink or gpu.form_factor in ("sxm", "oam"))
+    return "tensor" if count <= 1 or linked else "pipeline"
+
+
+def runtime_of(gpu: Gpu) -> Runtime:
+    """Whose runtime a card's overhead is: CUDA on NVIDIA, Metal on Apple silicon, else the vendor's."""
+    return {"nvidia": "cuda", "apple": "metal"}.get(gpu.vendor, "other")  # type: ignore[return-value]
 
 
 def decode_speed(
@@ -487,12 +533,18 @@ def ladder(spec: ModelSpec, mode: Mode, gpu: Gpu | None = None) -> list[tuple[Mo
 
 
 def _try(
-    spec: ModelSpec, rungs: list[tuple[Mode, str]], capacity: float, count: int, context: int | None
+    spec: ModelSpec,
+    rungs: list[tuple[Mode, str]],
+    capacity: float,
+    count: int,
+    context: int | None,
+    split: Split = "tensor",
+    runtime: Runtime = "cuda",
 ) -> list[Rung]:
     """Estimates down the ladder until one fits ``capacity`` GB per GPU (all rungs if none does)."""
     out: list[Rung] = []
     for mode, prec in rungs:
-        est = estimate(spec, mode, prec, gpus=count, context=context)
+        est = estimate(spec, mode, prec, gpus=count, context=context, split=split, runtime=runtime)
         ok = est.per_gpu_gb <= capacity
         out.append(Rung(mode=mode, precision=prec, estimate=est, fits=ok))
         if ok:
@@ -500,9 +552,11 @@ def _try(
     return out
 
 
-def _label(mode: Mode, precision: str) -> Msg:
+def _label(mode: Mode, precision: str, offload: bool = False) -> Msg:
     """How a rung reads in a sentence: "GGUF Q4_K_M", "LoRA on a BF16 base", "QLoRA (4-bit NF4 base)"."""
     prec = get_precision(precision)
+    if mode == "qlora" and offload:
+        return msg("canrun.rung.qlora_offload")
     if mode == "qlora":
         return msg("canrun.rung.qlora")
     if mode == "lora":
@@ -512,9 +566,9 @@ def _label(mode: Mode, precision: str) -> Msg:
     return msg("canrun.rung.inference", precision=prec.label)
 
 
-def rung_label(mode: Mode, precision: str) -> Msg:
+def rung_label(mode: Mode, precision: str, offload: bool = False) -> Msg:
     """A rung's name for tables and sentences ("GGUF Q4_K_M", "QLoRA (4-bit NF4 base)")."""
-    return _label(mode, precision)
+    return _label(mode, precision, offload)
 
 
 def _setup(name: str | Msg, count: int) -> str | Msg:
@@ -545,7 +599,7 @@ def _verdict_text(
     last = tried[-1]
     need = last.estimate.per_gpu_gib
     per_gpu = last.estimate.gpus > 1
-    rung = _label(last.mode, last.precision)
+    rung = _label(last.mode, last.precision, last.offload)
     if not last.fits:
         return msg(
             ("canrun.verdict.no_memory" if memory_only else "canrun.verdict.no") + ("_per_gpu" if per_gpu else ""),
@@ -574,16 +628,88 @@ def _with_needed(verdict: Msg, name: str, needed: list[tuple[Mode, str, int | No
     return msg("canrun.verdict.with_needed", verdict=verdict, options=options)
 
 
+def _fsdp_offload_rung(spec: ModelSpec, gpu: Gpu, count: int, context: int | None) -> Rung:
+    """QLoRA with FSDP CPU offload: Answer.AI's setup for a 70B model on two 24 GB cards."""
+    est = estimate(spec, "qlora", "nf4", gpus=count, context=context, offload=True, runtime=runtime_of(gpu))
+    return Rung(mode="qlora", precision="nf4", estimate=est, fits=est.per_gpu_gb <= capacity_gb(gpu), offload=True)
+
+
+def cpu_offload_option(
+    spec: ModelSpec, gpu: Gpu, count: int, context: int | None, precision: str = "q4_k_m"
+) -> OffloadOption | None:
+    """llama.cpp with ``-ngl`` below the layer count: whole layers on the GPUs as far as they fit next to
+    the KV cache, activations and runtime, the rest in system RAM read by the CPU each token. None when
+    no layer fits on the GPUs, or more than ``MAX_OFFLOAD_RAM_GB`` would sit in RAM."""
+    if not has_kv_cache(spec) or not spec.layers:
+        return None
+    split = inference_split(gpu, count)
+    est = estimate(spec, "inference", precision, gpus=count, context=context, split=split, runtime=runtime_of(gpu))
+    weights = est.term("weights")
+    if weights is None:
+        return None
+    others = est.per_gpu_gb - weights.per_gpu_gb  # KV cache, activations, runtime: per card
+    layer_gb = weights.gb / spec.layers
+    per_card = max(0, math.floor((capacity_gb(gpu) - others) / layer_gb))
+    on_gpu = min(per_card * count, spec.layers)
+    ram = weights.gb - on_gpu * layer_gb
+    if on_gpu == 0 or on_gpu >= spec.layers or ram > MAX_OFFLOAD_RAM_GB:
+        return None
+    slow, fast = (
+        decode_speed(
+            spec,
+            gpu,
+            precision,
+            context=est.context,
+            gpus=count,
+            split=split,
+            offload_gb=ram,
+            ram_gbs=peak * RAM_EFFICIENCY,
+        )
+        for peak in RAM_PEAK_GBS
+    )
+    if slow is None or fast is None:
+        return None
+    basis = clauses(
+        slow.basis,
+        msg(
+            "canrun.basis.ram_range",
+            low_peak=RAM_PEAK_GBS[0],
+            high_peak=RAM_PEAK_GBS[1],
+            efficiency=RAM_EFFICIENCY,
+            source=RAM_SOURCE,
+        ),
+    )
+    decode = SpeedRange(low=slow.low, high=fast.high, bound=fast.bound, unit="tokens/s", basis=basis)
+    return OffloadOption(
+        precision=precision,
+        layers_on_gpu=on_gpu,
+        layers=spec.layers,
+        gpu_gb=on_gpu * layer_gb,
+        ram_gb=ram,
+        decode=decode,
+    )
+
+
 def _gpu_verdict(
     spec: ModelSpec, mode: Mode, gpu: Gpu, count: int, context: int | None, precision: str | None = None
 ) -> GpuVerdict:
     rungs = [(mode, precision)] if precision else ladder(spec, mode, gpu)
-    tried = _try(spec, rungs, capacity_gb(gpu), count, context)
+    inference = mode == "inference"
+    split = inference_split(gpu, count) if inference else "tensor"
+    runtime = runtime_of(gpu)
+    tried = _try(spec, rungs, capacity_gb(gpu), count, context, split, runtime)
+    sharded_training = mode in ("lora", "qlora") and count > 1 and spec.kind == "llm"
+    if sharded_training and not tried[-1].fits and rungs[-1] == ("qlora", "nf4"):
+        tried.append(_fsdp_offload_rung(spec, gpu, count, context))
     best = tried[-1]
-    decode = prefill = training = None
+    decode = prefill = training = tensor_decode = None
     if best.mode == "inference":
-        decode = decode_speed(spec, gpu, best.precision, context=best.estimate.context, gpus=count)
-        prefill = prefill_speed(spec, gpu, best.precision, gpus=count) if spec.kind == "llm" else None
+        decode = decode_speed(spec, gpu, best.precision, context=best.estimate.context, gpus=count, split=split)
+        prefill = prefill_speed(spec, gpu, best.precision, gpus=count, split=split) if spec.kind == "llm" else None
+        if split == "pipeline" and count in TENSOR_PARALLEL_COUNTS and decode is not None:
+            # the alternative, where it is one: head counts divide by powers of two, and it must be faster
+            faster = decode_speed(spec, gpu, best.precision, context=best.estimate.context, gpus=count)
+            tensor_decode = faster if faster is not None and faster.high > decode.high else None
     else:
         tokens = PRETRAIN_TOKENS_PER_PARAM * spec.params_b * 1e9 if best.mode == "pretrain" else FINETUNE_TOKENS
         training = training_time(spec, gpu, tokens, mode=best.mode, gpus=count)
@@ -591,17 +717,79 @@ def _gpu_verdict(
     notes: list[Msg] = []
     if not best.fits or len(tried) > 1:
         for rung_mode, prec in (rungs[0], rungs[-1]) if len(rungs) > 1 else (rungs[0],):
-            needed.append((rung_mode, prec, gpus_needed(spec, gpu, rung_mode, prec, context=context)))
+            needed.append(
+                (
+                    rung_mode,
+                    prec,
+                    gpus_needed(
+                        spec,
+                        gpu,
+                        rung_mode,
+                        prec,
+                        context=context,
+                        split=inference_split(gpu, 2) if rung_mode == "inference" else "tensor",
+                        runtime=runtime,
+                    ),
+                )
+            )
+    offload = None
+    if inference and not best.fits and spec.kind == "llm":
+        offload = cpu_offload_option(spec, gpu, count, context)
     if best.fits and best.estimate.per_gpu_gib > TIGHT_SHARE * gpu.memory_gb:
         notes.append(msg("canrun.note.tight"))
+        if sharded_training and not best.offload:
+            alt = _fsdp_offload_rung(spec, gpu, count, context)
+            notes.append(
+                msg(
+                    "canrun.note.offload_if_oom",
+                    need=alt.estimate.per_gpu_gib,
+                    ram=alt.estimate.ram_gb,
+                    source=FSDP_QLORA_SOURCE,
+                )
+            )
+    if best.offload:
+        notes.append(msg("canrun.note.fsdp_offload", ram=best.estimate.ram_gb, gpus=count, source=FSDP_QLORA_SOURCE))
     if count > 1:
-        notes.append(msg("canrun.note.split", count=count))
+        if not inference:
+            notes.append(msg("canrun.note.fsdp", count=count))
+        elif split == "pipeline":
+            notes.append(
+                msg("canrun.note.layer_split", count=count)
+                if tensor_decode is None or not best.fits
+                else msg(
+                    "canrun.note.layer_split_tensor",
+                    count=count,
+                    low=tensor_decode.low,
+                    high=tensor_decode.high,
+                )
+            )
+        else:
+            notes.append(msg("canrun.note.split", count=count))
     if gpu.gpu_class == "laptop":
         notes.append(msg("canrun.note.laptop"))
     if not gpu.has_tensor_cores:
         notes.append(msg("canrun.note.no_tensor_cores"))
     if gpu.vendor == "amd":
         notes.append(msg("canrun.note.amd"))
+    verdict = _with_needed(
+        _verdict_text(_setup(gpu.short_name, count), tried, gpu.memory_gb, decode if best.fits else None),
+        gpu.short_name,
+        needed,
+        best.fits,
+    )
+    if offload is not None:
+        verdict = _sentences(
+            verdict,
+            msg(
+                "canrun.offload.option",
+                rung=_label("inference", offload.precision),
+                ngl=offload.layers_on_gpu,
+                layers=offload.layers,
+                ram=offload.ram_gb,
+                low=offload.decode.low,
+                high=offload.decode.high,
+            ),
+        )
     return GpuVerdict(
         gpu_id=gpu.id,
         name=gpu.short_name,
@@ -617,13 +805,12 @@ def _gpu_verdict(
         prefill=prefill if best.fits else None,
         training=training if best.fits else None,
         needed=tuple(needed),
-        verdict=_with_needed(
-            _verdict_text(_setup(gpu.short_name, count), tried, gpu.memory_gb, decode if best.fits else None),
-            gpu.short_name,
-            needed,
-            best.fits,
-        ),
+        verdict=verdict,
         notes=tuple(notes),
+        split=split if count > 1 else "tensor",
+        offload=best.offload,
+        tensor_decode=tensor_decode if best.fits else None,
+        cpu_offload=offload,
     )
 
 
@@ -651,6 +838,27 @@ def _memory_verdict(
 # ---- alternatives ---------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=32)
+def _price_index(
+    catalog_key: int, snapshot: str | None, condition: PriceCondition | None, organization: bool
+) -> tuple[tuple[tuple[float, bool, bool], tuple[tuple[Gpu, PriceQuote], ...]], ...]:
+    """The priced cards a setup may use, grouped by what decides how many are needed (memory size;
+    datacenter or desktop, which sets the largest count; tensor parallel or layer split), each group
+    cheapest first and, at one price, the higher bandwidth (the faster decode) first.
+    Built once per market: a search then asks one count per group, not one per card."""
+    groups: dict[tuple[float, bool, bool], list[tuple[Gpu, PriceQuote]]] = {}
+    for gpu in load_catalog().gpus.values():
+        if gpu.gpu_class == "laptop" or (gpu.form_factor in ("sxm", "oam") and not organization):
+            continue
+        quote = price_quote(gpu.id, snapshot=snapshot, condition=condition, ranked=True)
+        if quote is None:
+            continue
+        key = (gpu.memory_gb, gpu.gpu_class == "datacenter", inference_split(gpu, 2) == "tensor")
+        groups.setdefault(key, []).append((gpu, quote))
+    by_price = {key: sorted(cards, key=lambda c: (c[1].usd, -c[0].bandwidth_gbs)) for key, cards in groups.items()}
+    return tuple((key, tuple(cards)) for key, cards in sorted(by_price.items()))
+
+
 def cheapest_setups(
     spec: ModelSpec,
     mode: Mode,
@@ -665,25 +873,34 @@ def cheapest_setups(
 ) -> list[Alternative]:
     """The cheapest priced card counts that fit, by GPU price alone (base systems for 4-8 GPUs are
     not sourced): up to 4 desktop cards or 8 datacenter cards. Laptops are skipped; SXM/OAM modules
-    only for organisations."""
-    catalog = load_catalog()
-    found: list[Alternative] = []
-    for gpu in catalog.gpus.values():
-        if gpu.gpu_class == "laptop" or (gpu.form_factor in ("sxm", "oam") and not organization):
-            continue
-        quote = price_quote(gpu.id, snapshot=snapshot, condition=condition, ranked=True)
-        if quote is None:
-            continue
-        prec = _eight_bit(gpu) if precision in ("fp8", "int8") else precision
-        most = MAX_SERVER_GPUS if gpu.gpu_class == "datacenter" else MAX_DESKTOP_GPUS
-        n = gpus_needed(spec, gpu, mode, prec, max_gpus=most, context=context)
+    only for organisations. Several desktop cards split a model by layers for chat, datacenter cards
+    tensor parallel (:func:`inference_split`); training shards (FSDP). No multi-card setup is offered
+    when one card that fits costs no more.
+
+    Cost: one count per (memory size, class) group and a decode speed for the few cheapest cards of
+    each, on an index of the priced cards built once per market (:func:`_price_index`), so a search
+    does not grow with the catalog beyond its number of memory sizes."""
+    index = _price_index(id(load_catalog()), snapshot, condition, organization)
+    candidates: list[tuple[Gpu, PriceQuote, int]] = []
+    for (_, server, linked), cards in index:
+        most = MAX_SERVER_GPUS if server else MAX_DESKTOP_GPUS
+        split: Split = "tensor" if linked or mode != "inference" else "pipeline"
+        # FP8 and INT8 take the same memory: the count does not depend on which one a card runs.
+        n = gpus_needed(spec, cards[0][0], mode, precision, max_gpus=most, context=context, split=split)
         if n is None:
             continue
-        usd = quote.usd * n
-        if max_usd is not None and usd > max_usd:
-            continue
-        est = estimate(spec, mode, prec, gpus=n, context=context)
-        decode = decode_speed(spec, gpu, prec, context=est.context, gpus=n) if mode == "inference" else None
+        for gpu, quote in cards[:limit]:  # cheapest first, the faster of equal prices first
+            if max_usd is not None and quote.usd * n > max_usd:
+                break
+            candidates.append((gpu, quote, n))
+    found: list[Alternative] = []
+    for gpu, quote, n in candidates:
+        prec = _eight_bit(gpu) if precision in ("fp8", "int8") else precision
+        split = inference_split(gpu, n) if mode == "inference" else "tensor"
+        est = estimate(spec, mode, prec, gpus=n, context=context, split=split, runtime=runtime_of(gpu))
+        decode = (
+            decode_speed(spec, gpu, prec, context=est.context, gpus=n, split=split) if mode == "inference" else None
+        )
         found.append(
             Alternative(
                 gpu_id=gpu.id,
@@ -694,11 +911,15 @@ def cheapest_setups(
                 precision=prec,
                 need_gib=est.per_gpu_gib,
                 price=quote,
-                gpus_usd=usd,
+                gpus_usd=quote.usd * n,
                 decode=decode,
+                split=split if n > 1 else "tensor",
             )
         )
     found.sort(key=lambda a: (a.gpus_usd, -(a.decode.low if a.decode else 0)))
+    single = min((a.gpus_usd for a in found if a.count == 1), default=None)
+    if single is not None:  # one card that fits at no higher price beats a split
+        found = [a for a in found if a.count == 1 or a.gpus_usd < single]
     return found[:limit]
 
 
@@ -775,6 +996,54 @@ def _mode_for(spec: ModelSpec, query: Query, mode: Mode | None) -> tuple[Mode, M
             None,
         )
     return "inference", msg("canrun.mode_reason.inference"), None
+
+
+# An NVIDIA card on an Apple silicon Mac: Apple silicon has no eGPU support of its own and macOS no NVIDIA
+# driver; since March 2026 Tiny Corp's Apple-signed TinyGPU DriverKit extension runs Ampere-or-newer cards
+# over Thunderbolt/USB4 for tinygrad compute only (github.com/tinygrad/tinygrad/issues/15843). Measured:
+# an RTX 5090 on a Mac mini M4 Pro decoded Llama 3.1 8B at ~7.48 tokens/s.
+EGPU_SOURCE = "https://www.techspot.com/news/112082-someone-finally-got-rtx-5090-running-mac-no.html"
+
+
+def egpu_notes(gpus: list[Gpu]) -> tuple[Msg, ...]:
+    """An Apple silicon Mac and an NVIDIA card named together ("add a 4090 eGPU to my M2 Max?"): no
+    CUDA on the Mac; the card runs there only through TinyGPU + tinygrad, slowly (``EGPU_SOURCE``)."""
+    apple = next((g for g in gpus if g.vendor == "apple" and g.platform == "unified_memory"), None)
+    nvidia = next((g for g in gpus if g.vendor == "nvidia"), None)
+    if apple is None or nvidia is None:
+        return ()
+    return (msg("canrun.note.no_egpu", apple=apple.short_name, nvidia=nvidia.short_name, source=EGPU_SOURCE),)
+
+
+def mixed_layer_split(spec: ModelSpec, setups: list[tuple[Gpu, int]], context: int | None) -> Msg | None:
+    """Different cards together, split by layers as llama.cpp does by default (``--split-mode layer``,
+    layers in proportion to each card's memory): the best rung whose share fits every card, and its
+    speed. The cards take turns, so the time per token is the sum over cards of the bytes on the card
+    over its bandwidth: with shares s_i and single-card rates r_i, 1 / Σ s_i / r_i (the per-token cost
+    t0 counts once, as Σ s_i = 1). None for one kind of card, a model without a KV cache, or no fit."""
+    cards = [gpu for gpu, count in setups for _ in range(count)]
+    if len({g.id for g in cards}) < 2 or not has_kv_cache(spec):
+        return None
+    total = sum(capacity_gb(g) for g in cards)
+    for _, prec in ladder(spec, "inference"):
+        one = estimate(spec, "inference", prec, context=context)
+        split_gb = one.gb_of("weights") + one.gb_of("KV cache")  # what the layers carry
+        fixed_gb = one.per_gpu_gb - split_gb  # activations and runtime, on every card
+        needs = [split_gb * capacity_gb(g) / total + fixed_gb for g in cards]
+        if any(need > capacity_gb(g) for need, g in zip(needs, cards, strict=True)):
+            continue
+        speeds = [decode_speed(spec, g, prec, context=one.context) for g in cards]
+        if any(r is None for r in speeds):
+            return None
+        shares = [capacity_gb(g) / total for g in cards]
+        low = 1 / sum(s / r.low for s, r in zip(shares, speeds, strict=True) if r is not None)
+        high = 1 / sum(s / r.high for s, r in zip(shares, speeds, strict=True) if r is not None)
+        parts = tuple(
+            msg("canrun.mixed.part", gpu=g.short_name, need=need * GB / 2**30, capacity=g.memory_gb)
+            for g, need in zip(cards, needs, strict=True)
+        )
+        return msg("canrun.note.mixed_layer_split", rung=_label("inference", prec), parts=parts, low=low, high=high)
+    return None
 
 
 def _named_setups(query: Query) -> list[tuple[Gpu, int]]:
@@ -863,7 +1132,7 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
             floor=floor,
             card=rows,
             headline=_card_headline(_setup(gpu.short_name, count), gpu.memory_gb, rows, floor),
-            notes=(msg("canrun.card.name_a_model"),),
+            notes=(*egpu_notes([g for g, _ in setups]), msg("canrun.card.name_a_model")),
             assumptions=_ASSUMPTIONS,
         )
     if floor is None:
@@ -970,8 +1239,11 @@ def assess(
         chosen, why = "full_finetune", msg("canrun.mode_reason.no_lora_shape", model=model_words(spec))
     setups = _named_setups(query)
     verdicts = [_gpu_verdict(spec, chosen, gpu, count, context, precision) for gpu, count in setups]
+    notes.extend(egpu_notes([g for g, _ in setups]))
     if len({g.id for g, _ in setups}) > 1:
         notes.append(msg("canrun.note.mixed_cards"))
+        together = mixed_layer_split(spec, setups, context) if chosen == "inference" and precision is None else None
+        notes.extend([together] if together is not None else [])
     memory = None
     if not setups and query.min_memory_gb:
         memory = _memory_verdict(spec, chosen, query.min_memory_gb, query.num_gpus or 1, context, precision)

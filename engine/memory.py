@@ -95,6 +95,9 @@ Split = Literal["tensor", "pipeline"]
 Optimizer = Literal["adamw", "adamw_8bit", "sgd"]
 LoraTargets = Literal["all-linear", "attention", "qv"]
 Compute = Literal["fp32", "fp16", "fp8", "int8"]
+# Whose runtime the overhead belongs to: CUDA (NVIDIA), Apple's Metal (llama.cpp Metal, MLX, PyTorch MPS),
+# or another vendor's (ROCm/HIP, oneAPI).
+Runtime = Literal["cuda", "metal", "other"]
 
 GB = 1e9
 GIB = 2**30
@@ -257,6 +260,9 @@ class MemoryEstimate(BaseModel):
     lora_targets: LoraTargets | None = None
     optimizer: Optimizer | None = None
     gradient_checkpointing: bool | None = None
+    offload: bool = False
+    runtime: Runtime = "cuda"
+    ram_gb: float = 0.0
     terms: tuple[MemoryTerm, ...]
     total_gb: float
     per_gpu_gb: float
@@ -383,14 +389,19 @@ def _term(name: str, per_gpu_bytes: float, gpus: int, basis: Msg, total_bytes: f
     return MemoryTerm(name=name, gb=total / GB, per_gpu_gb=per_gpu_bytes / GB, basis=basis)
 
 
-def _split_clauses(gpus: int, split: Split) -> tuple[Msg, ...]:
-    """How the term is spread over several GPUs, as a clause to add (none on one GPU)."""
+def _split_clauses(gpus: int, split: Split, training: bool = False) -> tuple[Msg, ...]:
+    """How the term is spread over several GPUs, as a clause to add (none on one GPU). Training's
+    "tensor" split is sharding (ZeRO-3/FSDP: each GPU keeps 1/n and gathers a layer as it runs)."""
     if gpus == 1:
         return ()
+    if training and split == "tensor":
+        return (msg("memory.basis.sharded", gpus=gpus),)
     return (msg(f"memory.basis.split_{split}", gpus=gpus),)
 
 
-def _weights_term(model: ModelSpec, prec: Precision, gpus: int, split: Split, frozen_4bit: bool) -> MemoryTerm:
+def _weights_term(
+    model: ModelSpec, prec: Precision, gpus: int, split: Split, frozen_4bit: bool, training: bool = False
+) -> MemoryTerm:
     params = model.params_b * 1e9
     if frozen_4bit:
         emb = embedding_params(model)
@@ -413,7 +424,7 @@ def _weights_term(model: ModelSpec, prec: Precision, gpus: int, split: Split, fr
         "weights",
         total * share,
         gpus,
-        clauses(basis, *(moe if model.is_moe else ()), *_split_clauses(gpus, split)),
+        clauses(basis, *(moe if model.is_moe else ()), *_split_clauses(gpus, split, training)),
         total,
     )
 
@@ -456,10 +467,14 @@ def _kv_term(model: ModelSpec, context: int, batch: int, kv_name: str, gpus: int
     return _term("KV cache", per_gpu, gpus, clauses(basis, *extra, *_split_clauses(gpus, split)), per_gpu * gpus)
 
 
-def _overhead_term(gpus: int) -> MemoryTerm:
-    return _term(
-        "runtime overhead", RUNTIME_OVERHEAD_GB * GB, gpus, msg("memory.basis.overhead", gb=RUNTIME_OVERHEAD_GB)
+def _overhead_term(gpus: int, runtime: Runtime = "cuda") -> MemoryTerm:
+    """The runtime's own memory per GPU. On Apple silicon there is no CUDA context: llama.cpp's Metal
+    compute buffers, MLX's and MPS's allocator caches take its place, and the same allowance is kept
+    (not measured on Metal; the card's size is already the GPU's default working-set share)."""
+    key = {"cuda": "memory.basis.overhead", "metal": "memory.basis.overhead_metal"}.get(
+        runtime, "memory.basis.overhead_other"
     )
+    return _term("runtime overhead", RUNTIME_OVERHEAD_GB * GB, gpus, msg(key, gb=RUNTIME_OVERHEAD_GB))
 
 
 def _inference_activation_term(model: ModelSpec, context: int, batch: int, gpus: int) -> MemoryTerm:
@@ -566,7 +581,7 @@ def _adapter_terms(
     opt_b, opt_words = _optimizer_bytes(optimizer, fp32_params=True)
     shape = msg("memory.basis.adapter_shape", params_m=n / 1e6, rank=rank, targets=targets, layers=model.layers)
     share = _layer_share(model, gpus, split)
-    where = _split_clauses(gpus, split)
+    where = _split_clauses(gpus, split, training=True)
 
     def term(name: str, total: float, basis: Msg) -> MemoryTerm:
         return _term(name, total * share, gpus, clauses(basis, *where), total_bytes=total)
@@ -580,6 +595,49 @@ def _adapter_terms(
             msg("memory.basis.adapter_optimizer", shape=shape, bytes=opt_b, optimizer=opt_words),
         ),
     ]
+
+
+# FSDP gathers each wrapped layer in full for its forward and backward and prefetches the next one
+# (PyTorch FSDP's default BACKWARD_PRE prefetch), so two layers are whole on a GPU at a time.
+FSDP_GATHERED_LAYERS = 2
+# The states FSDP CPU offload (``CPUOffload(offload_params=True)``) keeps in system RAM: the sharded
+# parameters, their gradients and the optimizer states (the optimizer steps on the CPU).
+_OFFLOADED_TERMS = (
+    "weights",
+    "gradients",
+    "optimizer states",
+    "LoRA adapters",
+    "adapter gradients",
+    "adapter optimizer states",
+)
+
+
+def _layer_bytes(model: ModelSpec, prec: Precision) -> float:
+    """One transformer layer's weights at ``prec`` (embedding and output head left out)."""
+    if not model.layers:
+        return 0.0
+    return (model.params_b * 1e9 - embedding_params(model)) * prec.bits / 8 / model.layers
+
+
+def _gather_term(model: ModelSpec, prec: Precision, gpus: int, offload: bool) -> MemoryTerm | None:
+    """FSDP's working copy: two whole layers at a time. Sharded, a GPU already holds 1/n of each,
+    so it adds the other (n-1)/n; with CPU offload the GPU holds none and both come whole."""
+    layer = _layer_bytes(model, prec)
+    if not layer:
+        return None
+    if offload:
+        per_gpu = FSDP_GATHERED_LAYERS * layer
+        basis = msg("memory.basis.fsdp_gather_offload", layers=FSDP_GATHERED_LAYERS, layer_gb=layer / GB)
+    else:
+        per_gpu = FSDP_GATHERED_LAYERS * layer * (1 - 1 / gpus)
+        basis = msg("memory.basis.fsdp_gather", layers=FSDP_GATHERED_LAYERS, layer_gb=layer / GB, gpus=gpus)
+    return _term("gathered layers", per_gpu, gpus, basis)
+
+
+def _offloaded(term: MemoryTerm) -> MemoryTerm:
+    """The term's states kept in system RAM under FSDP CPU offload: none of it on a GPU."""
+    basis = clauses(term.basis, msg("memory.basis.in_system_ram", gb=term.gb))
+    return MemoryTerm(name=term.name, gb=term.gb, per_gpu_gb=0.0, basis=basis)
 
 
 def kind_words(model: ModelSpec) -> Msg:
@@ -610,12 +668,20 @@ def estimate(
     gradient_checkpointing: bool = True,
     gpus: int = 1,
     split: Split = "tensor",
+    offload: bool = False,
+    runtime: Runtime = "cuda",
 ) -> MemoryEstimate:
     """The memory ``model`` needs in ``mode`` at ``precision``, as named terms per GPU.
 
     ``context`` is the sequence length (default: the model's default context capped at 8,192 for
     inference, 2,048 for training); ``batch`` sequences at once (per GPU when training). Multi-GPU
     figures are per GPU and never pooled: ``per_gpu_gb`` must fit every card.
+
+    Training over several GPUs with ``split="tensor"`` is sharded (ZeRO-3/FSDP): weights, gradients,
+    optimizer states and LoRA adapters 1/n per GPU, plus the two layers FSDP gathers whole as it runs.
+    ``offload`` (training only) is FSDP's CPU offload, as Answer.AI's FSDP + QLoRA runs a 70B model
+    on two 24 GB cards: the sharded states live in system RAM (``ram_gb``), the GPUs hold the gathered
+    layers and the activations. ``runtime`` names whose runtime overhead is counted (Apple: Metal).
 
     Estimates are pure, so each distinct question is computed once and remembered: searching the
     catalog for setups that fit asks the same few many times.
@@ -634,6 +700,8 @@ def estimate(
         gradient_checkpointing,
         gpus,
         split,
+        offload,
+        runtime,
     )
 
 
@@ -651,6 +719,8 @@ def _estimate(
     gradient_checkpointing: bool,
     gpus: int,
     split: Split,
+    offload: bool = False,
+    runtime: Runtime = "cuda",
 ) -> MemoryEstimate:
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
@@ -668,13 +738,17 @@ def _estimate(
     length = context or min(spec.default_context or default_len, default_len)
     if context is not None and context < 1:
         raise ValueError("context must be at least 1 token")
+    if offload and not training:
+        raise ValueError("offload is FSDP's CPU offload for training; inference offload is decode_speed(offload_gb=)")
+    if offload and split != "tensor":
+        raise ValueError("FSDP CPU offload shards the states: use split='tensor'")
     notes: list[Msg] = []
 
     terms: list[MemoryTerm]
     if mode in ("full_finetune", "pretrain"):
         terms = _full_training_terms(spec, prec, optimizer, gpus, split)
     else:
-        terms = [_weights_term(spec, prec, gpus, split, frozen_4bit=mode == "qlora")]
+        terms = [_weights_term(spec, prec, gpus, split, frozen_4bit=mode == "qlora", training=training)]
     kv_name = None
     if mode == "inference":
         if has_kv_cache(spec):
@@ -690,7 +764,14 @@ def _estimate(
         if mode == "qlora":
             buf = _largest_matrix(spec) * 2
             terms.append(_term("dequantization buffer", buf, gpus, msg("memory.basis.dequantization_buffer")))
-    terms.append(_overhead_term(gpus))
+        if (gpus > 1 and split == "tensor") or offload:
+            gathered = _gather_term(spec, prec, gpus, offload)
+            terms += [gathered] if gathered else []
+    ram_gb = 0.0
+    if offload:
+        ram_gb = sum(t.gb for t in terms if t.name in _OFFLOADED_TERMS)
+        terms = [_offloaded(t) if t.name in _OFFLOADED_TERMS else t for t in terms]
+    terms.append(_overhead_term(gpus, runtime))
     if spec.max_context and length > spec.max_context:
         notes.append(
             msg("memory.note.context_too_long", tokens=length, model=model_words(spec), max_context=spec.max_context)
@@ -711,6 +792,9 @@ def _estimate(
         lora_targets=lora_targets if mode in ("lora", "qlora") else None,
         optimizer=optimizer if training else None,
         gradient_checkpointing=gradient_checkpointing if training else None,
+        offload=offload,
+        runtime=runtime,
+        ram_gb=ram_gb,
         terms=tuple(terms),
         total_gb=sum(t.gb for t in terms),
         per_gpu_gb=sum(t.per_gpu_gb for t in terms),

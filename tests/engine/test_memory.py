@@ -363,3 +363,99 @@ def test_fsdp_shards_lora_adapters_like_the_base_weights():
     share = math.ceil(80 / 3) / 80  # Llama 3.3 70B has 80 layers
     adapters = next(t for t in piped.terms if t.name == "LoRA adapters")
     assert adapters.per_gpu_gb == pytest.approx(one.gb_of("LoRA adapters") * share)
+
+
+# --- FSDP / ZeRO-3 training and FSDP CPU offload (issue #21 item 8) --------------------------------
+
+
+def test_fsdp_qlora_llama2_70b_on_two_3090s_term_by_term():
+    """QLoRA of Llama 2 70B (69.0B params, 80 layers, h 8192, i 28672, 8 KV heads, vocab 32,000) at 2,048
+    tokens, batch 1, rank 16 all-linear, sharded over 2 GPUs with FSDP. Worked out by hand:
+
+    embedding + head (BF16)  2 · 32,000 · 8,192 = 0.524288e9 params
+    weights   (69.0e9 − 0.524288e9) · 4.127/8 + 0.524288e9 · 2 = 35.32491e9 + 1.048576e9 = 36.37349e9 B; /2 = 18.187 GB
+    adapters  per layer 16·[(8192+8192)·2 + (8192+1024)·2 + (8192+28672)·3] = 2,588,672; ·80 = 207,093,760
+              fp32 weights 4 B and grads 4 B: 0.828 GB each, /2 = 0.414; AdamW 8 B: 1.657 GB, /2 = 0.828
+    activations 2,048 · (80 · 2 · 8,192 + 34 · 8,192) + 2,048 · 32,000 · 8 = 3.2548e9 + 0.5243e9 = 3.779 GB
+    dequantization buffer  8,192 · 28,672 · 2 B = 0.470 GB
+    gathered layers  one layer = 35.32491e9 / 80 = 0.44156 GB; 2 layers · (1 − 1/2) = 0.442 GB
+    runtime  1.0 GB
+    total  18.187 + 0.414 + 0.414 + 0.828 + 3.779 + 0.470 + 0.442 + 1.0 = 25.534 GB = 23.78 GiB (of 24 GiB)
+    """
+    est = estimate("llama-2-70b", "qlora", "nf4", gpus=2, context=2048)
+    per_gpu = {t.name: t.per_gpu_gb for t in est.terms}
+    assert per_gpu["weights"] == pytest.approx(18.187, abs=0.001)
+    assert per_gpu["LoRA adapters"] == pytest.approx(0.414, abs=0.001)
+    assert per_gpu["adapter optimizer states"] == pytest.approx(0.828, abs=0.001)
+    assert per_gpu["activations"] == pytest.approx(3.779, abs=0.001)  # each GPU runs its own micro-batch
+    assert per_gpu["dequantization buffer"] == pytest.approx(0.470, abs=0.001)
+    assert per_gpu["gathered layers"] == pytest.approx(0.442, abs=0.001)
+    assert est.per_gpu_gb == pytest.approx(25.534, abs=0.002)
+    assert est.per_gpu_gib == pytest.approx(23.78, abs=0.01)
+    assert "FSDP" in english(est.term("weights").basis)  # sharded, not "tensor parallel"
+
+
+def test_fsdp_cpu_offload_puts_the_70b_states_in_system_ram():
+    """Answer.AI's FSDP + QLoRA setup for a 70B model on two 24 GB cards: CPU offload keeps the sharded
+    4-bit weights, adapters and their optimizer states in RAM; the GPUs hold two gathered layers, the
+    activations, the dequantization buffer and the runtime. Llama 3.3 70B (70.6B, vocab 128,256) at 2,048:
+
+    embedding + head 2 · 128,256 · 8,192 = 2.101346e9 params; one 4-bit layer (70.6e9 − 2.101346e9) · 4.127/8 / 80
+      = 0.44169 GB → gathered 2 · 0.44169 = 0.883 GB
+    activations 2,048 · (80·2·8,192 + 34·8,192) + 2,048 · 128,256 · 8 = 3.2548e9 + 2.1013e9 = 5.356 GB
+    per GPU 0.883 + 5.356 + 0.470 + 1.0 = 7.709 GB = 7.18 GiB
+    RAM: weights 68.4987e9 · 0.515875 + 2.101346e9 · 2 = 35.3368e9 + 4.2027e9 = 39.5395 GB,
+      adapters 0.828 + 0.828 + 1.657 = 3.314 GB → 42.85 GB
+    Without offload the same run needs 28.69 GB per GPU (26.7 GiB): more than a 24 GB card.
+    """
+    offloaded = estimate("llama-3.3-70b", "qlora", "nf4", gpus=2, context=2048, offload=True)
+    assert offloaded.per_gpu_gb == pytest.approx(7.709, abs=0.003)
+    assert offloaded.ram_gb == pytest.approx(42.85, abs=0.01)
+    assert offloaded.term("weights").per_gpu_gb == 0 and offloaded.term("weights").gb == pytest.approx(39.54, abs=0.01)
+    assert offloaded.term("gathered layers").per_gpu_gb == pytest.approx(0.883, abs=0.001)
+    assert fits(offloaded, gpu("rtx-3090"))
+    sharded = estimate("llama-3.3-70b", "qlora", "nf4", gpus=2, context=2048)
+    assert sharded.per_gpu_gib == pytest.approx(26.72, abs=0.01) and not fits(sharded, gpu("rtx-3090"))
+    with pytest.raises(ValueError):
+        estimate("llama-3.3-70b", "inference", "q4_k_m", offload=True)
+
+
+def _answer_ai_rows() -> list[dict]:
+    from engine.datafiles import data_dir, read_yaml
+
+    return read_yaml(data_dir() / "measurements" / "multi_gpu.yaml")["fsdp_qlora"]
+
+
+@pytest.mark.parametrize("row", _answer_ai_rows(), ids=lambda r: f"{r['model']}-b{r['batch']}-{r['context']}")
+def test_fsdp_qlora_memory_against_answer_ais_measurements(row):
+    """Answer.AI's peak *reserved* memory per GPU (data/measurements/multi_gpu.yaml) includes PyTorch's
+    cached free blocks, so it sits above what the tensors need: our estimate must not exceed it (the
+    over-count that called FSDP+QLoRA 70B on 2× 24 GB impossible), and stays within 40 % under it.
+    Ours (rank 64, train.py's default): 7B 4.42 / 5.36 / 9.12 / 16.64 / 16.26 GiB against 4.98 / 5.21 /
+    11.22 / 20.97 / 22.38; 70B with CPU offload at batch 2: 9.23 GiB against 14.92. The 7B at batch 1
+    and 2,048 tokens is the one above (+3 %): there the runtime allowance (1 GB) exceeds what PyTorch
+    reports, which leaves out the CUDA context."""
+    est = estimate(
+        row["model"],
+        "qlora",
+        "nf4",
+        gpus=row["gpus"],
+        batch=row["batch"],
+        context=row["context"],
+        lora_rank=64,
+        offload=row["cpu_offload"],
+    )
+    assert 0.6 * row["peak_gib"] <= est.per_gpu_gib <= 1.05 * row["peak_gib"]
+    if "cpu_ram_gb" in row:  # "roughly 55GB of CPU RAM for model loading and FSDP CPU offloading"
+        assert est.ram_gb < row["cpu_ram_gb"]
+
+
+def test_apple_silicon_overhead_is_no_cuda_context():
+    """On a Mac the runtime term is Metal's (llama.cpp Metal buffers, MLX/MPS allocator), not a CUDA
+    context; the allowance is the same 1 GB, said to be one."""
+    mac = estimate("llama-3.1-8b", "inference", "q4_k_m", runtime="metal").term("runtime overhead")
+    assert mac.basis.key == "memory.basis.overhead_metal"
+    assert "CUDA context (" not in english(mac.basis) and "Metal" in english(mac.basis)
+    assert mac.per_gpu_gb == pytest.approx(1.0)
+    other = estimate("llama-3.1-8b", "inference", "q4_k_m", runtime="other").term("runtime overhead")
+    assert "ROCm" in english(other.basis)
