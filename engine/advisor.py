@@ -152,24 +152,12 @@ def forget_answers() -> None:
 # ---- recommend -------------------------------------------------------------------------------
 
 
-def _buyable(gpu: Gpu, organization: bool) -> bool:
-    """Cards a buyer can put in their machine: no laptop chips, embedded modules or unified-memory
-    computers (Macs, DGX Spark, Strix Halo: whole systems, not cards), no SXM/OAM modules outside
-    servers, and for a person (not a lab or company) no passively cooled server cards, which need a
-    server's airflow that a desktop case does not give (they stay in answers that name them)."""
-    if gpu.platform in ("laptop", "embedded", "unified_memory") or gpu.gpu_class == "laptop":
-        return False
-    if organization:
-        return True
-    return gpu.form_factor == "pcie" and not (gpu.gpu_class == "datacenter" and gpu.cooling == "passive")
-
-
 @lru_cache(maxsize=8)
 def _candidates(organization: bool, tensor_cores_only: bool) -> tuple[str, ...]:
     return tuple(
         g.id
         for g in load_catalog().gpus.values()
-        if _buyable(g, organization) and (g.has_tensor_cores or not tensor_cores_only)
+        if g.buyable(organization) and (g.has_tensor_cores or not tensor_cores_only)
     )
 
 
@@ -452,7 +440,7 @@ def _cheapest_fitting(
     quotes = [
         q
         for g in catalog.gpus.values()
-        if _buyable(g, bool(query.organization))
+        if g.buyable(bool(query.organization))
         and (vendor is None or g.vendor == vendor)
         and (floor_gb is None or g.memory_gb >= floor_gb)
         and (

@@ -154,6 +154,7 @@ class GpuVerdict(Frozen):
     offload: bool = False
     tensor_decode: SpeedRange | None = None
     cpu_offload: OffloadOption | None = None
+    own_fix: bool = False  # it fits on this very setup another way: a lower precision, a raised Mac limit
 
 
 class MemoryVerdict(Frozen):
@@ -532,6 +533,11 @@ def ladder(spec: ModelSpec, mode: Mode, gpu: Gpu | None = None) -> list[tuple[Mo
     return [(mode, "bf16")]
 
 
+# What to leave to macOS when raising the GPU's wired limit (sudo sysctl iogpu.wired_limit_mb=…): an
+# assumption said in the answer, not an Apple figure (Apple publishes none; the default share is ~75 %).
+MACOS_RESERVE_GB = 8
+
+
 def _try(
     spec: ModelSpec,
     rungs: list[tuple[Mode, str]],
@@ -602,7 +608,9 @@ def _verdict_text(
     rung = _label(last.mode, last.precision, last.offload)
     if not last.fits:
         return msg(
-            ("canrun.verdict.no_memory" if memory_only else "canrun.verdict.no") + ("_per_gpu" if per_gpu else ""),
+            ("canrun.verdict.no_memory" if memory_only else "canrun.verdict.no")
+            + ("_per_gpu" if per_gpu else "")
+            + (".at" if len(tried) == 1 else ""),  # one precision tried (the user's): no "even"
             rung=rung,
             need=need,
             setup=setup,
@@ -715,7 +723,7 @@ def _gpu_verdict(
         training = training_time(spec, gpu, tokens, mode=best.mode, gpus=count)
     needed: list[tuple[Mode, str, int | None]] = []
     notes: list[Msg] = []
-    if not best.fits or len(tried) > 1:
+    if (not best.fits or len(tried) > 1) and gpu.platform != "unified_memory":  # Macs are not ganged
         for rung_mode, prec in (rungs[0], rungs[-1]) if len(rungs) > 1 else (rungs[0],):
             needed.append(
                 (
@@ -790,6 +798,37 @@ def _gpu_verdict(
                 high=offload.decode.high,
             ),
         )
+    own_fix = False
+    if precision is not None and not best.fits:
+        # The user's precision does not fit their card: say which one does, on the same card.
+        lower = _try(spec, ladder(spec, mode, gpu), capacity_gb(gpu), count, context, split, runtime)[-1]
+        if lower.fits:
+            own_fix = True
+            verdict = _sentences(
+                verdict,
+                msg(
+                    "canrun.precision.fits_at",
+                    rung=_label(lower.mode, lower.precision),
+                    need=lower.estimate.per_gpu_gib,
+                    have=gpu.memory_gb,
+                ),
+            )
+    if not best.fits and gpu.unified_memory_gb is not None and gpu.vendor == "apple" and count == 1:
+        raised = gpu.unified_memory_gb - MACOS_RESERVE_GB
+        need = best.estimate.per_gpu_gib
+        if need <= raised:  # macOS lets the GPU wire more than its default share when told to
+            own_fix = True
+            verdict = _sentences(
+                verdict,
+                msg(
+                    "canrun.apple.wired_limit",
+                    need=need,
+                    total=gpu.unified_memory_gb,
+                    reserve=MACOS_RESERVE_GB,
+                    limit=raised,
+                    mb=int(raised * 1024),
+                ),
+            )
     return GpuVerdict(
         gpu_id=gpu.id,
         name=gpu.short_name,
@@ -811,6 +850,7 @@ def _gpu_verdict(
         offload=best.offload,
         tensor_decode=tensor_decode if best.fits else None,
         cpu_offload=offload,
+        own_fix=own_fix,
     )
 
 
@@ -840,7 +880,7 @@ def _memory_verdict(
 
 @lru_cache(maxsize=32)
 def _price_index(
-    catalog_key: int, snapshot: str | None, condition: PriceCondition | None, organization: bool
+    catalog_key: int, snapshot: str | None, condition: PriceCondition | None, organization: bool, vendor: str | None
 ) -> tuple[tuple[tuple[float, bool, bool], tuple[tuple[Gpu, PriceQuote], ...]], ...]:
     """The priced cards a setup may use, grouped by what decides how many are needed (memory size;
     datacenter or desktop, which sets the largest count; tensor parallel or layer split), each group
@@ -848,8 +888,8 @@ def _price_index(
     Built once per market: a search then asks one count per group, not one per card."""
     groups: dict[tuple[float, bool, bool], list[tuple[Gpu, PriceQuote]]] = {}
     for gpu in load_catalog().gpus.values():
-        if gpu.gpu_class == "laptop" or (gpu.form_factor in ("sxm", "oam") and not organization):
-            continue
+        if not gpu.buyable(organization) or (vendor is not None and gpu.vendor != vendor):
+            continue  # a person's setup: no laptops, Macs, modules or passive server cards
         quote = price_quote(gpu.id, snapshot=snapshot, condition=condition, ranked=True)
         if quote is None:
             continue
@@ -869,18 +909,19 @@ def cheapest_setups(
     condition: PriceCondition | None = None,
     max_usd: Decimal | None = None,
     organization: bool = False,
+    vendor: str | None = None,
     limit: int = ALTERNATIVES_PER_TARGET,
 ) -> list[Alternative]:
     """The cheapest priced card counts that fit, by GPU price alone (base systems for 4-8 GPUs are
     not sourced): up to 4 desktop cards or 8 datacenter cards. Laptops are skipped; SXM/OAM modules
     only for organisations. Several desktop cards split a model by layers for chat, datacenter cards
     tensor parallel (:func:`inference_split`); training shards (FSDP). No multi-card setup is offered
-    when one card that fits costs no more.
+    when one card that fits costs no more. ``vendor``: only that vendor's cards.
 
     Cost: one count per (memory size, class) group and a decode speed for the few cheapest cards of
     each, on an index of the priced cards built once per market (:func:`_price_index`), so a search
     does not grow with the catalog beyond its number of memory sizes."""
-    index = _price_index(id(load_catalog()), snapshot, condition, organization)
+    index = _price_index(id(load_catalog()), snapshot, condition, organization, vendor)
     candidates: list[tuple[Gpu, PriceQuote, int]] = []
     for (_, server, linked), cards in index:
         most = MAX_SERVER_GPUS if server else MAX_DESKTOP_GPUS
@@ -1232,6 +1273,13 @@ def assess(
             if names
             else msg("canrun.unknown_model", model=text)
         )
+        if _named_setups(query):
+            # An unknown (or size-less) model on a named card: say so, then what the card runs —
+            # never a dead end ("12 GB runs 7-14B models quantized; which model?").
+            card = _floor_report(query, text)
+            return card.model_copy(
+                update={"unresolved": text, "suggestions": suggestions, "headline": _sentences(headline, card.headline)}
+            )
         return CanRunReport(query=query, model_text=text, unresolved=text, suggestions=suggestions, headline=headline)
     chosen, why, other = _mode_for(spec, query, mode)
     notes: list[Msg] = []
@@ -1249,21 +1297,31 @@ def assess(
         memory = _memory_verdict(spec, chosen, query.min_memory_gb, query.num_gpus or 1, context, precision)
     alternatives: list[Alternative] = []
     quote_date = snapshot_id = None
-    if not any(v.fits for v in verdicts) and (memory is None or not memory.fits):
+    own_fix = any(v.own_fix for v in verdicts)  # their own machine does it another way: no shopping list
+    if not any(v.fits for v in verdicts) and not own_fix and (memory is None or not memory.fits):
         max_usd = query.budget_usd()
         if query.budget is not None and max_usd is None:
             notes.append(msg("canrun.note.no_exchange_rate", currency=query.budget.currency))
-        for target_mode, prec in _alternative_targets(spec, chosen):
-            alternatives += cheapest_setups(
-                spec,
-                target_mode,
-                prec,
-                context=context,
-                snapshot=snapshot,
-                condition=condition,
-                max_usd=max_usd,
-                organization=bool(query.organization),
-            )
+        # NVIDIA first, as the guide advises, unless the user opted into a vendor; any vendor when
+        # no NVIDIA setup fits (the AMD/Intel caveats come with those cards).
+        for vendor in (query.vendor,) if query.vendor else ("nvidia", None):
+            for target_mode, prec in _alternative_targets(spec, chosen):
+                alternatives += cheapest_setups(
+                    spec,
+                    target_mode,
+                    prec,
+                    context=context,
+                    snapshot=snapshot,
+                    condition=condition,
+                    max_usd=max_usd,
+                    organization=bool(query.organization),
+                    vendor=vendor,
+                )
+            if alternatives:
+                break
+        single = min((a.gpus_usd for a in alternatives if a.count == 1), default=None)
+        if single is not None:  # one card that runs it (at some precision) beats a dearer split
+            alternatives = [a for a in alternatives if a.count == 1 or a.gpus_usd < single]
         if alternatives:
             quote_date, snapshot_id = alternatives[0].price.date, alternatives[0].price.snapshot_id
         elif max_usd is not None:

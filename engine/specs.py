@@ -147,6 +147,17 @@ class Gpu(Frozen):
             raise ValueError("an Apple GPU says whether MPS and MLX run on it")
         return self
 
+    def buyable(self, organization: bool) -> bool:
+        """A card a buyer can put in their machine: no laptop chips, embedded modules or unified-memory
+        computers (Macs, DGX Spark, Strix Halo: whole systems, not cards), no SXM/OAM modules outside
+        servers, and for a person (not a lab or company) no passively cooled server cards, which need a
+        server's airflow that a desktop case does not give (they stay in answers that name them)."""
+        if self.platform in ("laptop", "embedded", "unified_memory") or self.gpu_class == "laptop":
+            return False
+        if organization:
+            return True
+        return self.form_factor == "pcie" and not (self.gpu_class == "datacenter" and self.cooling == "passive")
+
     @property
     def has_tensor_cores(self) -> bool:
         return bool(self.tensor_cores)

@@ -342,6 +342,11 @@ def _spread() -> list[object]:
         assess(q(gpus=("gtx-1050-ti",))),  # my card: too small for the LLMs people run
         assess(q(task="kaggle")),  # floor, which GPU?
         assess(q()),  # which model?
+        assess(q(model="120B", gpus=("apple-m3-max-128gb",)), precision="int8"),  # their precision too big; Mac limit
+        assess(q(model="llama 3.1 70b", min_memory_gb=24), precision="bf16"),  # one precision, a memory size
+        assess(q(model="llama 3.1 70b", min_memory_gb=24, num_gpus=2), precision="bf16"),  # …per GPU
+        assess(q(model="llama 3.1 405b", gpus=("rtx-4090",), gpu_counts=(2,))),  # no rung fits two cards
+        assess(q(model="32B")),  # no GPU: the cheapest, and the best precision's cheapest beside it
         assess(q(model="llama 3.3 70b", gpus=("rtx-3090",), gpu_counts=(2,))),  # layer split, tensor alternative
         assess(q(model="llama 3.3 70b", gpus=("rtx-3090",))),  # CPU offload option
         assess(q(model="llama 3.3 70b", gpus=("h100-pcie",), gpu_counts=(2,))),  # datacenter: tensor parallel
@@ -615,3 +620,33 @@ def test_mixed_cards_split_by_layers_sum_each_cards_time():
     assert "GGUF Q4_K_M fits" in english(note)
     too_small = assess(q(model="llama 3.3 70b", gpus=("rtx-3090", "rtx-3060-12gb"), gpu_counts=(1, 1)))
     assert not [n for n in too_small.notes if n.key == "canrun.note.mixed_layer_split"]
+
+
+def test_an_unknown_model_on_a_named_card_says_so_and_what_the_card_runs():
+    report = assess(q(model="FooNet-XL", gpus=("rtx-3060-12gb",)))
+    assert report.unresolved == "FooNet-XL" and report.card  # never a dead end
+    assert report.headline.all_keys()[1] in ("canrun.unknown_model", "canrun.unknown_model_suggest")
+
+
+def test_the_users_precision_that_does_not_fit_comes_with_the_one_that_does_on_their_machine():
+    # M3 Max 128 GB: the GPU's default share is 96 GB (75 %). A 120B model at INT8 needs 113.2 GB;
+    # GGUF Q6_K (6.5625 bits) needs 93.1 GB and fits. Raising the wired limit to 128 - 8 = 120 GB
+    # (iogpu.wired_limit_mb = 120 × 1024 = 122880) makes room for INT8.
+    report = assess(q(model="120B", gpus=("apple-m3-max-128gb",)), precision="int8")
+    verdict = report.verdicts[0]
+    assert not verdict.fits and verdict.own_fix
+    keys = verdict.verdict.all_keys()
+    assert "canrun.verdict.no.at" in keys and "canrun.precision.fits_at" in keys and "canrun.apple.wired_limit" in keys
+    assert "122880" in english(verdict.verdict)
+    assert not report.alternatives  # their own machine does it: no shopping list
+    assert not any(count for *_, count in verdict.needed)  # Macs are not ganged
+
+
+def test_cheapest_setups_for_a_person_lead_with_nvidia_desktop_cards():
+    """NVIDIA first (guide §10) and no passively cooled server cards for a person's desktop."""
+    catalog = load_catalog()
+    report = assess(q(model="70B"))
+    assert report.alternatives
+    for alt in report.alternatives:
+        gpu = catalog.get(alt.gpu_id)
+        assert gpu.vendor == "nvidia" and gpu.buyable(organization=False), alt.gpu_id

@@ -10,7 +10,7 @@ import pytest
 
 from bot.words import catalog as message_catalog
 from bot.words import english, render
-from engine.advisor import _buyable, _card_caveats, advise
+from engine.advisor import _card_caveats, advise
 from engine.catalog import load_catalog
 from engine.datafiles import data_dir, read_yaml
 from engine.message import Msg
@@ -157,7 +157,7 @@ def test_recommendations_pick_cards_not_laptops_modules_or_whole_computers():
     catalog = load_catalog()
     for gpu in catalog.gpus.values():
         if gpu.platform in ("laptop", "embedded", "unified_memory"):
-            assert not _buyable(gpu, organization=False) and not _buyable(gpu, organization=True), gpu.id
+            assert not gpu.buyable(organization=False) and not gpu.buyable(organization=True), gpu.id
     budgets = (300, 800, 1500, 3000, 10000)
     for usd in budgets:
         for task in ("llm_inference", "kaggle", "llm_finetune"):
