@@ -1193,9 +1193,15 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
 
 
 def _headline(
-    spec: ModelSpec, verdicts: list[GpuVerdict], memory: MemoryVerdict | None, alternatives: list[Alternative]
+    spec: ModelSpec,
+    verdicts: list[GpuVerdict],
+    memory: MemoryVerdict | None,
+    alternatives: list[Alternative],
+    need: Msg | None = None,
 ) -> Msg:
-    if verdicts:
+    if need is not None:
+        head = _sentences(msg("canrun.headline.model", model=model_words(spec)), need)
+    elif verdicts:
         head = _sentences(
             *(msg("canrun.headline.verdict", setup=_setup(v.name, v.count), verdict=v.verdict) for v in verdicts)
         )
@@ -1297,6 +1303,7 @@ def assess(
         memory = _memory_verdict(spec, chosen, query.min_memory_gb, query.num_gpus or 1, context, precision)
     alternatives: list[Alternative] = []
     quote_date = snapshot_id = None
+    need_msg: Msg | None = None
     own_fix = any(v.own_fix for v in verdicts)  # their own machine does it another way: no shopping list
     if not any(v.fits for v in verdicts) and not own_fix and (memory is None or not memory.fits):
         max_usd = query.budget_usd()
@@ -1322,6 +1329,27 @@ def assess(
         single = min((a.gpus_usd for a in alternatives if a.count == 1), default=None)
         if single is not None:  # one card that runs it (at some precision) beats a dearer split
             alternatives = [a for a in alternatives if a.count == 1 or a.gpus_usd < single]
+        if not alternatives and not verdicts and memory is None:
+            # Nothing a person can put on a desk holds it ("full fine-tune of a 14B"): say how much
+            # it needs in all, and what a LoRA/QLoRA fine-tune would take instead.
+            top_mode, top_prec = _alternative_targets(spec, chosen)[0]
+            need = estimate(spec, top_mode, top_prec, gpus=1, context=context)
+            need_msg = msg(
+                "canrun.headline.need", rung=_label(top_mode, top_prec), gb=need.total_gb, desktop=MAX_DESKTOP_GPUS
+            )
+            if chosen == "full_finetune" and spec.kind == "llm" and spec.hidden_size and spec.layers:
+                for target_mode, prec in _alternative_targets(spec, "lora"):
+                    alternatives += cheapest_setups(
+                        spec,
+                        target_mode,
+                        prec,
+                        context=context,
+                        snapshot=snapshot,
+                        condition=condition,
+                        max_usd=max_usd,
+                        organization=bool(query.organization),
+                        vendor=query.vendor or "nvidia",
+                    )
         if alternatives:
             quote_date, snapshot_id = alternatives[0].price.date, alternatives[0].price.snapshot_id
         elif max_usd is not None:
@@ -1346,7 +1374,7 @@ def assess(
         verdicts=tuple(verdicts),
         memory_verdict=memory,
         alternatives=tuple(alternatives),
-        headline=_headline(spec, verdicts, memory, alternatives),
+        headline=_headline(spec, verdicts, memory, alternatives, need_msg),
         notes=tuple(notes),
         assumptions=_ASSUMPTIONS,
         snapshot_id=snapshot_id,

@@ -650,3 +650,22 @@ def test_cheapest_setups_for_a_person_lead_with_nvidia_desktop_cards():
     for alt in report.alternatives:
         gpu = catalog.get(alt.gpu_id)
         assert gpu.vendor == "nvidia" and gpu.buyable(organization=False), alt.gpu_id
+
+
+def test_a_full_fine_tune_no_desk_holds_says_its_total_need_and_offers_lora():
+    # Full fine-tune with Adam in mixed precision: 16 B per parameter (BF16 weights 2 + grads 2, fp32
+    # master 4 + m 4 + v 4) — a 14B model needs 14e9 × 16 B ≈ 224 GB before activations; more than
+    # four 32 GB desktop cards hold.
+    report = assess(q(model="14B", task="llm_finetune"), mode="full_finetune")
+    keys = report.headline.all_keys()
+    assert "canrun.headline.need" in keys
+    assert report.alternatives and {a.mode for a in report.alternatives} <= {"lora", "qlora"}
+    need = next(m for m in _walk(report.headline) if m.key == "canrun.headline.need")
+    assert 224 <= need["gb"] <= 260
+
+
+def _walk(message):
+    yield message
+    for value in message.args.values():
+        if hasattr(value, "key"):
+            yield from _walk(value)
