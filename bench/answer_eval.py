@@ -82,7 +82,7 @@ def _fits(answer: Answer) -> bool | None:
 def _metric(answer: Answer, metric: str) -> bool:
     report = answer.can_run
     if metric == "memory_fit":
-        return bool(report and (report.verdicts or report.memory_verdict or report.card))
+        return bool(report and (report.verdicts or report.memory_verdict or report.card or report.needs))
     if metric == "decode_tokens_per_s":
         rows = [*(report.verdicts if report else ()), *(r.verdict for r in (report.card if report else ()))]
         return any(v.decode is not None for v in rows)

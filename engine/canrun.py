@@ -221,6 +221,15 @@ class CanRunReport(Frozen):
     snapshot_id: str | None = None
     price_date: dt.date | None = None
     card: tuple[CardRow, ...] = ()
+    needs: tuple[Need, ...] = ()  # no card or size named: what the model needs in all, per rung
+
+
+class Need(Frozen):
+    """ "How much VRAM does it need?": one rung's whole need on one GPU."""
+
+    mode: Mode
+    precision: str
+    gib: float
 
 
 # ---- speed ----------------------------------------------------------------------------------
@@ -1198,9 +1207,13 @@ def _headline(
     memory: MemoryVerdict | None,
     alternatives: list[Alternative],
     need: Msg | None = None,
+    needs: list[Need] | None = None,
 ) -> Msg:
     if need is not None:
         head = _sentences(msg("canrun.headline.model", model=model_words(spec)), need)
+    elif needs and not verdicts and memory is None:
+        said = tuple(msg("canrun.need_at", rung=_label(n.mode, n.precision), gib=n.gib) for n in needs)
+        head = msg("canrun.headline.needs", model=model_words(spec), needs=said)
     elif verdicts:
         head = _sentences(
             *(msg("canrun.headline.verdict", setup=_setup(v.name, v.count), verdict=v.verdict) for v in verdicts)
@@ -1304,6 +1317,11 @@ def assess(
     alternatives: list[Alternative] = []
     quote_date = snapshot_id = None
     need_msg: Msg | None = None
+    needs: list[Need] = []
+    if not setups and memory is None:  # "how much VRAM does it need?": the need itself, per rung, leads
+        for target_mode, prec in _alternative_targets(spec, chosen):
+            est = estimate(spec, target_mode, prec, gpus=1, context=context)
+            needs.append(Need(mode=target_mode, precision=prec, gib=est.per_gpu_gib))
     own_fix = any(v.own_fix for v in verdicts)  # their own machine does it another way: no shopping list
     if not any(v.fits for v in verdicts) and not own_fix and (memory is None or not memory.fits):
         max_usd = query.budget_usd()
@@ -1374,7 +1392,8 @@ def assess(
         verdicts=tuple(verdicts),
         memory_verdict=memory,
         alternatives=tuple(alternatives),
-        headline=_headline(spec, verdicts, memory, alternatives, need_msg),
+        headline=_headline(spec, verdicts, memory, alternatives, need_msg, needs),
+        needs=tuple(needs),
         notes=tuple(notes),
         assumptions=_ASSUMPTIONS,
         snapshot_id=snapshot_id,

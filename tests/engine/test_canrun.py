@@ -669,3 +669,14 @@ def _walk(message):
     for value in message.args.values():
         if hasattr(value, "key"):
             yield from _walk(value)
+
+
+def test_how_much_vram_leads_with_the_need_per_rung():
+    # Qwen2.5 14B (14.7B params): BF16 weights 14.77e9 × 2 B ≈ 29.5 GB, Q4_K_M at 4.84 bits ≈ 8.9 GB,
+    # plus KV cache, activations and the 1 GB runtime allowance: ~29.9 and ~10.8 GiB.
+    report = assess(q(model="qwen2.5 14b"))
+    assert [(n.mode, n.precision) for n in report.needs] == [("inference", "bf16"), ("inference", "q4_k_m")]
+    bf16, q4 = (n.gib for n in report.needs)
+    assert 28 < bf16 < 32 and 9 < q4 < 12
+    assert report.headline.key == "canrun.sentences" and "canrun.headline.needs" in report.headline.all_keys()
+    assert not assess(q(model="qwen2.5 14b", gpus=("rtx-3090",))).needs  # a card named: its verdict instead
