@@ -1167,6 +1167,53 @@ def _card_headline(name: str | Msg, gb: float, rows: tuple[CardRow, ...], floor:
     return _sentences(*parts)
 
 
+CPU_PRECISION = "q4_k_m"  # what people run on a CPU (llama.cpp's usual quantisation)
+
+
+def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) -> CanRunReport:
+    """No GPU at all: a model runs on the CPU from system RAM. For an LLM, the RAM it takes at
+    Q4_K_M and the decode speed system RAM allows (every token reads the weights once: dual-channel
+    DDR4-3200 to DDR5-5600 at llama.cpp's measured share of peak); training on a CPU only for small
+    models. Without a model named, a 7B stands in."""
+    named = spec is not None
+    model = spec or load_model_catalog().get("generic-7b")
+    notes = [msg("canrun.cpu.training")]
+    if model.kind != "llm" or not has_kv_cache(model):
+        headline = msg("canrun.cpu.other", model=model_words(model))
+        return CanRunReport(query=query, model_text=model_text, headline=headline, notes=tuple(notes))
+    est = estimate(model, "inference", CPU_PRECISION, gpus=1, context=query.context_tokens, runtime="other")
+    weights = est.gb_of("weights") * ((model.active_params_b or model.params_b) / model.params_b)
+    low, high = (peak * RAM_EFFICIENCY / weights for peak in RAM_PEAK_GBS)
+    headline = msg(
+        "canrun.cpu.headline" if named else "canrun.cpu.headline_generic",
+        model=model_words(model),
+        rung=_label("inference", CPU_PRECISION),
+        ram=est.total_gb,
+        low=low,
+        high=high,
+    )
+    notes.append(
+        msg(
+            "canrun.cpu.basis",
+            low_peak=RAM_PEAK_GBS[0],
+            high_peak=RAM_PEAK_GBS[1],
+            efficiency=RAM_EFFICIENCY,
+            source=RAM_SOURCE,
+        )
+    )
+    return CanRunReport(
+        query=query,
+        model_text=model_text,
+        model_id=model.id if named else None,
+        model_name=model.name if named else None,
+        model=spec,
+        mode="inference",
+        headline=headline,
+        notes=tuple(notes),
+        needs=(Need(mode="inference", precision=CPU_PRECISION, gib=est.total_gib),),
+    )
+
+
 def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
     """No model named: what the named card can do (the largest models it runs and trains, how
     fast, where it stops), with the guide's floor for the task as guidance; with only a memory
@@ -1282,6 +1329,8 @@ def assess(
         get_precision(precision)  # unknown names raise ValueError with the known ones
     condition = condition or query.condition
     text = query.model
+    if query.cpu_only and not query.gpus:
+        return _cpu_report(query, _resolve(text)[0] if text else None, text)
     if not text:
         return _floor_report(query, text)
     spec, basis, suggestions = _resolve(text)

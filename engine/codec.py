@@ -132,6 +132,7 @@ LAYOUT: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("tma", ("bool",)),
     ("objective", ("choice", CHOICES["objective"])),
     ("vendor", ("choice", CHOICES["vendor"])),
+    ("cpu_only", ("bool",)),
 )
 BUDGET_CENTS_BITS = _bits(int(BOUNDS["budget"].high) * 100 + 1)
 

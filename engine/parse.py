@@ -656,6 +656,7 @@ class Parser:
             "power_limit_w": power_limit,
             "mode": mode,
             "precision": self.precision(words, mode),
+            "cpu_only": True if not mentions and vocab.cpu_only.find(words) else None,
         }
         ids = list(dict.fromkeys(m.gpu_id for m in mentions))
         if len(ids) > MAX_GPUS:  # a Query holds four cards: keep the first four named, and say so

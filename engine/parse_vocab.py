@@ -280,6 +280,7 @@ class Vocab:
     mode_any: PhraseSet  # every mode phrase: where none can match, no mode is searched
     precisions: dict[str, PhraseSet]  # engine.memory precision name → how people write it
     support_words: PhraseSet  # a question about what software runs on a card
+    cpu_only: PhraseSet  # the user has no GPU
     precision_any: PhraseSet
     laptop: PhraseSet
     apple: PhraseSet
@@ -369,6 +370,7 @@ def load_vocab() -> Vocab:
         mode_any=PhraseSet(e for entries in raw["modes"].values() for e in entries),
         precisions=compile_keyed(raw["precisions"]),
         support_words=PhraseSet(raw["support_words"]),
+        cpu_only=PhraseSet(raw["cpu_only"]),
         precision_any=PhraseSet(e for entries in raw["precisions"].values() for e in entries),
         laptop=PhraseSet(raw["laptop"]),
         apple=PhraseSet(raw["apple"]),

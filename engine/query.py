@@ -156,6 +156,8 @@ class Query(BaseModel):
     # the best value), and a vendor they opted into (None: NVIDIA leads, as the guide advises)
     objective: Objective | None = None
     vendor: Vendor | None = None
+    # can_run: the user has no GPU ("没显卡", "CPU only"): the model runs from system RAM on the CPU
+    cpu_only: bool | None = None
 
     def __init__(self, **data: Any) -> None:
         """Validate, turning what pydantic rejects into the one error front ends catch."""

@@ -347,6 +347,9 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 70b", min_memory_gb=24, num_gpus=2), precision="bf16"),  # …per GPU
         assess(q(model="llama 3.1 405b", gpus=("rtx-4090",), gpu_counts=(2,))),  # no rung fits two cards
         assess(q(model="32B")),  # no GPU: the cheapest, and the best precision's cheapest beside it
+        assess(q(model="llama 3 8b", cpu_only=True)),  # no GPU at all: the CPU and system RAM
+        assess(q(cpu_only=True)),
+        assess(q(model="sdxl", cpu_only=True)),
         assess(q(model="llama 3.3 70b", gpus=("rtx-3090",), gpu_counts=(2,))),  # layer split, tensor alternative
         assess(q(model="llama 3.3 70b", gpus=("rtx-3090",))),  # CPU offload option
         assess(q(model="llama 3.3 70b", gpus=("h100-pcie",), gpu_counts=(2,))),  # datacenter: tensor parallel
@@ -680,3 +683,19 @@ def test_how_much_vram_leads_with_the_need_per_rung():
     assert 28 < bf16 < 32 and 9 < q4 < 12
     assert report.headline.key == "canrun.sentences" and "canrun.headline.needs" in report.headline.all_keys()
     assert not assess(q(model="qwen2.5 14b", gpus=("rtx-3090",))).needs  # a card named: its verdict instead
+
+
+def test_without_a_gpu_an_llm_runs_from_system_ram_at_ram_speed():
+    # Llama 3 8B (8.03B params) at Q4_K_M (4.84 bits): 8.03e9 × 4.84 / 8 ≈ 4.86 GB of weights read per
+    # token. Dual-channel DDR4-3200 51.2 GB/s × 73 % ÷ 4.86 ≈ 7.7 tok/s; DDR5-5600 89.6 GB/s → ≈ 13.5.
+    report = assess(q(model="llama 3 8b", cpu_only=True))
+    said = report.headline
+    assert said.key == "canrun.cpu.headline"
+    assert abs(said["low"] - 7.7) < 0.1 and abs(said["high"] - 13.5) < 0.1
+    assert report.needs and 6 < report.needs[0].gib < 8
+    assert any(n.key == "canrun.cpu.training" for n in report.notes)
+
+
+def test_without_a_gpu_and_a_model_a_7b_stands_in_and_other_models_get_the_cpu_build():
+    assert assess(q(cpu_only=True)).headline.key == "canrun.cpu.headline_generic"
+    assert assess(q(model="sdxl", cpu_only=True)).headline.key == "canrun.cpu.other"

@@ -486,3 +486,15 @@ def test_several_cards_slower_than_one_is_the_guides_multi_gpu_answer() -> None:
 @pytest.mark.parametrize("text", ["what's the weather like?", "how do I cook rice?", "who won the game last night?"])
 def test_questions_about_neither_gpus_nor_ml_are_other(text: str) -> None:
     assert q(text).kind == "other"
+
+
+@pytest.mark.parametrize(
+    ("text", "cpu"),
+    [
+        ("没有显卡，只有核显，能跑 Qwen2.5 7B 吗？", True),
+        ("Can I run Mistral 7B on CPU only?", True),
+        ("My 3060 runs out of memory, can I use the CPU instead?", None),  # a card named: not CPU-only
+    ],
+)
+def test_no_gpu_at_all_is_read(text: str, cpu: bool | None) -> None:
+    assert q(text).cpu_only is cpu
