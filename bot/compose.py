@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bot.document import Block, Document, Table
 from bot.locales import Lang
-from bot.words import render, say
+from bot.words import citation, render, say
 from engine.answer import Answer, Option
 from engine.canrun import CanRunReport
 from engine.canrun import rung_label as _rung
@@ -124,7 +124,7 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
                 role="why",
                 title=say(lang, "field.why"),
                 lines=lines,
-                sources=tuple(rule.source for rule in answer.rules),
+                sources=tuple(citation(rule.source, lang) for rule in answer.rules),
             )
         )
     tips = [*(n for n in answer.notes if n not in facts), *answer.suggestions]
@@ -297,7 +297,7 @@ def cycles_blocks(c: CycleBreakdown, lang: Lang) -> list[Block]:
             text=head,
             table=table,
             lines=tuple(render(n, lang) for n in c.notes),
-            sources=(c.source,),
+            sources=(citation(c.source, lang),),
         )
     ]
 

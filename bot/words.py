@@ -59,6 +59,19 @@ def catalog() -> dict[str, dict[str, str]]:
     return out
 
 
+@cache
+def _citations() -> dict[str, str]:
+    """English citation text → its key in the catalog (``cite.*``, data/locales/messages/citations.yaml)."""
+    return {templates["en"]: key for key, templates in catalog().items() if key.startswith("cite.")}
+
+
+def citation(source: str, lang: Lang) -> str:
+    """A rule's source in the reader's language: a citation of the guide or the docs from the catalog;
+    anything else (a URL, a repository, a vendor's page) as written."""
+    key = _citations().get(source)
+    return catalog()[key][lang] if key else source
+
+
 class _Date:
     def __init__(self, value: dt.date, lang: Lang) -> None:
         self.value, self.lang = value, lang

@@ -19,7 +19,6 @@ from engine.cost import PriceCondition, PriceQuote, price_history
 from engine.message import Msg, msg
 from engine.specs import Gpu
 
-SOURCE = "Guide 2023 §Do I need to wait for the RTX 50 series? / future GPU improvements"
 TREND_DAYS = 365  # how far back a price trend looks: one year of monthly snapshots
 
 

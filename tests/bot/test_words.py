@@ -255,3 +255,17 @@ async def test_every_slash_command_description_is_translated():
         for locale, lang in ((discord.Locale.taiwan_chinese, "zh-Hant"), (discord.Locale.chinese, "zh-Hans")):
             words = await translator.translate(app_commands.locale_str(text), locale, None)  # type: ignore[arg-type]
             assert words and not english_run(words), (text, lang)
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_the_guides_citations_beside_rules_are_in_the_readers_language(lang):
+    """Rule sources that cite the guide or the docs come from the citation catalog; only URLs,
+    repositories and vendors' pages stay as written."""
+    leaks = set()
+    for _, answer in answers():
+        for block in compose(answer, lang).blocks:  # type: ignore[arg-type]
+            for source in block.sources:
+                if source.startswith(("Guide", "guide", "docs/")) or english_run(source.split("http")[0]):
+                    if not re.search(r"https?://|repo |\.com|\.org", source):
+                        leaks.add(source)
+    assert not sorted(leaks)[:10], f"{len(leaks)} citations untranslated"
