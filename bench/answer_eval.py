@@ -72,6 +72,8 @@ def _fits(answer: Answer) -> bool | None:
     report = answer.can_run
     if report is None:
         return None
+    if report.published_fits:  # answered from a tool's published requirement (diffusion training)
+        return any(report.published_fits)
     if report.verdicts:
         return any(v.fits for v in report.verdicts)
     if report.memory_verdict is not None:

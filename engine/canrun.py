@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.catalog import load_catalog
 from engine.cost import PriceCondition, PriceQuote, price_quote
+from engine.datafiles import data_dir, read_yaml
 from engine.memory import (
     DEFAULT_INFERENCE_CONTEXT,
     GB,
@@ -222,6 +223,7 @@ class CanRunReport(Frozen):
     price_date: dt.date | None = None
     card: tuple[CardRow, ...] = ()
     needs: tuple[Need, ...] = ()  # no card or size named: what the model needs in all, per rung
+    published_fits: tuple[bool, ...] = ()  # per named setup, from a published requirement (diffusion training)
 
 
 class Need(Frozen):
@@ -1167,6 +1169,72 @@ def _card_headline(name: str | Msg, gb: float, rows: tuple[CardRow, ...], floor:
     return _sentences(*parts)
 
 
+class PublishedTraining(Frozen):
+    """A training tool's own figure for what training a model takes (data/measurements/diffusion_training.yaml)."""
+
+    id: str
+    model: str
+    mode: Mode
+    min_gb: float
+    recommended_gb: float
+    source: str
+
+
+@lru_cache(maxsize=1)
+def _published() -> dict[tuple[str, str], PublishedTraining]:
+    rows = read_yaml(data_dir() / "measurements" / "diffusion_training.yaml")["training"]
+    return {(r["model"], r["mode"]): PublishedTraining(**r) for r in rows}
+
+
+def published_training(model_id: str, mode: Mode) -> PublishedTraining | None:
+    """The published requirement for training ``model_id`` in ``mode`` (QLoRA reads as LoRA), if any."""
+    return _published().get((model_id, "lora" if mode == "qlora" else mode))
+
+
+def _published_report(
+    query: Query, spec: ModelSpec, need: PublishedTraining, text: str | None, basis: Msg | None
+) -> CanRunReport:
+    """A diffusion model's training, answered from its tool's published figures: from ``min_gb``,
+    comfortable at ``recommended_gb``, per GPU (each card holds the whole model)."""
+    said = msg(
+        "canrun.published.need",
+        model=model_words(spec),
+        work=msg(f"canrun.published.work.{need.mode}"),
+        min_gb=need.min_gb,
+        recommended_gb=need.recommended_gb,
+        settings=msg(f"canrun.published.settings.{need.id}"),
+        source=need.source,
+    )
+    checks: list[tuple[str | Msg, float]] = [(_setup(g.short_name, n), g.memory_gb) for g, n in _named_setups(query)]
+    if not checks and query.min_memory_gb:
+        checks = [(f"{query.min_memory_gb:g} GB", query.min_memory_gb)]
+    lines, fits = [], []
+    for setup, have in checks:
+        key = "yes" if have >= need.recommended_gb else "tight" if have >= need.min_gb else "no"
+        lines.append(
+            msg(
+                f"canrun.published.{key}",
+                setup=setup,
+                have=have,
+                min_gb=need.min_gb,
+                recommended_gb=need.recommended_gb,
+            )
+        )
+        fits.append(key != "no")
+    return CanRunReport(
+        query=query,
+        model_text=text,
+        model_id=spec.id,
+        model_name=spec.name,
+        model=spec,
+        model_basis=basis,
+        mode=need.mode,
+        headline=_sentences(*lines, said) if lines else said,
+        needs=(Need(mode=need.mode, precision="bf16", gib=need.min_gb),),
+        published_fits=tuple(fits),
+    )
+
+
 CPU_PRECISION = "q4_k_m"  # what people run on a CPU (llama.cpp's usual quantisation)
 
 
@@ -1350,6 +1418,9 @@ def assess(
             )
         return CanRunReport(query=query, model_text=text, unresolved=text, suggestions=suggestions, headline=headline)
     chosen, why, other = _mode_for(spec, query, mode)
+    published = published_training(spec.id, chosen) if spec.kind == "diffusion" else None
+    if published is not None:
+        return _published_report(query, spec, published, text, basis)
     notes: list[Msg] = []
     if chosen in ("lora", "qlora") and not (spec.hidden_size and spec.layers):
         chosen, why = "full_finetune", msg("canrun.mode_reason.no_lora_shape", model=model_words(spec))

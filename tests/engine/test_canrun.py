@@ -327,7 +327,7 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 8b", gpus=(old,))),  # no Tensor Cores
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), precision="q8_0"),  # INT8-less prefill path
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), mode="inference", precision="int8"),  # mode given
-        assess(q(model="sdxl", gpus=("rtx-3090",)), mode="lora"),  # no transformer shape for LoRA
+        assess(q(model="sd 1.5", gpus=("rtx-3090",)), mode="lora"),  # no transformer shape for LoRA, nothing published
         assess(q(model="llama 3.1 70b", budget=Money(amount=Decimal(50), currency="USD"))),  # nothing in budget
         assess(q(model="llama 3.1 70b", budget=Money(amount=Decimal(300), currency=unknown_currency))),
         assess(q(model="whisper large v3", task="llm_finetune", gpus=("rtx-3090",))),
@@ -348,6 +348,8 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 405b", gpus=("rtx-4090",), gpu_counts=(2,))),  # no rung fits two cards
         assess(q(model="32B")),  # no GPU: the cheapest, and the best precision's cheapest beside it
         assess(q(model="llama 3 8b", cpu_only=True)),  # no GPU at all: the CPU and system RAM
+        assess(q(model="sdxl", gpus=("rtx-3060-12gb", "rtx-3070", "gtx-1060-6gb")), mode="lora"),  # published
+        assess(q(model="sdxl"), mode="full_finetune"),
         assess(q(cpu_only=True)),
         assess(q(model="sdxl", cpu_only=True)),
         assess(q(model="llama 3.3 70b", gpus=("rtx-3090",), gpu_counts=(2,))),  # layer split, tensor alternative
@@ -699,3 +701,16 @@ def test_without_a_gpu_an_llm_runs_from_system_ram_at_ram_speed():
 def test_without_a_gpu_and_a_model_a_7b_stands_in_and_other_models_get_the_cpu_build():
     assert assess(q(cpu_only=True)).headline.key == "canrun.cpu.headline_generic"
     assert assess(q(model="sdxl", cpu_only=True)).headline.key == "canrun.cpu.other"
+
+
+def test_sdxl_lora_training_is_answered_from_kohyas_published_figures():
+    # kohya-ss/sd-scripts README, "Tips for SDXL training": LoRA "can be done with 8GB GPU memory (10GB
+    # recommended)" with U-Net only, gradient checkpointing, cached outputs and an 8-bit optimizer.
+    def verdict(gpu: str) -> str:
+        return assess(q(model="sdxl", gpus=(gpu,)), mode="lora").headline.all_keys()[1]
+
+    assert verdict("rtx-3060-12gb") == "canrun.published.yes"  # 12 GB ≥ 10 recommended
+    assert verdict("rtx-3070") == "canrun.published.tight"  # 8 GB: the minimum
+    assert verdict("gtx-1060-6gb") == "canrun.published.no"  # 6 GB < 8
+    report = assess(q(model="sdxl"), mode="lora")
+    assert report.needs[0].gib == 8 and "canrun.published.need" in report.headline.all_keys()
