@@ -80,6 +80,15 @@ def as_fields(query: Query) -> dict[str, Any]:
     }
 
 
+def _first_labels(row: dict[str, Any]) -> dict[str, Any]:
+    """A corpus row with its first task and memory labels put back (rows without them unchanged)."""
+    exp = dict(row["expected"])
+    for field, first in (("task", "task_with_source_context"), ("min_memory_gb", "min_memory_gb_with_spec")):
+        if first in exp:
+            exp[field] = exp[first]
+    return {**row, "expected": exp}
+
+
 def gpu_matches(expected: str, parsed: str) -> bool:
     """`a100` accepts `a100-80gb-sxm`; `gtx-1080` does not accept `gtx-1080-ti`; ids that differ only
     in hyphens are the same card (the corpus writes `rtx-4090d`, the catalog `rtx-4090-d`)."""
@@ -157,7 +166,20 @@ def main(argv: list[str] | None = None) -> int:
         help="which sets: train dev test (the corpus), shared, own",
     )
     ap.add_argument("--show-errors", action="store_true", help="print wrong fields (never for the test split)")
+    ap.add_argument(
+        "--first-labels",
+        action="store_true",
+        help="score task and min_memory_gb against the corpus' first labels (task_with_source_context, "
+        "min_memory_gb_with_spec), as before the 2026-12-03 relabel (data/corpus/README.md)",
+    )
     args = ap.parse_args(argv)
+    if args.first_labels:
+        global load
+        plain = load
+
+        def load(path: str | Path, split: str | None = None) -> list[dict[str, Any]]:  # type: ignore[no-redef]
+            return [_first_labels(r) for r in plain(path, split)]
+
     results = []
     for label, rows, frozen in sets(args.split, args.files):
         fields, full, errors = score(rows)
