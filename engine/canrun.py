@@ -539,9 +539,18 @@ def ladder(spec: ModelSpec, mode: Mode, gpu: Gpu | None = None) -> list[tuple[Mo
             release = get_precision(spec.release_precision)
             rungs = [release.name] + [r for r in rungs if get_precision(r).bits < release.bits]
         return [("inference", r) for r in rungs]
+    half = _half(gpu)
     if mode in ("lora", "qlora"):
-        return [("lora", "bf16"), ("qlora", "nf4")] if mode == "lora" else [("qlora", "nf4")]
-    return [(mode, "bf16")]
+        return [("lora", half), ("qlora", "nf4")] if mode == "lora" else [("qlora", "nf4")]
+    return [(mode, half)]
+
+
+def _half(gpu: Gpu | None) -> str:
+    """The 16-bit type a card trains in: BF16 where its architecture has it (Ampere on), else FP16
+    (same memory; Pascal, Volta and Turing have no BF16)."""
+    if gpu is None:
+        return "bf16"
+    return "bf16" if load_catalog().architecture(gpu.id).features.bf16 else "fp16"
 
 
 # What to leave to macOS when raising the GPU's wired limit (sudo sysctl iogpu.wired_limit_mb=…): an
@@ -1137,9 +1146,31 @@ def card_capabilities(gpu: Gpu, count: int = 1) -> tuple[CardRow, ...]:
     return tuple(rows)
 
 
-def _card_headline(name: str | Msg, gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None) -> Msg:
+_NOT_LLM_TASKS = frozenset({"computer_vision", "other", "rl", "research", "kaggle"})
+
+
+def _card_headline(
+    name: str | Msg, gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, task: str | None = None
+) -> Msg:
     """ "RTX 3060 12GB (12 GB) runs LLMs up to Qwen2.5 14B (GGUF Q4_K_M: 9.0 GB, ~18-24 tokens/s);
-    Llama 3.3 70B does not fit (needs 40.5 GB)." — the guide's floor as guidance, never a bare no."""
+    Llama 3.3 70B does not fit (needs 40.5 GB)." — the guide's floor as guidance, never a bare no.
+    For image generation the image models lead; for other work that is no LLM's (vision, 3D,
+    speech…), the guide's floor for that work leads and the table shows the rest."""
+    if task == "image_generation":
+        images = [r for r in rows if r.use == "image"]
+        made = next((r for r in images if r.verdict.fits), None)
+        over = next((r for r in images if not r.verdict.fits), None)
+        parts = [
+            msg("canrun.card.images", setup=name, gb=gb, model=made.model_name, need=made.verdict.need_gib)
+            if made is not None
+            else msg("canrun.card.images_none", setup=name, gb=gb)
+        ]
+        if over is not None:
+            parts.append(msg("canrun.card.stops", model=over.model_name, need=over.verdict.need_gib))
+        return _sentences(*parts)
+    if task in _NOT_LLM_TASKS and floor is not None:
+        key = "canrun.card.floor_meets" if gb >= floor.gb else "canrun.card.floor_under"
+        return msg(key, setup=name, gb=gb, floor=floor.gb, rule=floor.rule)
     chat = [r for r in rows if r.use == "chat"]
     runs = next((r for r in chat if r.verdict.fits), None)
     stops = next((r for r in chat if not r.verdict.fits), None)
@@ -1296,7 +1327,7 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
             model_text=model_text,
             floor=floor,
             card=rows,
-            headline=_card_headline(_setup(gpu.short_name, count), gpu.memory_gb, rows, floor),
+            headline=_card_headline(_setup(gpu.short_name, count), gpu.memory_gb, rows, floor, query.task),
             notes=(*egpu_notes([g for g, _ in setups]), msg("canrun.card.name_a_model")),
             assumptions=_ASSUMPTIONS,
         )

@@ -223,7 +223,10 @@ def test_pretraining_70b_on_four_a100s_does_not_fit():
 def test_no_model_uses_the_guides_floor():
     report = assess(q(task="kaggle", gpus=("gtx-1060-6gb",)))
     assert report.floor is not None and report.floor.gb == 8
-    assert "the guide is comfortable from 8 GB" in english(report.headline)  # guidance, never a bare no
+    # guidance, never a bare no: for Kaggle (no LLM) the guide's floor for the work leads
+    assert "under the guide's 8 GB for this work" in english(report.headline)
+    llm = assess(q(task="llm_inference", gpus=("rtx-3060-12gb",)))
+    assert "the guide is comfortable from 24 GB" in english(llm.headline)  # for LLMs: what it runs, then the floor
     assert english(assess(q(task="kaggle", min_memory_gb=6)).headline).startswith("6 GB is below the guide's floor")
     assert english(assess(q()).headline).startswith("Which model")
 
@@ -350,6 +353,10 @@ def _spread() -> list[object]:
         assess(q(model="llama 3 8b", cpu_only=True)),  # no GPU at all: the CPU and system RAM
         assess(q(model="sdxl", gpus=("rtx-3060-12gb", "rtx-3070", "gtx-1060-6gb")), mode="lora"),  # published
         assess(q(model="sdxl"), mode="full_finetune"),
+        assess(q(task="image_generation", gpus=("rtx-3060-12gb",))),  # my card, images lead
+        assess(q(task="image_generation", gpus=("gtx-1050-ti",))),  # too small for image models
+        assess(q(task="computer_vision", gpus=("rtx-4090",))),  # the floor for the work leads
+        assess(q(task="llm_inference", gpus=("gtx-1060-6gb",))),  # LLMs: what it runs, then the floor
         assess(q(cpu_only=True)),
         assess(q(model="sdxl", cpu_only=True)),
         assess(q(model="llama 3.3 70b", gpus=("rtx-3090",), gpu_counts=(2,))),  # layer split, tensor alternative
@@ -714,3 +721,11 @@ def test_sdxl_lora_training_is_answered_from_kohyas_published_figures():
     assert verdict("gtx-1060-6gb") == "canrun.published.no"  # 6 GB < 8
     report = assess(q(model="sdxl"), mode="lora")
     assert report.needs[0].gib == 8 and "canrun.published.need" in report.headline.all_keys()
+
+
+def test_a_card_trains_in_the_16_bit_type_its_architecture_has():
+    """Pascal (GTX 1060) has no BF16: training rungs use FP16, the same memory; Ampere keeps BF16."""
+    assert ladder(spec("llama-3.1-8b"), "full_finetune", load_catalog().get("gtx-1060-6gb")) == [
+        ("full_finetune", "fp16")
+    ]
+    assert ladder(spec("llama-3.1-8b"), "lora", load_catalog().get("rtx-3090"))[0] == ("lora", "bf16")

@@ -498,3 +498,8 @@ def test_questions_about_neither_gpus_nor_ml_are_other(text: str) -> None:
 )
 def test_no_gpu_at_all_is_read(text: str, cpu: bool | None) -> None:
     assert q(text).cpu_only is cpu
+
+
+def test_training_a_cnn_is_training_it_whole() -> None:
+    assert q("will my 1060 6gb work for yolo training?").mode == "full_finetune"
+    assert q("can my 1060 run yolo?").mode is None
