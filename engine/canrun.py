@@ -1160,14 +1160,14 @@ def _card_headline(
         images = [r for r in rows if r.use == "image"]
         made = next((r for r in images if r.verdict.fits), None)
         over = next((r for r in images if not r.verdict.fits), None)
-        parts = [
+        lead = (
             msg("canrun.card.images", setup=name, gb=gb, model=made.model_name, need=made.verdict.need_gib)
             if made is not None
             else msg("canrun.card.images_none", setup=name, gb=gb)
-        ]
-        if over is not None:
-            parts.append(msg("canrun.card.stops", model=over.model_name, need=over.verdict.need_gib))
-        return _sentences(*parts)
+        )
+        if over is None:
+            return lead
+        return _sentences(lead, msg("canrun.card.stops", model=over.model_name, need=over.verdict.need_gib))
     if task in _NOT_LLM_TASKS and floor is not None:
         key = "canrun.card.floor_meets" if gb >= floor.gb else "canrun.card.floor_under"
         return msg(key, setup=name, gb=gb, floor=floor.gb, rule=floor.rule)
