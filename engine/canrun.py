@@ -1440,8 +1440,9 @@ def assess(
             if names
             else msg("canrun.unknown_model", model=text)
         )
-        if _named_setups(query):
-            # An unknown (or size-less) model on a named card: say so, then what the card runs —
+        if _named_setups(query) or (query.min_memory_gb and query.task and memory_floor(query.task)):
+            # An unknown (or size-less) model on a named card or memory size: say so, then what the
+            # card runs or how the size stands against the guide's floor for the work —
             # never a dead end ("12 GB runs 7-14B models quantized; which model?").
             card = _floor_report(query, text)
             return card.model_copy(

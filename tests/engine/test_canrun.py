@@ -729,3 +729,9 @@ def test_a_card_trains_in_the_16_bit_type_its_architecture_has():
         ("full_finetune", "fp16")
     ]
     assert ladder(spec("llama-3.1-8b"), "lora", load_catalog().get("rtx-3090"))[0] == ("lora", "bf16")
+
+
+def test_an_unknown_model_with_a_memory_size_is_weighed_against_the_guides_floor():
+    report = assess(q(model="Kimi-Audio", min_memory_gb=16, task="other"))
+    keys = report.headline.all_keys()
+    assert "canrun.unknown_model" in keys and "canrun.floor.memory_meets" in keys

@@ -503,3 +503,10 @@ def test_no_gpu_at_all_is_read(text: str, cpu: bool | None) -> None:
 def test_training_a_cnn_is_training_it_whole() -> None:
     assert q("will my 1060 6gb work for yolo training?").mode == "full_finetune"
     assert q("can my 1060 run yolo?").mode is None
+
+
+@pytest.mark.parametrize(
+    "text", ["My 3090 reaches 110°C and throttles, how do I fix it?", "4090 温度太高降频了怎么办？"]
+)
+def test_heat_and_throttling_are_power_and_cooling(text: str) -> None:
+    assert q(text).kind == "power"
