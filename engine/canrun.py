@@ -1313,6 +1313,14 @@ def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) ->
     )
 
 
+def _card_name(gpu: Gpu, count: int) -> str | Msg:
+    """The setup as a card headline names it; a unified-memory computer by its GPU's share, since the
+    name already says the whole memory ("Apple M2 (8 GB)'s GPU share (6 GB)")."""
+    if gpu.platform == "unified_memory":
+        return msg("canrun.card.gpu_share", name=gpu.short_name)
+    return _setup(gpu.short_name, count)
+
+
 def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
     """No model named: what the named card can do (the largest models it runs and trains, how
     fast, where it stops), with the guide's floor for the task as guidance; with only a memory
@@ -1327,7 +1335,7 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
             model_text=model_text,
             floor=floor,
             card=rows,
-            headline=_card_headline(_setup(gpu.short_name, count), gpu.memory_gb, rows, floor, query.task),
+            headline=_card_headline(_card_name(gpu, count), gpu.memory_gb, rows, floor, query.task),
             notes=(*egpu_notes([g for g, _ in setups]), msg("canrun.card.name_a_model")),
             assumptions=_ASSUMPTIONS,
         )

@@ -357,6 +357,7 @@ def _spread() -> list[object]:
         assess(q(task="image_generation", gpus=("gtx-1050-ti",))),  # too small for image models
         assess(q(task="computer_vision", gpus=("rtx-4090",))),  # the floor for the work leads
         assess(q(task="llm_inference", gpus=("gtx-1060-6gb",))),  # LLMs: what it runs, then the floor
+        assess(q(gpus=("apple-m2-max-32gb",))),  # a Mac: its GPU's share of the memory
         assess(q(cpu_only=True)),
         assess(q(model="sdxl", cpu_only=True)),
         assess(q(model="llama 3.3 70b", gpus=("rtx-3090",), gpu_counts=(2,))),  # layer split, tensor alternative
