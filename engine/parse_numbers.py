@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation, Overflow
 from functools import cache
 
 from engine.parse_vocab import PhraseSet, Vocab, Words, squash
@@ -158,7 +158,10 @@ def _value(m: re.Match[str], vocab: Vocab) -> Decimal | None:
         return None
     if m.group("exp"):
         exp = int(m.group("exp"))
-        value = value ** min(exp, 40)
+        try:
+            value = value ** min(exp, 40)
+        except (InvalidOperation, Overflow):  # "0^0", or beyond what a Decimal holds: no amount
+            return None
     mult = m.group("mult")
     return value * vocab.numbers["multipliers"][mult] if mult else value
 

@@ -510,3 +510,8 @@ def test_training_a_cnn_is_training_it_whole() -> None:
 )
 def test_heat_and_throttling_are_power_and_cooling(text: str) -> None:
     assert q(text).kind == "power"
+
+
+@pytest.mark.parametrize("text", ["budget $0^0", "budget 0^0 usd for a 4090"])
+def test_a_power_decimal_cannot_compute_is_no_amount(text: str) -> None:
+    assert q(text).budget is None  # found by tests/bot/test_fuzz.py: 0^0 raised InvalidOperation
