@@ -7,8 +7,11 @@ its sha256 key and the LRU lookup. Prints figures and appends a JSON line to ben
 ``--cold`` times instead each kind's first render in a fresh process, with matplotlib and the fonts not
 yet loaded (no ``warm_up``): what the first user to ask a live shard for a chart waits for, since a
 shard loads them with its first chart (issue #24). Importing ``bot.charts`` is timed apart.
-Targets: first render < 300 ms, cached < 5 ms.
-Run: .venv/bin/python bench/chart_bench.py [--runs N] [--cold]
+``--stalls process|thread`` times each kind's first render through the bot's async path and the
+longest event-loop stall meanwhile: in the charts' worker process (as the bot draws them since
+2026-12-03, warmed after READY) or in a thread of the same process (as before).
+Targets: first render < 300 ms, cached < 5 ms, no event-loop stall over 5 ms.
+Run: .venv/bin/python bench/chart_bench.py [--runs N] [--cold] [--stalls process|thread]
 """
 
 from __future__ import annotations
@@ -105,6 +108,55 @@ def cold(langs: list[str]) -> dict[str, dict[str, float]]:
     return results
 
 
+async def stalls(langs: list[str], process: bool) -> dict[str, dict[str, float]]:
+    """Each kind's first render through the bot's async path (``render_spec_async``) while a probe on
+    the event loop wakes every millisecond: the render's time as the awaiting answer sees it and the
+    longest the loop was held up meanwhile (target: no stall over 5 ms). ``process``: in the charts'
+    worker process, warmed first as the bot warms it after READY; else in the charts' thread, cold."""
+    import asyncio
+
+    from bot import charts
+
+    charts.use_processes(process)
+    builders = cases()
+    if process:
+        start = time.perf_counter_ns()
+        await asyncio.get_running_loop().run_in_executor(None, charts.warm_up)
+        print(f"worker process started and warmed in {ms(start):.0f} ms (after READY in the bot)")
+    results: dict[str, dict[str, float]] = {}
+    for lang in langs:
+        for name, build in builders.items():
+            charts.cache_clear()
+            gaps: list[float] = []
+            done = asyncio.Event()
+
+            async def probe(gaps: list[float] = gaps, done: asyncio.Event = done) -> None:
+                last = time.perf_counter()
+                while not done.is_set():
+                    await asyncio.sleep(0.001)
+                    now = time.perf_counter()
+                    gaps.append((now - last - 0.001) * 1000)
+                    last = now
+
+            watcher = asyncio.create_task(probe())
+            await asyncio.sleep(0.01)
+            start = time.perf_counter_ns()
+            await charts.render_spec_async(build(lang))
+            took = ms(start)
+            done.set()
+            await watcher
+            key = f"{name}/{lang}"
+            results[key] = {"render_ms": round(took, 1), "max_stall_ms": round(max(gaps), 2)}
+            print(f"{key:24s} render {took:7.1f} ms   longest event-loop stall {max(gaps):6.2f} ms", flush=True)
+    worker = charts.worker_pid()
+    if worker is not None:
+        rss = int(Path(f"/proc/{worker}/status").read_text().split("VmRSS:")[1].split()[0]) / 1024
+        print(f"worker process RSS {rss:.0f} MB")
+        results["worker_rss_mb"] = {"rss_mb": round(rss, 1)}
+    charts.shutdown()
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5, help="uncached renders per kind and language")
@@ -112,7 +164,24 @@ def main() -> None:
     parser.add_argument("--no-save", action="store_true", help="print only, append nothing to results")
     parser.add_argument("--cold", action="store_true", help="each kind's first render in a fresh process")
     parser.add_argument("--one-cold", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--stalls", choices=("process", "thread"), help="event-loop stalls while rendering, as the bot renders"
+    )
     args = parser.parse_args()
+    if args.stalls:
+        import asyncio
+        import warnings
+
+        warnings.simplefilter("ignore")  # a machine without CJK fonts warns for every glyph
+        results = asyncio.run(stalls(args.langs.split(","), args.stalls == "process"))
+        worst = max(r.get("max_stall_ms", 0.0) for r in results.values())
+        print(
+            f"longest stall {worst:.1f} ms; target: none over 5 ms; "
+            f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
+        )
+        if not args.no_save:
+            save("charts_stalls", {"mode": args.stalls, "load_average": round(os.getloadavg()[0], 2), **results})
+        return
     if args.one_cold:
         one_cold(args.one_cold, args.langs)
         return

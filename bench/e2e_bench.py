@@ -432,15 +432,42 @@ async def run_phase(run: Running, events: list[Event] | None, n: int, rate: floa
         for h, _ in handles
         if first_seen(h) is None
     ]
+    late = late_answers(run, [h for h, _ in handles if first_seen(h) is None], askers)
     if missing:
-        print(f"unanswered after {REPLY_WAIT_SECONDS} s: {', '.join(missing[:10])}", file=sys.stderr, flush=True)
+        print(
+            f"unanswered after {REPLY_WAIT_SECONDS} s: {', '.join(missing[:10])}"
+            + (f" ({late} of {len(missing)} answered late, in the channel)" if late else ""),
+            file=sys.stderr,
+            flush=True,
+        )
     return {
         "answered": len(latencies),
+        "late": late,
         "expected": len(sent_at) + len(handles),
         "per_second": len(latencies) / elapsed,
         "latencies": latencies,
         "latencies_by_kind": by_kind,
     }
+
+
+def late_answers(run: Running, unanswered: list, askers: dict) -> int:
+    """How many of the ``unanswered`` interactions were answered late: Discord (the double) expired
+    the interaction before its reply, and the bot posted the answer to the channel instead, naming
+    the asker (bot.interactions._post_late). Counted apart, not as answers: the latency is unknown."""
+    if not unanswered:
+        return 0
+    posted = [
+        str(s.payload.get("content") or "")
+        for s in run.double.sent
+        if s.kind == "create" and not s.payload.get("message_reference")
+    ]
+    late = 0
+    for handle in unanswered:
+        user = askers.get(("interaction", handle.id))
+        mention = f"<@{user.id}>" if user is not None else None
+        if mention and any(mention in text for text in posted):
+            late += 1
+    return late
 
 
 def harvest(run: Running, replies: dict, handles: list, askers: dict, keep: int = 3000) -> None:

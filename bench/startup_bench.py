@@ -89,7 +89,7 @@ async def many_users(users: int, batch: int) -> dict:
         await settle(run.proc.pid)
         rss0, started = rss_mb(run.proc.pid), time.monotonic()
         print(f"gpu-advisor after READY and 10 answers: RSS {rss0:.1f} MB", flush=True)
-        done = answered = 0
+        done = answered = missing = late = 0
         cpu0, at0, answered0 = cpu_seconds(run.proc.pid), time.monotonic(), 0
         for checkpoint in checkpoints:
             while done < checkpoint:
@@ -98,6 +98,8 @@ async def many_users(users: int, batch: int) -> dict:
                 result = await run_phase(run, traffic.plan(size, len(run.channels)), size, None)
                 done += size
                 answered += result["answered"]
+                missing += result["expected"] - result["answered"]
+                late += result["late"]
             cpu = cpu_seconds(run.proc.pid)
             await asyncio.sleep(BATCH_SECONDS + 0.2)
             await settle(run.proc.pid)
@@ -106,6 +108,8 @@ async def many_users(users: int, batch: int) -> dict:
                 "users": traffic.users,
                 "corpus_or_templated_questions": traffic.asked,
                 "answered": answered,
+                "unanswered": missing,
+                "late_in_channel": late,
                 "rss_mb": round(rss_mb(run.proc.pid), 1),
                 "cpu_ms_per_answer": round(1000 * (cpu - cpu0) / max(answered - answered0, 1), 3),
                 "answers_per_s": round((answered - answered0) / (time.monotonic() - at0), 1),
@@ -114,7 +118,8 @@ async def many_users(users: int, batch: int) -> dict:
             print(
                 f"{row['events']:7d} events, {row['users']:7d} distinct users, {row['answered']:7d} answered: "
                 f"RSS {row['rss_mb']:6.1f} MB, {row['cpu_ms_per_answer']:.2f} ms CPU per answer, "
-                f"{row['answers_per_s']:.0f} answers/s since the last line; load average {os.getloadavg()[0]:.2f}",
+                f"{row['answers_per_s']:.0f} answers/s since the last line; {missing} unanswered so far "
+                f"({late} of them late, in the channel); load average {os.getloadavg()[0]:.2f}",
                 flush=True,
             )
             cpu0, at0, answered0 = cpu_seconds(run.proc.pid), time.monotonic(), answered

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import time
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -34,13 +35,14 @@ from bot.config import Settings
 from bot.degrade import DegradeMetrics
 from bot.expiring import Expiring
 from bot.i18n import Lang, Translator, from_discord, t
-from bot.interactions import mark_received, respond, watch_for_slow_answer
-from bot.observability import Metrics, health_app, start_health_server
+from bot.interactions import acknowledge_now, mark_received, respond, watch_for_slow_answer
+from bot.observability import Metrics, health_app, start_health_server, trace_memory_from_env
 from bot.store import GuildSettings, Store, advice_context
 from bot.store.conversations import QueuedConversations, within
 from bot.store.db import Breaker, StoreUnavailable, is_unavailable
 from bot.store.store import open_store_when_up
 from bot.views import DYNAMIC_ITEMS
+from bot.words import catalog as message_catalog
 from bot.words import render
 from engine.advisor import AdviceContext
 from engine.advisor import warm_up as warm_up_engine
@@ -89,7 +91,8 @@ class AdvisorTree(app_commands.CommandTree):
                 return False
             if autocomplete:
                 return True
-            watch_for_slow_answer(interaction)
+            if watch_for_slow_answer(interaction):
+                await acknowledge_now(interaction)  # it waited in a backlog: acknowledge before the work
             chosen = await bot.guild_lang(interaction.guild_id)
             if chosen:
                 interaction.extras["lang"] = chosen  # a server-wide answer language overrides each member's
@@ -174,6 +177,12 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         self._health: web.AppRunner | None = None
         self._warm = False
         self._warm_task: asyncio.Task[None] | None = None
+        self._trace_memory: asyncio.Task[None] | None = None
+        self._load_keys: asyncio.Task[None] | None = None
+        self._charts_were_in_processes = charts.uses_processes()
+        # Commands are synced after READY (see on_ready); wait_until_ready() waits for it too.
+        self._commands_synced = asyncio.Event()
+        self._sync_task: asyncio.Task[None] | None = None
 
     def _get_state(self, **options: Any) -> internals.SkipOwnMessages:  # type: ignore[override]
         return internals.connection_state(self, **options)
@@ -205,6 +214,11 @@ class GpuAdvisorBot(commands.AutoShardedBot):
             health, self._health = self._health, None
             await _bounded("health server", health.cleanup())
         charts.shutdown()
+        charts.use_processes(self._charts_were_in_processes)  # as it was before this bot (tests run several)
+        self._commands_synced.set()
+        for task in (self._load_keys, self._trace_memory, self._sync_task):
+            if task is not None:
+                task.cancel()
         if self.store is not None:  # before the gateway closes: nothing may cancel it mid-way
             store, self.store = self.store, None
             if isinstance(self.conversations, WriteThroughConversations):
@@ -341,6 +355,11 @@ class GpuAdvisorBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         s = self.settings
+        self._trace_memory = trace_memory_from_env()
+        # Charts are drawn in a worker process (no event-loop stalls, matplotlib out of this process's
+        # memory); CHARTS_IN_PROCESS=true draws them in a thread of this process instead.
+        self._charts_were_in_processes = charts.uses_processes()
+        charts.use_processes(os.environ.get("CHARTS_IN_PROCESS", "").lower() not in ("1", "true", "yes"))
         self.store = await open_store_when_up(
             s.database_url,
             wait=s.database_start_timeout_seconds,
@@ -355,8 +374,12 @@ class GpuAdvisorBot(commands.AutoShardedBot):
             read_timeout=s.database_timeout_seconds,
             on_read_failed=lambda: self.degrade.fallback("conversation"),
             on_lost=self.degrade.conversations_lost.inc,
+            # GPU_ADVISOR_CONVERSATION_KEYS=off reads every new key, as before (benchmarks: before/after).
+            know_keys=os.environ.get("GPU_ADVISOR_CONVERSATION_KEYS", "on") != "off",
         )
         self.conversations = WriteThroughConversations(self._conversation_writes)
+        # In the background: until the live keys are known, every new (user, channel) is read as before.
+        self._load_keys = asyncio.create_task(self._conversation_writes.load_live_keys(), name="conversation-keys")
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for cog in COGS:
@@ -364,9 +387,8 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         if self.settings.health_port:
             app = health_app(self.metrics, self.health, self.refresh_metrics)
             self._health = await start_health_server(app, self.settings.health_host, self.settings.health_port)
-        if self.settings.sync_commands:
-            synced = await self.tree.sync()
-            log.info("synced %d application commands", len(synced))
+        if not self.settings.sync_commands:
+            self._commands_synced.set()
 
     async def on_message(self, message: discord.Message) -> None:
         """No prefix commands: a mention is a question for the chat cog, never a command name."""
@@ -375,22 +397,68 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         log.info("ready as %s in %d guilds (shards %s)", self.user, len(self.guilds), self.shard_ids)
         if not self._warm:
             self._warm = True
+            if self.settings.sync_commands:
+                self._sync_task = asyncio.create_task(self._sync_commands(), name="sync-commands")
             self._warm_task = asyncio.create_task(self._warm_up())
 
+    async def wait_until_ready(self) -> None:
+        """Ready: the gateway's READY, and the application commands synced (when this process syncs)."""
+        await super().wait_until_ready()
+        await self._commands_synced.wait()
+
+    async def _sync_commands(self) -> None:
+        """Upload the slash commands, after READY rather than before: Discord keeps the commands of the
+        last sync, so the bot can answer them meanwhile, and translating every command's name and
+        description into each language (the message catalogs) was ≈0.2 s of start-up at 10,000 guilds
+        (docs/performance.md)."""
+        try:
+            synced = await self.tree.sync()
+            log.info("synced %d application commands", len(synced))
+        except Exception:
+            log.exception("syncing application commands failed; the commands of the last sync stay")
+        finally:
+            self._commands_synced.set()
+
     async def _warm_up(self) -> None:
-        """After READY, off the event loop: load data, fill caches and, with CHARTS_WARM_UP=true, load
-        matplotlib and fonts (≈55 MB; otherwise they load with the first chart). Then freeze
+        """After READY, off the event loop: load data and the message catalogs, fill caches, and start
+        the charts' worker process, which loads matplotlib and the fonts (so the first chart is as fast
+        as any other; with CHARTS_IN_PROCESS=true they load here only with CHARTS_WARM_UP=true, ≈55 MB,
+        else with the first chart). Then freeze
         what is left: the long-lived heap moves out of the garbage collector's way, so a full
         collection no longer stalls answers for a tenth of a second — and collect young objects
         in bigger, rarer batches (``GC_THRESHOLDS``)."""
         loop = asyncio.get_running_loop()
-        work = [loop.run_in_executor(None, warm_up_engine)]
-        if self.settings.charts_warm_up:
-            work.append(loop.run_in_executor(None, charts.warm_up))
-        await asyncio.gather(*work)
+        work: list[Awaitable[Any]] = [
+            loop.run_in_executor(None, warm_up_engine),
+            loop.run_in_executor(None, message_catalog),
+        ]
+        if self.settings.charts_warm_up and not charts.uses_processes():
+            work.append(loop.run_in_executor(None, charts.warm_up))  # matplotlib in this process: before the freeze
+        results = await asyncio.gather(*work, return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException):
+                log.warning(
+                    "warming up after READY failed", extra={"error": f"{type(result).__name__}: {result}"[:200]}
+                )
         gc.collect()
         gc.freeze()
-        gc.set_threshold(*GC_THRESHOLDS)
+        gc.set_threshold(*_gc_thresholds())
+        if charts.uses_processes():
+            # The worker process loads matplotlib and the fonts (≈1 s of CPU at low priority, nothing
+            # here), after the freeze: this process's collector must not wait for it.
+            start = charts.warm_up if self.settings.charts_warm_up else charts.start_worker
+            try:
+                await loop.run_in_executor(None, start)
+            except Exception as error:
+                log.warning(
+                    "starting the charts' worker failed", extra={"error": f"{type(error).__name__}: {error}"[:200]}
+                )
+
+
+def _gc_thresholds() -> tuple[int, ...]:
+    """``GC_THRESHOLDS``, or ``GPU_ADVISOR_GC_THRESHOLDS="a,b,c"`` (for benchmarks)."""
+    text = os.environ.get("GPU_ADVISOR_GC_THRESHOLDS")
+    return tuple(int(part) for part in text.split(",")) if text else GC_THRESHOLDS
 
 
 class _Degraded(Exception):

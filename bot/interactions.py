@@ -126,19 +126,41 @@ def _reply_lock(interaction: discord.Interaction) -> asyncio.Lock:
     return lock
 
 
-def watch_for_slow_answer(interaction: discord.Interaction) -> None:
-    """If the answer to this slash command is not on its way after ``DEFER_AFTER_SECONDS``,
-    acknowledge it with "thinking…", so that Discord's 3-second window cannot close on it; the
-    answer then follows within 15 minutes. Only for commands in :data:`DEFERRABLE_MODULES`."""
+def age_of(interaction: discord.Interaction) -> float:
+    """Seconds since Discord created the interaction (its id is a snowflake carrying the time), never
+    negative. Under a backlog an interaction can wait in this process for a second or more before
+    its handler runs, and Discord's 3-second window runs from its creation, not from then."""
+    return max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
+
+
+def _deferrable(interaction: discord.Interaction) -> bool:
     if interaction.type is not discord.InteractionType.application_command:
-        return
+        return False
     command = interaction.command
-    if command is None or getattr(command, "module", None) not in DEFERRABLE_MODULES:
-        return
+    return command is not None and getattr(command, "module", None) in DEFERRABLE_MODULES
+
+
+def watch_for_slow_answer(interaction: discord.Interaction) -> bool:
+    """If the answer to this slash command is not on its way ``DEFER_AFTER_SECONDS`` after Discord
+    created the interaction, acknowledge it with "thinking…", so that Discord's 3-second window
+    cannot close on it; the answer then follows within 15 minutes. Only for commands in
+    :data:`DEFERRABLE_MODULES`. Returns True when that time has already passed (the interaction
+    waited in a backlog): the caller should then acknowledge it at once (:func:`acknowledge_now`),
+    before the answer's work. A host clock ahead of Discord's only makes the acknowledgement earlier."""
+    if not _deferrable(interaction):
+        return False
     bot = bot_of(interaction)
-    received = mark_received(interaction)
-    delay = max(0.0, received + bot.settings.defer_after_seconds - time.monotonic())
+    mark_received(interaction)
+    delay = bot.settings.defer_after_seconds - age_of(interaction)
+    if delay <= 0:
+        return True
     asyncio.get_running_loop().call_later(delay, lambda: asyncio.ensure_future(_defer_if_slow(interaction)))
+    return False
+
+
+async def acknowledge_now(interaction: discord.Interaction) -> None:
+    """ "thinking…" now, for an interaction that waited too long to be answered within its window."""
+    await _defer_if_slow(interaction)
 
 
 async def _defer_if_slow(interaction: discord.Interaction) -> None:

@@ -15,12 +15,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import gc
 import json
 import logging
+import os
 import re
 import sys
 import time
+import tracemalloc
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -214,3 +220,95 @@ async def start_health_server(app: web.Application, host: str, port: int) -> web
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
     return runner
+
+
+async def trace_memory(directory: str, every: float = 60.0, frames: int = 0) -> None:
+    """Diagnostics, off by default: with ``TRACEMALLOC_DIR`` set, the bot writes every ``every``
+    seconds (``TRACEMALLOC_EVERY``) the count and shallow size of the live objects the garbage
+    collector tracks, by type (``objects-<n>.json``: cheap), and with ``TRACEMALLOC_FRAMES`` > 0 a
+    tracemalloc snapshot that deep (``snapshot-<n>.pickle``; tracing costs many times the CPU) — to
+    find what grows with users (docs/performance.md). Never in production."""
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    if frames:
+        tracemalloc.start(frames)
+    n = 0
+    while True:
+        await asyncio.sleep(every)
+        n += 1
+        counts: dict[str, list[int]] = {}
+        for obj in gc.get_objects():
+            name = f"{type(obj).__module__}.{type(obj).__qualname__}"
+            entry = counts.setdefault(name, [0, 0])
+            entry[0] += 1
+            entry[1] += sys.getsizeof(obj)
+        top = sorted(counts.items(), key=lambda item: -item[1][1])[:60]
+        caches = {}
+        for obj in gc.get_objects():
+            if isinstance(obj, functools._lru_cache_wrapper):
+                info = obj.cache_info()
+                if info.currsize > 100:
+                    caches[f"{obj.__module__}.{obj.__qualname__}"] = [
+                        info.currsize,
+                        info.maxsize,
+                        info.hits,
+                        info.misses,
+                    ]
+        held = {name: _holders(name) for name in os.environ.get("TRACEMALLOC_HOLDERS", "").split(",") if name}
+        (folder / f"objects-{n:03d}.json").write_text(
+            json.dumps({"time": time.time(), "types": top, "caches": caches, "holders": held}, default=str)
+        )
+        if frames:
+            tracemalloc.take_snapshot().dump(str(folder / f"snapshot-{n:03d}.pickle"))
+
+
+def _holders(type_name: str, samples: int = 5, depth: int = 5) -> list[list[str]]:
+    """For a few live objects of ``type_name`` (module.qualname), the chain of what refers to them:
+    the type of each referrer, ``depth`` levels up (diagnostics only; loops, no closures, so that
+    this function's own lists and cells stay out of the answer)."""
+    found = []
+    for obj in gc.get_objects():
+        kind = type(obj)
+        if f"{kind.__module__}.{kind.__qualname__}" == type_name:
+            found.append(obj)
+    picked = found[:: max(1, len(found) // samples)][:samples]
+    del found
+    ours = {id(picked)}
+    chains = []
+    for obj in picked:
+        chain: list[str] = []
+        current = obj
+        for _ in range(depth):
+            referrers = gc.get_referrers(current)
+            ours.add(id(referrers))
+            others = []
+            for r in referrers:
+                if id(r) not in ours and type(r).__name__ != "frame":
+                    others.append(r)
+            ours.add(id(others))
+            if not others:
+                break
+            described = []
+            for r in others[:6]:
+                text = f"{type(r).__module__}.{type(r).__qualname__}"
+                if isinstance(r, dict):
+                    keys = []
+                    for k, v in r.items():
+                        if v is current:
+                            keys.append(str(k)[:40])
+                    text += f" keys={keys[:3]}"
+                described.append(text)
+            chain.append(" | ".join(described))
+            current = others[0]
+        chains.append(chain)
+    return chains
+
+
+def trace_memory_from_env() -> asyncio.Task[None] | None:
+    """:func:`trace_memory` as a task when ``TRACEMALLOC_DIR`` is set, else None."""
+    directory = os.environ.get("TRACEMALLOC_DIR")
+    if not directory:
+        return None
+    every = float(os.environ.get("TRACEMALLOC_EVERY", "60"))
+    frames = int(os.environ.get("TRACEMALLOC_FRAMES", "0"))
+    return asyncio.create_task(trace_memory(directory, every, frames), name="trace-memory")

@@ -60,7 +60,11 @@ from bot.charts.rendering import (
     render_spec_async,
     set_max_waiting,
     shutdown,
+    start_worker,
+    use_processes,
+    uses_processes,
     warm_up,
+    worker_pid,
 )
 from bot.charts.specs import (
     DEFAULT_VALUE_BARS,
@@ -150,11 +154,15 @@ __all__ = [
     "short_source",
     "shutdown",
     "specs",
+    "start_worker",
     "style",
     "term_label",
     "text",
+    "use_processes",
+    "uses_processes",
     "value_bar",
     "value_spec",
     "warm_up",
     "wording",
+    "worker_pid",
 ]

@@ -3,7 +3,10 @@
 A spec's JSON is its cache key, so a changed price, GPU, language or count always draws a new
 picture and an unchanged one never does. Drawing is blocking CPU work (100-300 ms): async code
 uses :func:`render_async` / :func:`render_spec_async`, which run it on this module's own
-one-thread pool.
+one-worker pool: a thread by default, or — in the bot, :func:`use_processes` — a separate process.
+A thread keeps the interpreter lock for long stretches of matplotlib's C code (event-loop stalls
+of 5-55 ms per render were measured, docs/performance.md); a process stalls nothing, and keeps
+matplotlib and the fonts (≈55 MB) out of the bot's own memory.
 
 The async entry points are a bounded queue: a cached chart is returned at once, a chart already
 being drawn for someone else is shared (a burst of presses on one button draws it once), and
@@ -15,7 +18,11 @@ a moment — instead of queueing without bound (memory and every later chart's w
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+import pickle
+import subprocess
+import sys
 import threading
 from collections import OrderedDict
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -113,11 +120,98 @@ def cache_stats() -> dict[str, int]:
 
 _EXECUTOR: ThreadPoolExecutor | None = None
 _EXECUTOR_LOCK = threading.Lock()
+_PROCESSES = {"on": False}
+
+
+def use_processes(on: bool = True) -> None:
+    """Draw in a worker process (the bot) rather than a thread of this process (the default: tests,
+    the CLI). A render already running finishes where it started."""
+    _PROCESSES["on"] = on
+
+
+def uses_processes() -> bool:
+    return _PROCESSES["on"]
+
+
+class WorkerFailed(RuntimeError):
+    """The charts' worker process failed to draw (its error's text), or died twice in a row."""
+
+
+class _Worker:
+    """The charts' worker process (bot/charts/worker.py): one request at a time, started on first
+    use and again if it died. Blocking: called from the charts' thread (or the default pool at
+    warm-up), whose wait on the pipe holds no lock the event loop needs."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.lock = threading.Lock()
+
+    def call(self, request: Any) -> bytes:
+        with self.lock:
+            for attempt in (1, 2):
+                proc = self.proc
+                if proc is None or proc.poll() is not None:
+                    proc = self.proc = subprocess.Popen(
+                        [sys.executable, "-m", "bot.charts.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+                    )
+                assert proc.stdin is not None and proc.stdout is not None
+                try:
+                    data = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
+                    proc.stdin.write(len(data).to_bytes(4, "big") + data)
+                    proc.stdin.flush()
+                    status, value = pickle.loads(
+                        _read_exactly(proc.stdout, int.from_bytes(_read_exactly(proc.stdout, 4), "big"))
+                    )
+                except (OSError, EOFError) as error:
+                    self._stop_locked()  # it died (killed, out of memory): once more with a new one
+                    if attempt == 2:
+                        raise WorkerFailed(f"the chart worker died: {type(error).__name__}") from error
+                    continue
+                if status != "ok":
+                    raise WorkerFailed(value)
+                return bytes(value)
+        raise AssertionError("unreachable")
+
+    @property
+    def pid(self) -> int | None:
+        proc = self.proc
+        return proc.pid if proc is not None and proc.poll() is None else None
+
+    def stop(self) -> None:
+        with self.lock:
+            self._stop_locked()
+
+    def _stop_locked(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None and proc.poll() is None:
+            with contextlib.suppress(OSError):
+                proc.stdin.close()  # type: ignore[union-attr]  # the worker ends at end of input
+            try:
+                proc.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _read_exactly(stream: Any, size: int) -> bytes:
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError("the chart worker closed its output")
+    return bytes(data)
+
+
+_WORKER = _Worker()
+
+
+def worker_pid() -> int | None:
+    """The charts' worker process, if one runs (for its RSS in benchmarks)."""
+    return _WORKER.pid
 
 
 def _draw(spec: ChartSpec) -> bytes:
-    """Draw ``spec`` (blocking) and count it in :func:`cache_stats`' ``renders``."""
-    png = drawing.draw(spec)
+    """Draw ``spec`` (blocking: in the worker process when :func:`uses_processes`, else here) and
+    count it in :func:`cache_stats`' ``renders``."""
+    png = _WORKER.call(spec) if _PROCESSES["on"] else drawing.draw(spec)
     _CACHE.count_render()
     return png
 
@@ -232,18 +326,37 @@ async def render_spec_async(
 
 
 def shutdown() -> None:
-    """Stop the charts' worker thread (at bot shutdown); a later render_async starts a new one."""
-    global _EXECUTOR
+    """Stop the charts' worker thread and process (at bot shutdown); a later render starts new ones.
+    The queue starts afresh: a render that was in flight reports to the old one (its event loop may
+    be closed by then, and its place would otherwise stay taken)."""
+    global _EXECUTOR, _QUEUE
+    _QUEUE = _Queue(_QUEUE.max_waiting)
     with _EXECUTOR_LOCK:
         if _EXECUTOR is not None:
             _EXECUTOR.shutdown(wait=True)
             _EXECUTOR = None
+    _WORKER.stop()
+
+
+def start_worker() -> None:
+    """Start the worker process and warm it (matplotlib, fonts, one chart per language), if charts
+    are drawn there; else nothing. Blocking: run it in an executor."""
+    if _PROCESSES["on"]:
+        _WORKER.call("warm")
 
 
 def warm_up() -> None:
     """Import matplotlib, load the fonts and draw one small chart per language, so that the first
     real chart is as fast as any other (about half a second; run it in the executor at start-up:
-    ``await loop.run_in_executor(None, charts.warm_up)``)."""
+    ``await loop.run_in_executor(None, charts.warm_up)``). When charts are drawn in the worker
+    process (:func:`use_processes`), this starts the worker and warms it instead: nothing loads here."""
+    if _PROCESSES["on"]:
+        _WORKER.call("warm")
+        return
+    _warm_here()
+
+
+def _warm_here() -> None:
     with drawing.RENDER_LOCK:
         _mpl()
         for lang in LANGS:

@@ -7,7 +7,8 @@ then by ``put`` (at most every ``cleanup_every`` seconds per process), or by :me
 :class:`QueuedConversations` is what the bot writes through to: reads that give up quickly (the
 thread then starts afresh), and writes that, when the database is down, wait in a queue and are
 retried with back-off; what cannot be written in the end is counted and logged, never dropped
-silently.
+silently. It also knows which keys have a live row (:class:`LiveKeys`), so a (user, channel) that
+never asked — most of them, on a busy server — costs no database read at all.
 """
 
 from __future__ import annotations
@@ -31,8 +32,78 @@ CLEANUP_EVERY_SECONDS = 5 * 60
 # At most this many conversations wait for the database; beyond it the oldest are given up (counted).
 MAX_PENDING = 10_000
 log = logging.getLogger("gpu_advisor.store")
+# After start-up, the keys written since the first load are read once more this many seconds later:
+# a process this one replaces (a restart, a re-shard) writes its last batch while it stops (≤ 10 s).
+CATCH_UP_SECONDS = 15.0
 T = TypeVar("T")
 Key = tuple[int, int]
+
+
+class LiveKeys:
+    """Which (user, channel) keys may have a live row in the database, so that a key that was never
+    stored costs no read (docs/storage.md, "Conversations and shards").
+
+    Why one process can know this: a channel belongs to one guild, a guild to one shard (DMs: shard
+    0), and a shard to one process, so every row of a key is written by the one process that serves
+    it. That process loads the live keys once at start-up (:meth:`QueuedConversations.load_live_keys`,
+    in the background: until it is done every key "may exist" and is read as before) and adds each
+    key it writes. Keys are held as their hash (an int) with the monotonic time their row expires;
+    a hash collision only costs a read that finds nothing.
+
+    Entries are kept in order of expiry (the time to live is the same for all, and a rewrite moves
+    its key to the end), so dropping the expired ones looks only at the front: O(1) per entry, and
+    memory bounded by the keys written in one time to live (≈ 100 bytes each).
+    """
+
+    def __init__(self, ttl: float, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.ttl = ttl
+        self.clock = clock
+        self.loaded = False
+        self._until: dict[int, float] = {}
+
+    def __len__(self) -> int:
+        return len(self._until)
+
+    def may_exist(self, key: Key) -> bool:
+        if not self.loaded:
+            return True
+        until = self._until.get(hash(key))
+        return until is not None and until > self.clock()
+
+    def add(self, keys: list[Key]) -> None:
+        now = self.clock()
+        until = now + self.ttl
+        held = self._until
+        for key in keys:
+            h = hash(key)
+            held.pop(h, None)  # to the end: the dict stays in order of expiry
+            held[h] = until
+        self._evict(now)
+
+    def discard(self, key: Key) -> None:
+        self._until.pop(hash(key), None)
+
+    def _evict(self, now: float) -> None:
+        held = self._until
+        while held:
+            first = next(iter(held))
+            if held[first] > now:
+                return
+            del held[first]
+
+    def loaded_from(self, rows: list[tuple[Key, float]]) -> None:
+        """The keys found in the database, each with the seconds its row has left, soonest first;
+        keys this process wrote meanwhile are kept (they expire last, so the order holds)."""
+        now = self.clock()
+        written, self._until = self._until, {}
+        for key, left in rows:
+            if left > 0:
+                self._until[hash(key)] = now + min(left, self.ttl)
+        for h, until in written.items():
+            self._until.pop(h, None)
+            self._until[h] = until
+        self.loaded = True
+        self._evict(now)
 
 
 class ConversationStore:
@@ -102,6 +173,19 @@ class ConversationStore:
             self._last_cleanup = now
             await self.purge_expired()
 
+    async def live_keys(self, updated_since: dt.datetime | None = None) -> tuple[list[tuple[Key, float]], dt.datetime]:
+        """The keys of the rows not yet expired (written at or after ``updated_since``, if given), each
+        with the seconds it has left, soonest first; and the time of the read, by this store's clock."""
+        now = as_utc(self.clock())
+        query = select(conversations.c.user_id, conversations.c.channel_id, conversations.c.expires_at).where(
+            conversations.c.expires_at > now
+        )
+        if updated_since is not None:
+            query = query.where(conversations.c.updated_at >= as_utc(updated_since))
+        async with self.db.read() as conn:
+            rows = (await conn.execute(query.order_by(conversations.c.expires_at))).all()
+        return [((row[0], row[1]), (as_utc(row[2]) - now).total_seconds()) for row in rows], now
+
     async def forget(self, key: tuple[int, int]) -> None:
         async with self.db.write() as conn:
             await conn.execute(
@@ -161,8 +245,13 @@ class QueuedConversations:
         on_read_failed: Callable[[], None] | None = None,
         on_lost: Callable[[int], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        know_keys: bool = True,
     ) -> None:
         self.store = store
+        # None: read every key (know_keys=False, or a store without a time to live).
+        ttl = store.ttl.total_seconds() if isinstance(store, ConversationStore) else TTL_SECONDS
+        self.keys: LiveKeys | None = LiveKeys(ttl, clock=clock) if know_keys else None
+        self.skipped_reads = 0
         self.read_timeout = read_timeout
         self.write_timeout = write_timeout
         self.first_retry = first_retry
@@ -185,6 +274,9 @@ class QueuedConversations:
         queued = self._pending.get(key)
         if queued is not None:
             return queued[1]
+        if self.keys is not None and not self.keys.may_exist(key):
+            self.skipped_reads += 1
+            return None
         try:
             return await within(self.read_timeout, self.store.get(key))
         except Exception as error:
@@ -194,9 +286,45 @@ class QueuedConversations:
                 log.exception("reading a conversation failed", extra={"user": key[0]})
             return None
 
+    async def load_live_keys(self, catch_up: float | None = CATCH_UP_SECONDS) -> None:
+        """Learn which keys have a live row (see :class:`LiveKeys`); until this is done every key is
+        read from the database. ``catch_up`` seconds later, the rows written since are read once more
+        (those of a process this one replaced, flushing as it stopped). A database that is down now
+        leaves the keys unknown (every key is read, as before) and is tried again later."""
+        keys = self.keys
+        if keys is None or keys.loaded:
+            return
+        delay = self.first_retry
+        while True:
+            try:
+                rows, read_at = await within(self.write_timeout, self.store.live_keys())
+                break
+            except Exception as error:
+                if not is_unavailable(error):
+                    log.exception("loading the live conversation keys failed")
+                    return
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self.max_retry)
+        keys.loaded_from(rows)
+        log.info("live conversation keys loaded", extra={"conversations": len(rows)})
+        if not catch_up:
+            return
+        await asyncio.sleep(catch_up)
+        try:
+            since = read_at - dt.timedelta(seconds=CATCH_UP_SECONDS)
+            later, _ = await within(self.write_timeout, self.store.live_keys(updated_since=since))
+        except Exception as error:
+            if not is_unavailable(error):
+                log.exception("catching up on live conversation keys failed")
+            keys.loaded = False  # unknown again: every key is read, never a thread missed
+            return
+        keys.add([key for key, _ in later])
+
     async def put_many(self, items: list[tuple[Key, Query]]) -> None:
         if not items:
             return
+        if self.keys is not None:
+            self.keys.add([key for key, _ in items])
         if self._pending:  # the database is (or was just) down: join the queue, keep the order
             self._queue(items)
             self._retry_soon()

@@ -37,6 +37,13 @@ CASES = [
         {"value/en", "power/en", "load_average"},
     ),
     (
+        "chart_bench.py",
+        ["--stalls", "process", "--langs", "en"],
+        "charts_stalls",
+        "longest stall",
+        {"value/en", "worker_rss_mb", "mode"},
+    ),
+    (
         "startup_bench.py",
         ["--guilds", "20", "--runs", "1"],
         "startup",

@@ -7,6 +7,8 @@ import asyncio
 import datetime as dt
 import io
 import logging
+import os
+import signal
 import subprocess
 import sys
 import threading
@@ -310,3 +312,33 @@ def test_chart_text_exists_in_every_language():
     assert charts.text("zh-Hant", "workload.infer8") == "8 位元推論"
     assert charts.term_label("zh-Hans", "KV cache") == "KV 缓存"
     assert charts.term_label("en", "something new") == "something new"
+
+
+async def test_the_bot_draws_in_a_worker_process_that_comes_back_if_it_dies():
+    charts.use_processes(True)
+    charts.cache_clear()
+    try:
+        await asyncio.to_thread(charts.warm_up)
+        worker = charts.worker_pid()
+        assert worker is not None and worker != os.getpid()
+        spec = charts.power_spec(plan("rtx-4090", 2))
+        png = await charts.render_spec_async(spec)
+        assert png[:8] == PNG_MAGIC and charts.cache_stats()["renders"] == 1
+        assert await charts.render_spec_async(spec) is png  # kept in this process's cache
+        os.kill(worker, signal.SIGKILL)
+        other = await charts.render_spec_async(charts.power_spec(plan("rtx-4090", 3)))
+        assert other[:8] == PNG_MAGIC and charts.worker_pid() not in (None, worker)
+    finally:
+        charts.shutdown()
+        charts.use_processes(False)
+    assert charts.worker_pid() is None
+
+
+async def test_a_failed_draw_in_the_worker_is_raised_here():
+    charts.use_processes(True)
+    try:
+        with pytest.raises(charts.rendering.WorkerFailed):
+            await asyncio.to_thread(charts.rendering._WORKER.call, "not a spec")
+    finally:
+        charts.shutdown()
+        charts.use_processes(False)

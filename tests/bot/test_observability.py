@@ -67,3 +67,25 @@ def test_settings_read_shard_lists_in_every_form(monkeypatch):
     for raw, expected in (("0", [0]), ("0,1", [0, 1]), ("[2, 3]", [2, 3])):
         monkeypatch.setenv("SHARD_IDS", raw)
         assert Settings(_env_file=None).shard_ids == expected
+
+
+async def test_memory_diagnostics_write_object_counts_and_holders(tmp_path, monkeypatch):
+    import asyncio
+    import json
+
+    from bot.observability import trace_memory_from_env
+
+    monkeypatch.setenv("TRACEMALLOC_DIR", str(tmp_path))
+    monkeypatch.setenv("TRACEMALLOC_EVERY", "0.05")
+    monkeypatch.setenv("TRACEMALLOC_HOLDERS", "builtins.dict")
+    task = trace_memory_from_env()
+    assert task is not None
+    for _ in range(200):
+        if list(tmp_path.glob("objects-*.json")):
+            break
+        await asyncio.sleep(0.05)
+    task.cancel()
+    written = json.loads(sorted(tmp_path.glob("objects-*.json"))[0].read_text())
+    assert any(name == "builtins.dict" for name, _ in written["types"]) and "builtins.dict" in written["holders"]
+    monkeypatch.delenv("TRACEMALLOC_DIR")
+    assert trace_memory_from_env() is None

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 import inspect
 from decimal import Decimal
+from typing import Any
 
 from bot.chat import MemoryConversationStore, understand
 from bot.store import ConversationStore
+from bot.store.conversations import LiveKeys, QueuedConversations
 from bot.store.models import conversations
 from engine.money import Money
 from engine.query import Query
@@ -69,3 +73,89 @@ async def test_a_row_that_no_longer_parses_is_ignored(store, clock):
     assert await store.conversations.get((1, 1)) is None
     await store.conversations.put((1, 1), Query(kind="compare"))
     assert await store.conversations.get((1, 1)) == Query(kind="compare")
+
+
+class Reads:
+    """Counts the reads a QueuedConversations sends to the database store it wraps."""
+
+    def __init__(self, store: ConversationStore) -> None:
+        self.store, self.count = store, 0
+        self.ttl = store.ttl
+
+    async def get(self, key: tuple[int, int]) -> Query | None:
+        self.count += 1
+        return await self.store.get(key)
+
+    async def put_many(self, items: list[tuple[tuple[int, int], Query]]) -> None:
+        await self.store.put_many(items)
+
+    async def live_keys(self, updated_since: dt.datetime | None = None) -> Any:
+        return await self.store.live_keys(updated_since)
+
+
+class Ticks:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_live_keys_expire_in_order_and_are_dropped_from_the_front():
+    ticks = Ticks()
+    keys = LiveKeys(ttl=60, clock=ticks)
+    assert keys.may_exist((1, 1))  # nothing loaded yet: every key may exist
+    keys.loaded_from([((9, 9), 10.0), ((8, 8), 90.0)])  # a row of 90 s left is held for the ttl at most
+    assert keys.may_exist((9, 9)) and keys.may_exist((8, 8)) and not keys.may_exist((1, 1))
+    keys.add([(1, 1)])
+    ticks.now += 30
+    keys.add([(2, 2), (1, 1)])  # (1, 1) again: moves to the end, the order stays that of expiry
+    assert not keys.may_exist((9, 9)) and len(keys) == 3  # (9, 9) was dropped from the front
+    ticks.now += 45
+    assert keys.may_exist((1, 1)) and keys.may_exist((2, 2)) and not keys.may_exist((8, 8))
+    keys.add([(3, 3)])
+    assert len(keys) == 3  # (8, 8) expired and was dropped by the add
+    keys.discard((3, 3))
+    assert not keys.may_exist((3, 3))
+
+
+async def test_a_key_never_stored_costs_no_read(backend, store):
+    # A row from before a restart (another process wrote it): known once the keys are loaded.
+    await store.conversations.put((1, 1), Query(kind="power"))
+    reads = Reads((await backend.open()).conversations)
+    queue = QueuedConversations(reads)  # type: ignore[arg-type]
+    assert await queue.get((7, 7)) is None and reads.count == 1  # not loaded yet: read, as before
+    await queue.load_live_keys(catch_up=None)
+    assert queue.keys is not None and queue.keys.loaded and len(queue.keys) == 1
+    assert await queue.get((7, 7)) is None and await queue.get((1, 2)) is None
+    assert reads.count == 1 and queue.skipped_reads == 2
+    assert await queue.get((1, 1)) == Query(kind="power") and reads.count == 2
+    await queue.put_many([((5, 5), Query(kind="explain"))])
+    assert await queue.get((5, 5)) == Query(kind="explain") and reads.count == 3
+    await queue.close()
+
+
+async def test_keys_written_while_starting_are_caught_up(backend, store, clock):
+    reads = Reads((await backend.open()).conversations)
+    queue = QueuedConversations(reads)  # type: ignore[arg-type]
+    loading = asyncio.create_task(queue.load_live_keys(catch_up=0.2))
+    for _ in range(100):
+        if queue.keys is not None and queue.keys.loaded:
+            break
+        await asyncio.sleep(0.01)
+    # The process this one replaces flushes its last batch after the load.
+    clock.advance(seconds=1)
+    await store.conversations.put((3, 4), Query(kind="power"))
+    await loading
+    assert await queue.get((3, 4)) == Query(kind="power") and reads.count == 1
+    await queue.close()
+
+
+async def test_expired_rows_are_not_loaded(backend, clock):
+    store = await backend.open(conversation_ttl=600)
+    await store.conversations.put((1, 1), Query(kind="power"))
+    clock.advance(seconds=500)
+    await store.conversations.put((2, 2), Query(kind="power"))
+    clock.advance(seconds=200)
+    rows, _ = await store.conversations.live_keys()
+    assert [(key, round(left)) for key, left in rows] == [((2, 2), 400)]
