@@ -991,5 +991,14 @@ def warm_up() -> None:
         "rent or buy a 3090, 3 hours a day?",
         "what are tensor cores?",
         "预算 5000 块，想本地跑大模型",
+        # can-run's own caches: the cheapest-setups index (NVIDIA, then any vendor), a card's rows,
+        # the need per rung, no GPU, a published training figure, waiting, a spec card
+        "what do I need to run a 70B model?",
+        "what can my 3060 run?",
+        "how much VRAM does Qwen2.5 14B need?",
+        "can I run Llama 3 8B without a GPU?",
+        "can a 3060 train an SDXL LoRA?",
+        "should I wait for the next generation or buy a 4090?",
+        "is the RX 7900 XTX supported by ROCm?",
     ):
         advise(parse(text).query)
