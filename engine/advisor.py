@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine import flowchart
 from engine.answer import ANSWERS_REMEMBERED, Answer, CompareRow, Comparison, FollowUp, Option, Rental, Rule
-from engine.canrun import assess
+from engine.canrun import assess, rung_label
 from engine.catalog import load_catalog
 from engine.cloud import SOURCE as CLOUD_SOURCE
 from engine.cloud import BreakEven, break_even
@@ -38,7 +38,7 @@ from engine.cost import (
 from engine.cycles import worked_example
 from engine.errors import UserError
 from engine.explain import explain
-from engine.memory import memory_floor
+from engine.memory import memory_floor, model_words
 from engine.message import Msg, Value, msg
 from engine.money import Money, exchange_rates
 from engine.performance import compare, speed
@@ -587,6 +587,24 @@ def _compare_row(ids: tuple[str, ...], counts: tuple[int, ...], workload: Worklo
     )
 
 
+def _model_need(query: Query) -> tuple[float | None, tuple[Msg, ...]]:
+    """A model named in a rent question ("which cloud GPU to run Llama 3 70B?"): the least one GPU
+    needs for it (its smallest rung, as can-run works it out), and the note that says so."""
+    if not query.model:
+        return None, ()
+    report = assess(query.model_copy(update={"kind": "can_run", "gpus": (), "gpu_counts": (), "min_memory_gb": None}))
+    if not report.needs or report.model is None:
+        return None, ()
+    least = min(report.needs, key=lambda n: n.gib)
+    said = msg(
+        "advice.note.rent_for_model",
+        model=model_words(report.model),
+        rung=rung_label(least.mode, least.precision),
+        gb=least.gib,
+    )
+    return least.gib, (said,)
+
+
 def _memory_need(query: Query) -> float | None:
     """GPU memory per card the question needs: stated, else the guide's floor for its task."""
     if query.min_memory_gb is not None:
@@ -656,7 +674,9 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     rate, instance = _rental(query, desktop_gpu)
     notes = (_cloud_price_note(instance),) if instance else ()
     rules = (_break_even_rule(),)
-    offers = rentals(workload_for(query), _memory_need(query), ctx.reference_gpu)
+    need, model_note = _model_need(query)
+    offers = rentals(workload_for(query), max(need or 0, _memory_need(query) or 0) or None, ctx.reference_gpu)
+    notes = (*notes, *model_note)
     if any(catalog.get(r.gpu_id).vendor == "amd" for r in offers):
         notes = (*notes, msg("advice.caveat.amd"))
     asks_what_to_rent = not query.gpus and query.desktop_usd is None and query.cloud_usd_per_hour is None

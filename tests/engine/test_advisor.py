@@ -414,3 +414,11 @@ def test_when_no_nvidia_card_meets_the_floor_within_budget_the_answer_says_why_a
     assert answer.options[0].gpu_id == "rx-7900-xtx"
     said = [c for c in answer.caveats if c.key == "advice.caveat.no_nvidia_fits"]
     assert said and said[0]["gpu"] == "RTX 3090" and said[0]["usd"] == Decimal(1207)
+
+
+def test_what_to_rent_for_a_named_model_holds_it_on_one_gpu() -> None:
+    # Llama 3 70B (70.6B params) at GGUF Q4_K_M (4.84 bits): 70.6e9 × 4.84 / 8 ≈ 42.7 GB of weights plus
+    # KV cache and runtime ≈ 43 GiB on one GPU — so no 24 or 32 GB card is offered, 48 GB cards are.
+    answer = advise(Query(kind="cloud_vs_buy", model="llama-3-70b", cloud_interest=True))
+    assert answer.rentals and all(r.memory_gb >= 43 for r in answer.rentals)
+    assert any(n.key == "advice.note.rent_for_model" for n in answer.notes)
