@@ -1487,11 +1487,12 @@ def assess(
         max_usd = query.budget_usd()
         if query.budget is not None and max_usd is None:
             notes.append(msg("canrun.note.no_exchange_rate", currency=query.budget.currency))
-        # NVIDIA first, as the guide advises, unless the user opted into a vendor; any vendor when
-        # no NVIDIA setup fits (the AMD/Intel caveats come with those cards).
-        for vendor in (query.vendor,) if query.vendor else ("nvidia", None):
-            for target_mode, prec in _alternative_targets(spec, chosen):
-                alternatives += cheapest_setups(
+
+        def search(mode: Mode, vendor: str | None) -> list[Alternative]:
+            return [
+                alt
+                for target_mode, prec in _alternative_targets(spec, mode)
+                for alt in cheapest_setups(
                     spec,
                     target_mode,
                     prec,
@@ -1502,6 +1503,12 @@ def assess(
                     organization=bool(query.organization),
                     vendor=vendor,
                 )
+            ]
+
+        # NVIDIA first, as the guide advises, unless the user opted into a vendor; any vendor when
+        # no NVIDIA setup fits (the AMD/Intel caveats come with those cards).
+        for vendor in (query.vendor,) if query.vendor else ("nvidia", None):
+            alternatives = search(chosen, vendor)
             if alternatives:
                 break
         single = min((a.gpus_usd for a in alternatives if a.count == 1), default=None)
@@ -1516,18 +1523,7 @@ def assess(
                 "canrun.headline.need", rung=_label(top_mode, top_prec), gb=need.total_gb, desktop=MAX_DESKTOP_GPUS
             )
             if chosen == "full_finetune" and spec.kind == "llm" and spec.hidden_size and spec.layers:
-                for target_mode, prec in _alternative_targets(spec, "lora"):
-                    alternatives += cheapest_setups(
-                        spec,
-                        target_mode,
-                        prec,
-                        context=context,
-                        snapshot=snapshot,
-                        condition=condition,
-                        max_usd=max_usd,
-                        organization=bool(query.organization),
-                        vendor=query.vendor or "nvidia",
-                    )
+                alternatives = search("lora", query.vendor or "nvidia")
         if alternatives:
             quote_date, snapshot_id = alternatives[0].price.date, alternatives[0].price.snapshot_id
         elif max_usd is not None:

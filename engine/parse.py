@@ -44,6 +44,7 @@ from engine.parse_numbers import (
 )
 from engine.parse_vocab import (
     GpuIndex,
+    PhraseSet,
     Vocab,
     Words,
     build_gpu_index,
@@ -529,18 +530,14 @@ class Parser:
 
     def mode(self, words: Words) -> str | None:
         """What a can-run question runs, where the text says it: the first mode named."""
-        if not self.vocab.mode_any.could_match(words):
-            return None  # most questions name none: one check
-        found = [(m.start(), mode) for mode, phrases in self.vocab.modes.items() if (m := phrases.find(words))]
-        return min(found)[1] if found else None
+        return _first_named(self.vocab.modes, self.vocab.mode_any, words)
 
     def precision(self, words: Words, mode: str | None) -> str | None:
         """The precision a can-run question runs the model at ("70B in 4-bit", "Q8", "fp16"), the first
         named; none for a training mode, whose precisions are its own (QLoRA's 4-bit base, BF16 LoRA)."""
-        if mode not in (None, "inference") or not self.vocab.precision_any.could_match(words):
+        if mode not in (None, "inference"):
             return None
-        found = [(m.start(), name) for name, phrases in self.vocab.precisions.items() if (m := phrases.find(words))]
-        return min(found)[1] if found else None
+        return _first_named(self.vocab.precisions, self.vocab.precision_any, words)
 
     def condition(self, words: Words) -> tuple[str | None, bool]:
         """new, used or None; (None, True) when both are said."""
@@ -842,6 +839,14 @@ class Parser:
             return kinds.best, (), task
         choices = tuple(k for k, p in kinds.ranked() if p >= CHOICE_FLOOR)[:3]
         return kinds.best, choices if len(choices) > 1 else (), task
+
+
+def _first_named(keyed: dict[str, PhraseSet], any_of: PhraseSet, words: Words) -> str | None:
+    """The key whose phrase comes first in the text; most questions name none, settled by one check."""
+    if not any_of.could_match(words):
+        return None
+    found = [(m.start(), key) for key, phrases in keyed.items() if (m := phrases.find(words))]
+    return min(found)[1] if found else None
 
 
 def _relevant(reading: Reading) -> bool:
