@@ -78,7 +78,7 @@ def _fits(answer: Answer) -> bool | None:
         return any(v.fits for v in report.verdicts)
     if report.memory_verdict is not None:
         return report.memory_verdict.fits
-    return None
+    return report.lean  # no model's figures: the card against the guide's floor, or what it runs
 
 
 def _metric(answer: Answer, metric: str) -> bool:

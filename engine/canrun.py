@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from functools import lru_cache
 from typing import Literal
@@ -224,6 +225,9 @@ class CanRunReport(Frozen):
     card: tuple[CardRow, ...] = ()
     needs: tuple[Need, ...] = ()  # no card or size named: what the model needs in all, per rung
     published_fits: tuple[bool, ...] = ()  # per named setup, from a published requirement (diffusion training)
+    # No model's figures (none named, or unknown): the yes/no the headline leans to — the card meets the
+    # guide's floor for the work, makes images, runs a reference LLM — or None when it says none.
+    lean: bool | None = None
 
 
 class Need(Frozen):
@@ -1149,6 +1153,19 @@ def card_capabilities(gpu: Gpu, count: int = 1) -> tuple[CardRow, ...]:
 _NOT_LLM_TASKS = frozenset({"computer_vision", "other", "rl", "research", "kaggle"})
 
 
+def _card_lean(gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, task: str | None) -> bool | None:
+    """The yes or no a card's headline gives without a model's own figures, as :func:`_card_headline`
+    words it: images made or not, the guide's floor met or not, some reference LLM run or none."""
+    if task == "image_generation":
+        return any(r.verdict.fits for r in rows if r.use == "image")
+    if task in _NOT_LLM_TASKS and floor is not None:
+        return gb >= floor.gb
+    if task in ("llm_inference", "llm_finetune"):
+        use = "chat" if task == "llm_inference" else "qlora"
+        return any(r.verdict.fits for r in rows if r.use == use)
+    return None
+
+
 def _card_headline(
     name: str | Msg, gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, task: str | None = None
 ) -> Msg:
@@ -1277,9 +1294,11 @@ def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) ->
     named = spec is not None
     model = spec or load_model_catalog().get("generic-7b")
     notes = [msg("canrun.cpu.training")]
+    # It runs (slowly) for inference; whether training a model on a CPU is practical the note leaves open.
+    lean = True if query.mode in (None, "inference") else None
     if model.kind != "llm" or not has_kv_cache(model):
         headline = msg("canrun.cpu.other", model=model_words(model))
-        return CanRunReport(query=query, model_text=model_text, headline=headline, notes=tuple(notes))
+        return CanRunReport(query=query, model_text=model_text, headline=headline, notes=tuple(notes), lean=lean)
     est = estimate(model, "inference", CPU_PRECISION, gpus=1, context=query.context_tokens, runtime="other")
     weights = est.gb_of("weights") * ((model.active_params_b or model.params_b) / model.params_b)
     low, high = (peak * RAM_EFFICIENCY / weights for peak in RAM_PEAK_GBS)
@@ -1310,6 +1329,7 @@ def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) ->
         headline=headline,
         notes=tuple(notes),
         needs=(Need(mode="inference", precision=CPU_PRECISION, gib=est.total_gib),),
+        lean=lean,
     )
 
 
@@ -1325,7 +1345,10 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
     """No model named: what the named card can do (the largest models it runs and trains, how
     fast, where it stops), with the guide's floor for the task as guidance; with only a memory
     size, that size against the floor."""
-    floor = memory_floor(query.task) if query.task else None
+    # Training something the question does not place in a domain ("can a 3090 train HEDNet?") is
+    # the guide's prototyping: its floor for "other" work (2020: ≥ 10 GB) is the guidance.
+    task = query.task or ("other" if query.mode in ("full_finetune", "pretrain") else None)
+    floor = memory_floor(task) if task else None
     setups = _named_setups(query)
     if setups:
         gpu, count = setups[0]
@@ -1335,7 +1358,8 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
             model_text=model_text,
             floor=floor,
             card=rows,
-            headline=_card_headline(_card_name(gpu, count), gpu.memory_gb, rows, floor, query.task),
+            lean=_card_lean(gpu.memory_gb, rows, floor, task),
+            headline=_card_headline(_card_name(gpu, count), gpu.memory_gb, rows, floor, task),
             notes=(*egpu_notes([g for g, _ in setups]), msg("canrun.card.name_a_model")),
             assumptions=_ASSUMPTIONS,
         )
@@ -1351,6 +1375,7 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
         query=query,
         model_text=model_text,
         floor=floor,
+        lean=gb >= floor.gb,
         headline=msg("canrun.floor.headline", verdicts=line, rule=floor.rule),
     )
 
@@ -1420,6 +1445,43 @@ _ASSUMPTIONS = (
 )
 
 
+def _answers_yes(report: CanRunReport) -> bool:
+    """Whether a report's named setups (or memory size) hold the model."""
+    return any(v.fits for v in report.verdicts) or bool(report.memory_verdict and report.memory_verdict.fits)
+
+
+# A family named without a size lists its members by name up to this many, else first to last.
+_FAMILY_LISTED = 5
+
+
+def _family_report(query: Query, text: str, members: list[str], ask: Callable[[Query], CanRunReport]) -> CanRunReport:
+    """A family named without a size ("can my 3060 run Llama 3?", "how much VRAM does Qwen2.5 need?"):
+    with a card or a memory size, the largest member that fits it (the smallest when none does); with
+    neither, the smallest. The headline names the sizes there are, so the user can ask for another."""
+    catalog = load_model_catalog()
+    specs = [catalog.get(m) for m in members]
+    chosen = ask(query.model_copy(update={"model": specs[0].name}))
+    largest = False
+    if _named_setups(query) or query.min_memory_gb:
+        for spec in specs[1:]:  # sizes ascend: stop at the first that no longer fits
+            if not _answers_yes(chosen):
+                break
+            bigger = ask(query.model_copy(update={"model": spec.name}))
+            if not _answers_yes(bigger):
+                break
+            chosen = bigger
+        largest = _answers_yes(chosen)
+    names = [s.name for s in specs]
+    sizes: Msg | tuple[Msg, ...] = (
+        tuple(msg("canrun.name", name=n) for n in names)
+        if len(names) <= _FAMILY_LISTED
+        else msg("canrun.family.range", count=len(names), first=names[0], last=names[-1])
+    )
+    key = "canrun.family.largest" if largest else "canrun.family.smallest"
+    said = msg(key, family=text, sizes=sizes, model=chosen.model_name or names[0])
+    return chosen.model_copy(update={"model_text": text, "headline": _sentences(said, chosen.headline)})
+
+
 def assess(
     query: Query,
     *,
@@ -1441,8 +1503,18 @@ def assess(
     if not text:
         return _floor_report(query, text)
     spec, basis, suggestions = _resolve(text)
+    if spec is None and (members := load_model_catalog().family(text)):
+        return _family_report(
+            query,
+            text,
+            members,
+            lambda q: assess(
+                q, snapshot=snapshot, condition=condition, mode=mode, context=context, precision=precision
+            ),
+        )
     if spec is None:
-        names = tuple(msg("canrun.name", name=s) for s in suggestions)
+        catalog = load_model_catalog()
+        names = tuple(msg("canrun.name", name=catalog.get(s).name) for s in suggestions)
         headline = (
             msg("canrun.unknown_model_suggest", model=text, suggestions=names)
             if names
@@ -1453,8 +1525,15 @@ def assess(
             # card runs or how the size stands against the guide's floor for the work —
             # never a dead end ("12 GB runs 7-14B models quantized; which model?").
             card = _floor_report(query, text)
+            # The card's lean speaks for an unknown model only as the guide's floor for its work.
+            lean = card.lean if card.floor is not None and card.floor.task in _NOT_LLM_TASKS else None
             return card.model_copy(
-                update={"unresolved": text, "suggestions": suggestions, "headline": _sentences(headline, card.headline)}
+                update={
+                    "unresolved": text,
+                    "suggestions": suggestions,
+                    "headline": _sentences(headline, card.headline),
+                    "lean": lean,
+                }
             )
         return CanRunReport(query=query, model_text=text, unresolved=text, suggestions=suggestions, headline=headline)
     chosen, why, other = _mode_for(spec, query, mode)

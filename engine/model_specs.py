@@ -384,6 +384,19 @@ class ModelCatalog(BaseModel):
                 return None
         return best_id
 
+    def family(self, text: str) -> list[str]:
+        """The ids a size-less name covers, smallest first: "Llama 3" → Llama 3 8B, Llama 3 70B.
+
+        A name is a family when, without its parameter sizes, it is what a catalog name or alias
+        is without theirs; a name that is a model by itself ("Mixtral 8x7B") never gets here."""
+        key = normalize_model_name(text)
+        if not key or _signature(key)[0]:
+            return []
+        members = _families(self).get(key, ())
+        if len({_bare(normalize_model_name(self.models[m].name)) for m in members}) > 1:
+            return []  # "llama" spans Llama 1 to 3.3: which generation is a guess, so none is taken
+        return sorted(members, key=lambda i: (self.models[i].params_b, i))
+
     def suggest(self, text: str, limit: int = 3) -> list[str]:
         """Close catalog ids for a name that did not resolve, for "did you mean ...?"."""
         key = normalize_model_name(text)
@@ -396,6 +409,27 @@ class ModelCatalog(BaseModel):
             if score >= 60 and model_id not in out:
                 out.append(model_id)
         return out[:limit]
+
+
+_FAMILIES: dict[int, tuple[ModelCatalog, dict[str, tuple[str, ...]]]] = {}
+
+
+def _bare(key: str) -> str:
+    """A name key without its parameter sizes: "llama3 8b" → "llama3"."""
+    return " ".join(s for s in key.split() if not _SIZE.fullmatch(s))
+
+
+def _families(catalog: ModelCatalog) -> dict[str, tuple[str, ...]]:
+    """Size-less keys → the ids of the sized models they name, built once per catalog."""
+    entry = _FAMILIES.get(id(catalog))
+    if entry is None or entry[0] is not catalog:
+        groups: dict[str, set[str]] = {}
+        for key, model_id in catalog.alias_index.items():
+            bare = _bare(key)
+            if bare and bare != key and catalog.models[model_id].family != "generic":
+                groups.setdefault(bare, set()).add(model_id)
+        entry = _FAMILIES[id(catalog)] = (catalog, {k: tuple(v) for k, v in groups.items()})
+    return entry[1]
 
 
 def _auto_aliases(model: ModelSpec) -> Iterable[str]:

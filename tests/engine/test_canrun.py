@@ -189,10 +189,10 @@ def test_bare_size_resolves_to_generic_model():
 
 
 def test_unresolved_model_gets_suggestions():
-    report = assess(q(model="mixtral", gpus=("rtx-3090",)))
-    assert report.unresolved == "mixtral"
+    report = assess(q(model="mixtrl", gpus=("rtx-3090",)))
+    assert report.unresolved == "mixtrl"
     assert "mixtral-8x7b" in report.suggestions
-    assert "mixtral" in english(report.headline)
+    assert "Did you mean: Mixtral 8x7B" in english(report.headline)  # the model's name, not its catalog id
 
 
 def test_finetune_defaults_to_lora_and_mentions_qlora():
@@ -368,6 +368,10 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 8b", gpus=("apple-m2-max-32gb", "rtx-4090"), gpu_counts=(1, 1))),  # eGPU
         assess(q(gpus=("apple-m2-max-32gb", "rtx-4090"), gpu_counts=(1, 1))),  # eGPU, no model
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",), gpu_counts=(3,))),  # layer split, 3 cards: no TP
+        assess(q(model="Llama 3", gpus=("rtx-3060-12gb",))),  # a family: its largest member that fits
+        assess(q(model="Qwen2.5", gpus=("rtx-4090",))),  # a family of more sizes than are listed
+        assess(q(model="Mixtral")),  # a family, no card: its smallest member
+        assess(q(model="llama", gpus=("rtx-3090",))),  # no generation guessed: did you mean …?
     ]
     small_llm = spec("llama-3.1-8b").model_copy(update={"params_b": 0.5})
     figures = [
@@ -736,3 +740,46 @@ def test_an_unknown_model_with_a_memory_size_is_weighed_against_the_guides_floor
     report = assess(q(model="Kimi-Audio", min_memory_gb=16, task="other"))
     keys = report.headline.all_keys()
     assert "canrun.unknown_model" in keys and "canrun.floor.memory_meets" in keys
+
+
+def test_a_family_named_without_a_size_is_answered_for_the_largest_member_that_fits_the_card():
+    # "Can my 3060 12GB run Llama 3?": Llama 3 comes as 8B and 70B. The 8B fits at INT8 (9.5 GB of
+    # 12 GB); the 70B does not, so the answer is for the 8B and names both sizes.
+    report = assess(q(model="Llama 3", gpus=("rtx-3060-12gb",)))
+    assert report.model_id == "llama-3-8b" and report.verdicts[0].fits
+    said = english(report.headline)
+    assert said.startswith("Llama 3 comes as Llama 3 8B, Llama 3 70B; the largest that fits is Llama 3 8B.")
+    # On a 24 GB card the largest Qwen2.5 that fits is the 32B (GGUF Q4_K_M, 21.3 GB); 72B does not.
+    big = assess(q(model="Qwen2.5", gpus=("rtx-4090",)))
+    assert big.model_id == "qwen2.5-32b" and big.verdicts[0].fits
+    assert "7 sizes, from Qwen2.5 0.5B to Qwen2.5 72B" in english(big.headline)
+
+
+def test_a_family_without_a_card_is_answered_for_its_smallest_member_and_a_generation_is_never_guessed():
+    report = assess(q(model="Mixtral"))
+    assert report.model_id == "mixtral-8x7b" and report.needs
+    assert "this is for the smallest, Mixtral 8x7B" in english(report.headline)
+    # "llama" alone spans Llama 1 to 3.3: no member is picked, the user is asked which one.
+    vague = assess(q(model="llama", gpus=("rtx-3090",)))
+    assert vague.model_id is None and vague.unresolved == "llama"
+    assert re.search(r"Did you mean: Llama", english(vague.headline))  # names, not catalog ids
+
+
+def test_training_an_unplaced_model_on_a_card_leans_on_the_guides_prototyping_floor():
+    # "Can a single 3090 train HEDNet?": no figures for HEDNet, no domain named. The guide 2020's
+    # prototyping floor (≥ 10 GB) is the guidance: 24 GB meets it (lean yes), a 6 GB 2060 is under it.
+    meets = assess(q(gpus=("rtx-3090",), mode="full_finetune"))
+    assert meets.floor is not None and meets.floor.gb == 10 and meets.lean is True
+    assert meets.headline.key == "canrun.card.floor_meets"
+    under = assess(q(gpus=("rtx-2060",), mode="full_finetune"))
+    assert under.lean is False and under.headline.key == "canrun.card.floor_under"
+    # An unknown LLM-ish name on a card is no yes or no: what the card runs is not what the model needs.
+    unknown = assess(q(model="FooNet-XL", gpus=("rtx-3060-12gb",), task="llm_inference"))
+    assert unknown.lean is None
+
+
+def test_local_llms_on_a_card_lean_yes_when_a_reference_llm_runs_and_cpu_inference_runs():
+    report = assess(q(gpus=("rtx-3060-12gb",), task="llm_inference"))
+    assert report.lean is True  # Qwen2.5 14B at Q4_K_M, 10.8 GB of 12 GB
+    assert assess(q(cpu_only=True)).lean is True
+    assert assess(q(cpu_only=True, mode="full_finetune")).lean is None
