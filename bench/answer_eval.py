@@ -87,7 +87,8 @@ def _metric(answer: Answer, metric: str) -> bool:
         return bool(report and (report.verdicts or report.memory_verdict or report.card or report.needs))
     if metric == "decode_tokens_per_s":
         rows = [*(report.verdicts if report else ()), *(r.verdict for r in (report.card if report else ()))]
-        return any(v.decode is not None for v in rows)
+        ranked = answer.comparison.workload if answer.comparison else None  # a comparison ranked by decode
+        return any(v.decode is not None for v in rows) or ranked == "decode"
     if metric == "break_even":
         return answer.break_even is not None or bool(answer.rentals)
     workload = (

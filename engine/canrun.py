@@ -172,6 +172,15 @@ class MemoryVerdict(Frozen):
     tried: tuple[Rung, ...]
     verdict: Msg
 
+    # A bare size has no bandwidth and runs no offload: read like a card's verdict without them.
+    @property
+    def decode(self) -> SpeedRange | None:
+        return None
+
+    @property
+    def offload(self) -> bool:
+        return False
+
 
 class Alternative(Frozen):
     """A priced setup that fits: ``count`` × a GPU, at a mode and precision."""
@@ -195,7 +204,7 @@ class CardRow(Frozen):
     use: Literal["chat", "image", "qlora", "lora", "full_finetune"]
     model_id: str
     model_name: str
-    verdict: GpuVerdict
+    verdict: GpuVerdict | MemoryVerdict  # a MemoryVerdict for a bare memory size ("what runs in 12 GB?")
 
 
 class CanRunReport(Frozen):
@@ -1137,13 +1146,22 @@ CARD_MODELS: tuple[
 )
 
 
-def card_capabilities(gpu: Gpu, count: int = 1) -> tuple[CardRow, ...]:
+def card_capabilities(gpu: Gpu | float, count: int = 1) -> tuple[CardRow, ...]:
     """For each use, the largest reference model the setup runs (at the best rung that fits) and,
-    when it exists, the next one up that does not fit — what the setup can do, and where it stops."""
+    when it exists, the next one up that does not fit — what the setup can do, and where it stops.
+    ``gpu`` may be a bare memory size in GB ("what runs in 12 GB?"): the same rows, without speeds."""
     models = load_model_catalog()
     rows: list[CardRow] = []
     for use, mode, precision, ids in CARD_MODELS:
-        verdicts = [(i, _gpu_verdict(models.get(i), mode, gpu, count, None, precision)) for i in ids]
+        verdicts = [
+            (
+                i,
+                _memory_verdict(models.get(i), mode, gpu, count, None, precision)
+                if isinstance(gpu, float | int)
+                else _gpu_verdict(models.get(i), mode, gpu, count, None, precision),
+            )
+            for i in ids
+        ]
         fitting = [pair for pair in verdicts if pair[1].fits]
         shown = fitting[-1:] + [pair for pair in verdicts if not pair[1].fits][:1]
         rows += [CardRow(use=use, model_id=i, model_name=models.get(i).name, verdict=v) for i, v in shown]
@@ -1167,7 +1185,7 @@ def _card_lean(gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, 
 
 
 def _card_headline(
-    name: str | Msg, gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, task: str | None = None
+    setup: Msg, gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, task: str | None = None
 ) -> Msg:
     """ "RTX 3060 12GB (12 GB) runs LLMs up to Qwen2.5 14B (GGUF Q4_K_M: 9.0 GB, ~18-24 tokens/s);
     Llama 3.3 70B does not fit (needs 40.5 GB)." — the guide's floor as guidance, never a bare no.
@@ -1178,16 +1196,16 @@ def _card_headline(
         made = next((r for r in images if r.verdict.fits), None)
         over = next((r for r in images if not r.verdict.fits), None)
         lead = (
-            msg("canrun.card.images", setup=name, gb=gb, model=made.model_name, need=made.verdict.need_gib)
+            msg("canrun.card.images", setup=setup, model=made.model_name, need=made.verdict.need_gib)
             if made is not None
-            else msg("canrun.card.images_none", setup=name, gb=gb)
+            else msg("canrun.card.images_none", setup=setup)
         )
         if over is None:
             return lead
         return _sentences(lead, msg("canrun.card.stops", model=over.model_name, need=over.verdict.need_gib))
     if task in _NOT_LLM_TASKS and floor is not None:
         key = "canrun.card.floor_meets" if gb >= floor.gb else "canrun.card.floor_under"
-        return msg(key, setup=name, gb=gb, floor=floor.gb, rule=floor.rule)
+        return msg(key, setup=setup, floor=floor.gb, rule=floor.rule)
     chat = [r for r in rows if r.use == "chat"]
     runs = next((r for r in chat if r.verdict.fits), None)
     stops = next((r for r in chat if not r.verdict.fits), None)
@@ -1200,8 +1218,7 @@ def _card_headline(
         parts.append(
             msg(
                 "canrun.card.runs",
-                setup=name,
-                gb=gb,
+                setup=setup,
                 model=runs.model_name,
                 rung=_label(v.mode, v.precision or "bf16"),
                 need=v.need_gib,
@@ -1209,7 +1226,7 @@ def _card_headline(
             )
         )
     else:
-        parts.append(msg("canrun.card.runs_none", setup=name, gb=gb))
+        parts.append(msg("canrun.card.runs_none", setup=setup))
     if stops is not None:
         parts.append(msg("canrun.card.stops", model=stops.model_name, need=stops.verdict.need_gib))
     if floor is not None and gb < floor.gb:
@@ -1359,24 +1376,39 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
             floor=floor,
             card=rows,
             lean=_card_lean(gpu.memory_gb, rows, floor, task),
-            headline=_card_headline(_card_name(gpu, count), gpu.memory_gb, rows, floor, task),
+            headline=_card_headline(
+                msg("canrun.card.setup", setup=_card_name(gpu, count), gb=gpu.memory_gb),
+                gpu.memory_gb,
+                rows,
+                floor,
+                task,
+            ),
             notes=(*egpu_notes([g for g, _ in setups]), msg("canrun.card.name_a_model")),
+            assumptions=_ASSUMPTIONS,
+        )
+    if query.min_memory_gb:  # "is 12 GB enough?", "what runs in 8 GB?": what that much memory holds
+        gb, count = query.min_memory_gb, query.num_gpus or 1
+        rows = card_capabilities(gb, count)
+        return CanRunReport(
+            query=query,
+            model_text=model_text,
+            floor=floor,
+            card=rows,
+            lean=_card_lean(gb, rows, floor, task),
+            headline=_card_headline(
+                msg("canrun.card.memories", count=count, gb=gb) if count > 1 else msg("canrun.card.memory", gb=gb),
+                gb,
+                rows,
+                floor,
+                task,
+            ),
+            notes=(msg("canrun.card.name_a_model"),),
             assumptions=_ASSUMPTIONS,
         )
     if floor is None:
         return CanRunReport(query=query, model_text=model_text, headline=msg("canrun.ask_model"))
-    if not query.min_memory_gb:
-        return CanRunReport(
-            query=query, model_text=model_text, floor=floor, headline=msg("canrun.floor.ask_gpu", rule=floor.rule)
-        )
-    gb = query.min_memory_gb
-    line = msg("canrun.floor.memory_meets" if gb >= floor.gb else "canrun.floor.memory_below", gb=gb)
     return CanRunReport(
-        query=query,
-        model_text=model_text,
-        floor=floor,
-        lean=gb >= floor.gb,
-        headline=msg("canrun.floor.headline", verdicts=line, rule=floor.rule),
+        query=query, model_text=model_text, floor=floor, headline=msg("canrun.floor.ask_gpu", rule=floor.rule)
     )
 
 
@@ -1520,7 +1552,7 @@ def assess(
             if names
             else msg("canrun.unknown_model", model=text)
         )
-        if _named_setups(query) or (query.min_memory_gb and query.task and memory_floor(query.task)):
+        if _named_setups(query) or query.min_memory_gb:
             # An unknown (or size-less) model on a named card or memory size: say so, then what the
             # card runs or how the size stands against the guide's floor for the work —
             # never a dead end ("12 GB runs 7-14B models quantized; which model?").

@@ -227,8 +227,23 @@ def test_no_model_uses_the_guides_floor():
     assert "under the guide's 8 GB for this work" in english(report.headline)
     llm = assess(q(task="llm_inference", gpus=("rtx-3060-12gb",)))
     assert "the guide is comfortable from 24 GB" in english(llm.headline)  # for LLMs: what it runs, then the floor
-    assert english(assess(q(task="kaggle", min_memory_gb=6)).headline).startswith("6 GB is below the guide's floor")
+    bare = assess(q(task="kaggle", min_memory_gb=6))
+    assert english(bare.headline).startswith("A GPU with 6 GB is under the guide's 8 GB for this work")
+    assert bare.lean is False and bare.card  # and what 6 GB holds, use by use
     assert english(assess(q()).headline).startswith("Which model")
+
+
+def test_a_bare_memory_size_gets_what_it_holds_never_which_model():
+    # "What can I run with 12 GB?" (ANSWERS.md: "12 GB runs 7-14B models quantized"): the card rows
+    # against 12 GiB, with no speed since no card (no bandwidth) is named.
+    report = assess(q(min_memory_gb=12))
+    chat = [r for r in report.card if r.use == "chat"]
+    assert [(r.model_id, r.verdict.fits) for r in chat] == [("qwen2.5-14b", True), ("qwen2.5-32b", False)]
+    said = english(report.headline)
+    assert said.startswith("A GPU with 12 GB runs LLMs up to Qwen2.5 14B (GGUF Q4_K_M: 10.8 GB,")
+    assert "speed depends on the card's memory bandwidth" in said
+    two = assess(q(min_memory_gb=12, num_gpus=2))
+    assert english(two.headline).startswith("2 GPUs of 12 GB")
 
 
 def test_alternatives_skip_laptops_and_respect_budget():
@@ -372,6 +387,7 @@ def _spread() -> list[object]:
         assess(q(model="Qwen2.5", gpus=("rtx-4090",))),  # a family of more sizes than are listed
         assess(q(model="Mixtral")),  # a family, no card: its smallest member
         assess(q(model="llama", gpus=("rtx-3090",))),  # no generation guessed: did you mean …?
+        assess(q(min_memory_gb=12, num_gpus=2)),  # bare memory sizes: what they hold, no speed
     ]
     small_llm = spec("llama-3.1-8b").model_copy(update={"params_b": 0.5})
     figures = [
@@ -739,7 +755,8 @@ def test_a_card_trains_in_the_16_bit_type_its_architecture_has():
 def test_an_unknown_model_with_a_memory_size_is_weighed_against_the_guides_floor():
     report = assess(q(model="Kimi-Audio", min_memory_gb=16, task="other"))
     keys = report.headline.all_keys()
-    assert "canrun.unknown_model" in keys and "canrun.floor.memory_meets" in keys
+    assert "canrun.unknown_model" in keys and "canrun.card.floor_meets" in keys
+    assert report.lean is True  # 16 GB meets the guide's 10 GB for prototyping ("other") work
 
 
 def test_a_family_named_without_a_size_is_answered_for_the_largest_member_that_fits_the_card():
