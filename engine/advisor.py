@@ -40,6 +40,7 @@ from engine.errors import UserError
 from engine.explain import explain
 from engine.memory import memory_floor, model_words
 from engine.message import Msg, Value, msg
+from engine.model_specs import load_model_catalog
 from engine.money import Money, exchange_rates
 from engine.performance import compare, speed
 from engine.power import plan
@@ -108,9 +109,17 @@ class AdviceContext(BaseModel):
 
 
 def workload_for(query: Query) -> Workload:
+    """The yardstick: the one asked for, else the task's, else — a model named to run, no task —
+    decode speed for an LLM and 16-bit inference for an image model; 16-bit training otherwise."""
     if query.workload:
         return query.workload
-    return TASK_WORKLOAD.get(query.task, "train16") if query.task else "train16"
+    if query.task:
+        return TASK_WORKLOAD.get(query.task, "train16")
+    if query.model and query.mode in (None, "inference"):
+        model_id = load_model_catalog().resolve(query.model)
+        kind = load_model_catalog().get(model_id).kind if model_id else None
+        return "decode" if kind == "llm" else "infer16" if kind == "diffusion" else "train16"
+    return "train16"
 
 
 def advise(query: Query, context: AdviceContext | None = None) -> Answer:
@@ -520,7 +529,11 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
     label = [setup(g.short_name, n) for g, n in zip(gpus, counts, strict=True)]
     main = next(r for r in rows if r.workload == workload)
     need = _memory_need(query)
-    pick, verdict, excluded = _verdict(label, [g.memory_gb for g in gpus], main.speeds, values, workload, need)
+    holds = _holds_model(query, ids, counts)
+    fits = [v.fits for v in holds] if holds else [need is None or g.memory_gb >= need for g in gpus]
+    pick, verdict, excluded = _verdict(
+        label, [g.memory_gb for g in gpus], main.speeds, values, workload, fits, need, holds[0].model if holds else None
+    )
     comparison = Comparison(
         gpu_ids=tuple(ids),
         counts=counts,
@@ -534,7 +547,7 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
         verdict=verdict,
         pick=pick,
     )
-    if len(ids) == 2:
+    if len(ids) == 2 and not excluded:
         faster, slower, ratio = (
             (label[0], label[1], main.ratio) if main.ratio >= 1 else (label[1], label[0], 1 / main.ratio)
         )
@@ -551,8 +564,8 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
             headline = msg("advice.compare.headline", **said)
     else:
         headline = verdict
-    caveats = []
-    if excluded:
+    caveats = [msg("advice.compare.holds", setup=label[i], verdict=h.verdict) for i, h in enumerate(holds)]
+    if excluded and not holds:
         caveats.append(msg("advice.compare.excluded", names=tuple(excluded), gb=need))
     if max(counts) > 1:
         caveats.append(msg("advice.caveat.no_pooling"))
@@ -587,6 +600,34 @@ def _compare_row(ids: tuple[str, ...], counts: tuple[int, ...], workload: Worklo
     )
 
 
+class _Holds(BaseModel):
+    """Whether one compared setup holds the model the user named, as can-run works it out."""
+
+    model_config = ConfigDict(frozen=True)
+
+    fits: bool
+    verdict: Msg
+    model: Msg | str
+
+
+def _holds_model(query: Query, ids: tuple[str, ...], counts: tuple[int, ...]) -> list[_Holds]:
+    """For "4090 or 2× 3090 for Llama 70B?": each setup against the model, per GPU, with the split
+    can-run uses (layers across desktop cards), so the pick is among setups that hold it. Empty when
+    no model is named or it is unknown (then the memory the task needs decides)."""
+    if not query.model:
+        return []
+    out = []
+    for gpu_id, count in zip(ids, counts, strict=True):
+        report = assess(
+            query.model_copy(update={"kind": "can_run", "gpus": (gpu_id,), "gpu_counts": (count,), "num_gpus": None})
+        )
+        if report.model is None or not report.verdicts:
+            return []
+        v = report.verdicts[0]
+        out.append(_Holds(fits=v.fits, verdict=v.verdict, model=model_words(report.model)))
+    return out
+
+
 def _model_need(query: Query) -> tuple[float | None, tuple[Msg, ...]]:
     """A model named in a rent question ("which cloud GPU to run Llama 3 70B?"): the least one GPU
     needs for it (its smallest rung, as can-run works it out), and the note that says so."""
@@ -619,14 +660,29 @@ def _verdict(
     speeds: tuple[float, ...],
     values: list[ValueOption | None],
     workload: Workload,
+    fits: list[bool],
     need: float | None,
+    model: Msg | str | None = None,
 ) -> tuple[int | None, Msg, list[Msg]]:
-    """(the pick's index, the verdict, setups left out for too little memory per GPU)."""
-    fitting = [i for i in range(len(label)) if need is None or memory_gb[i] >= need]
+    """(the pick's index, the verdict, setups left out): the pick is among the setups that hold the
+    named ``model`` (or have the ``need`` GB per GPU), as ``fits`` says."""
+    fitting = [i for i in range(len(label)) if fits[i]]
     excluded = [label[i] for i in range(len(label)) if i not in fitting]
     if not fitting:
         closest = max(range(len(label)), key=lambda i: (memory_gb[i], speeds[i]))  # equal memory: the faster
+        if model is not None:
+            return None, msg("advice.compare.verdict.none_hold", model=model, closest=label[closest]), excluded
         return None, msg("advice.compare.verdict.none_fit", gb=need, closest=label[closest]), excluded
+    if model is not None and len(fitting) == 1:
+        return fitting[0], msg("advice.compare.verdict.only_one", pick=label[fitting[0]], model=model), excluded
+    if model is not None and excluded:
+        only = msg("advice.compare.verdict.only_hold", names=tuple(label[i] for i in fitting), model=model)
+        rest = _verdict(label, memory_gb, speeds, values, workload, fits, need)[1]
+        return (
+            max(fitting, key=lambda i: speeds[i]),
+            msg("advice.compare.verdict.then", first=only, then=rest),
+            excluded,
+        )
     fastest = max(fitting, key=lambda i: speeds[i])
     priced = [i for i in fitting if values[i] is not None]
     best_value = max(priced, key=lambda i: values[i].perf_per_kusd) if priced else None  # type: ignore[union-attr]

@@ -115,6 +115,25 @@ def test_compare_counts_and_memory_caveat():
     assert any("does not pool" in english(c) for c in answer.caveats)
 
 
+def test_a_compare_for_a_named_model_picks_among_the_setups_that_hold_it():
+    # "4090 or 2× 3090 for Llama 70B?": one 24 GB card cannot hold a 70B even at GGUF Q3_K_M
+    # (35.7 GB); two 3090s split the layers at GGUF Q4_K_M (22.2 GB per GPU), so they are the pick
+    # whatever the 4090's speed, and the headline says so instead of a speed ratio.
+    answer = advise(Query(kind="compare", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 2), model="llama 3.3 70b"))
+    assert answer.comparison.pick == 1
+    assert english(answer.headline) == "Pick 2× RTX 3090: the only one that holds Llama 3.3 70B."
+    said = [english(c) for c in answer.caveats]
+    assert any(c.startswith("RTX 4090: No: even GGUF Q3_K_M needs 35.7 GB") for c in said)
+    assert any(c.startswith("2× RTX 3090: Yes at GGUF Q4_K_M: needs 22.2 GB per GPU") for c in said)
+    # Both hold an 8B: the usual speed headline, with each setup's fit beside it.
+    both = advise(Query(kind="compare", gpus=("rtx-4090", "rtx-3090"), model="llama 3 8b"))
+    assert english(both.headline).startswith("RTX 4090 is 1.08× RTX 3090 for LLM decode speed")
+    # None holds it: the closest (most memory) is named.
+    none = advise(Query(kind="compare", gpus=("rtx-3060-12gb", "rtx-4060-ti-16gb"), model="llama 3.3 70b"))
+    assert none.comparison.pick is None
+    assert english(none.headline).startswith("None of these holds Llama 3.3 70B; RTX 4060 Ti 16GB comes closest")
+
+
 def test_cloud_vs_buy_uses_hours_and_says_its_assumption():
     answer = advise(Query(kind="cloud_vs_buy", gpus=("rtx-3090",), hours_per_day=3))
     assert answer.break_even.inputs.utilisation == pytest.approx(3 / 24)
