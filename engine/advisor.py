@@ -114,6 +114,8 @@ def workload_for(query: Query) -> Workload:
     if query.workload:
         return query.workload
     if query.task:
+        if query.mode in ("full_finetune", "lora", "qlora", "pretrain"):
+            return "train16"  # "a GPU for SD LoRA training": training speed, whatever the task runs later
         return TASK_WORKLOAD.get(query.task, "train16")
     if query.model and query.mode in (None, "inference"):
         model_id = load_model_catalog().resolve(query.model)

@@ -8,6 +8,7 @@ import pytest
 
 from bot.words import english
 from engine import AdviceContext, advise
+from engine.advisor import workload_for
 from engine.cost import price_quote, rank_by_value, value
 from engine.explain import TOPICS, explain
 from engine.money import Money
@@ -441,3 +442,11 @@ def test_what_to_rent_for_a_named_model_holds_it_on_one_gpu() -> None:
     answer = advise(Query(kind="cloud_vs_buy", model="llama-3-70b", cloud_interest=True))
     assert answer.rentals and all(r.memory_gb >= 43 for r in answer.rentals)
     assert any(n.key == "advice.note.rent_for_model" for n in answer.notes)
+
+
+def test_training_for_image_generation_is_ranked_by_training_speed():
+    assert workload_for(Query(kind="recommend", task="image_generation")) == "infer16"
+    assert workload_for(Query(kind="recommend", task="image_generation", mode="lora")) == "train16"
+    assert workload_for(Query(kind="recommend", task="llm_inference")) == "decode"
+    assert workload_for(Query(kind="compare", model="llama 3 8b")) == "decode"  # a model to run, no task
+    assert workload_for(Query(kind="compare", model="sdxl")) == "infer16"
