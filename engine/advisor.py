@@ -333,6 +333,10 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
 
     best = found[0].perf_per_kusd
     lead, value_pick, objective = _lead(query, found, budget, ranked)
+    named = _named_card(query, ctx, workload, counts[0]) if len(query.gpus) == 1 else None
+    if named is not None:  # "is a used 3090 worth it?": that card, against the market, leads
+        lead, headline_named, top_peer = named
+        value_pick = lead if top_peer == found[0].gpu_id else found[0]  # said once, in the headline
     seen: set[str] = set()
     options: list[Option] = []
     for v in (lead, *found):
@@ -353,7 +357,9 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         "basis": top.price.basis_message(),
         "date": top.price.date,
     }
-    if objective == "best_value":
+    if named is not None:
+        headline = headline_named
+    elif objective == "best_value":
         headline = msg(
             "advice.recommend.headline.budget" if budget is not None else "advice.recommend.headline", **said
         )
@@ -408,6 +414,67 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         price_date=snapshot.date,
         notes=community,
         price_source="; ".join(snapshot.sources),
+    )
+
+
+def _named_card(
+    query: Query, ctx: AdviceContext, workload: Workload, count: int
+) -> tuple[ValueOption, Msg, str | None] | None:
+    """ "Is a used 3090 still worth it?": the card's price and speed, and where it ranks for the
+    workload per dollar among the priced cards with at least its memory (what it is bought for) —
+    NVIDIA's, for an NVIDIA card, as the guide advises. (its value, the headline, the top peer), or
+    None when the card has no price, so the usual ranking answers."""
+    catalog = load_catalog()
+    gpu = catalog.get(query.gpus[0])
+    mine = value(
+        gpu.id, workload, count, snapshot=ctx.snapshot, condition=query.condition, overrides=ctx.price_overrides
+    )
+    if mine is None:
+        return None
+    same_vendor = gpu.vendor == "nvidia" and query.vendor is None
+    peers = rank_by_value(
+        workload,
+        gpu_counts=(count,),
+        candidates=[
+            c
+            for c in _candidates(bool(query.organization), tensor_cores_only=False)
+            if not same_vendor or catalog.get(c).vendor == "nvidia"
+        ],
+        min_memory_gb=gpu.memory_gb,
+        snapshot=ctx.snapshot,
+        condition=query.condition,
+        overrides=ctx.price_overrides,
+    )
+    rank = next((i for i, p in enumerate(peers) if p.gpu_id == gpu.id), None)
+    said: dict[str, Value] = {
+        "setup": setup(gpu.short_name, count),
+        "gb": gpu.memory_gb,
+        "workload": msg(f"workload.{workload}"),
+        "versus": ""
+        if gpu.id == ctx.reference_gpu
+        else msg(
+            "advice.recommend.named.versus",
+            speed=speed(gpu.id, workload) / speed(ctx.reference_gpu, workload),
+            reference=catalog.get(ctx.reference_gpu).short_name,
+        ),
+        "usd": mine.price.usd,
+        "basis": mine.price.basis_message(),
+        "date": mine.price.date,
+    }
+    if rank == 0 or not peers:
+        return mine, msg("advice.recommend.named.best", **said), gpu.id
+    top = peers[0]
+    return (
+        mine,
+        msg(
+            "advice.recommend.named.ranked",
+            rank=(rank if rank is not None else len(peers)) + 1,
+            of=max(len(peers), (rank or 0) + 1),
+            better=setup(catalog.get(top.gpu_id).short_name, top.gpu_count),
+            more=top.perf_per_kusd / mine.perf_per_kusd - 1,
+            **said,
+        ),
+        top.gpu_id,
     )
 
 

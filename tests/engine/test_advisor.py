@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -450,3 +451,17 @@ def test_training_for_image_generation_is_ranked_by_training_speed():
     assert workload_for(Query(kind="recommend", task="llm_inference")) == "decode"
     assert workload_for(Query(kind="compare", model="llama 3 8b")) == "decode"  # a model to run, no task
     assert workload_for(Query(kind="compare", model="sdxl")) == "infer16"
+
+
+def test_is_a_named_card_worth_it_ranks_that_card_among_cards_with_its_memory():
+    # "Is a used 3090 still worth it?": the 3090 itself leads, against NVIDIA cards with ≥ 24 GB.
+    answer = advise(Query(kind="recommend", gpus=("rtx-3090",), condition="used"))
+    assert answer.options[0].gpu_id == "rtx-3090"
+    said = english(answer.headline)
+    assert said.startswith("Yes: RTX 3090 (24 GB) at $")
+    assert "is the best 16-bit training per dollar among cards with 24 GB or more." in said
+    assert "× an RTX 3090" not in said  # the yardstick card is not compared with itself
+    # A card that is not the best of its memory class says where it ranks and what beats it.
+    worse = advise(Query(kind="recommend", gpus=("rtx-4060-ti-16gb",)))
+    assert worse.options[0].gpu_id == "rtx-4060-ti-16gb"
+    assert re.search(r"ranks \d+ of \d+ cards with 16 GB or more", english(worse.headline))

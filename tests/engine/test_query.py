@@ -356,6 +356,8 @@ def _answers() -> list:
         (q(kind="compare", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 2), model="llama 3.3 70b"), None),
         (q(kind="compare", gpus=("rtx-3060-12gb", "rtx-3090", "rtx-4090"), gpu_counts=(1, 2, 2), model="70B"), None),
         (q(kind="compare", gpus=("rtx-3060-12gb", "rtx-4060-ti-16gb"), model="llama 3.3 70b"), None),
+        (q(kind="recommend", gpus=("rtx-3090",), condition="used"), None),  # is a used 3090 worth it?
+        (q(kind="recommend", gpus=("rtx-4060-ti-16gb",)), None),
         (
             q(kind="compare", task="llm_finetune", gpus=("rtx-a5000", "rtx-3090", "rtx-4070-ti"), gpu_counts=(1, 1, 2)),
             None,
