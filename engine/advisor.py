@@ -287,6 +287,21 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
             rules.append(
                 Rule(id="tldr.2020.little_money", text=msg("advice.rule.little_money"), source="Guide 2020 TL;DR")
             )
+    guide_floor = floor_gb if query.min_memory_gb is None else None
+    if not found and budget is not None and guide_floor is not None:
+        # The guide's floor is guidance, not a wall: the budget buys no card with it, so lead with the
+        # most memory the budget buys (memory decides what fits first), and say how far that is short.
+        floor_gb = _most_memory(query, ctx, budget, organization, counts)
+        if floor_gb is not None:
+            found = ranked(tensor_cores_only=False)
+            cheapest = _cheapest_fitting(guide_floor, query, ctx, vendor=query.vendor or "nvidia")
+            short = msg("advice.caveat.under_floor", gb=floor_gb, floor=guide_floor, budget=query.budget)
+            if cheapest is not None:
+                meets = msg(
+                    "advice.caveat.floor_cheapest", gpu=catalog.get(cheapest.gpu_id).short_name, usd=cheapest.usd
+                )
+                short = msg("sentences", items=(short, meets))
+            caveats.append(short)
 
     if query.task is None and not query.workload:
         suggestions.append(msg("advice.suggest.task"))
@@ -381,6 +396,7 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
             caveats.append(
                 msg(
                     "advice.caveat.no_nvidia_fits",
+                    pick=top.name,
                     gb=floor_gb,
                     budget=query.budget,
                     gpu=catalog.get(nvidia.gpu_id).short_name,
@@ -497,6 +513,25 @@ def _lead(
     if objective == "cheapest":
         return min(leading, key=lambda v: v.system_usd), value_pick, objective
     return value_pick, value_pick, objective
+
+
+def _most_memory(
+    query: Query, ctx: AdviceContext, budget: Decimal, organization: bool, counts: tuple[int, ...]
+) -> float | None:
+    """The most memory per GPU among the priced cards the budget buys (NVIDIA's unless the user
+    opted into a vendor), or None when it buys none."""
+    catalog = load_catalog()
+    vendor = query.vendor or "nvidia"
+    affordable = rank_by_value(
+        workload_for(query),
+        gpu_counts=counts,
+        candidates=[c for c in _candidates(organization, False) if catalog.get(c).vendor == vendor],
+        max_gpus_usd=budget,
+        snapshot=ctx.snapshot,
+        condition=query.condition,
+        overrides=ctx.price_overrides,
+    )
+    return max((catalog.get(v.gpu_id).memory_gb for v in affordable), default=None)
 
 
 def _nothing_fits(query: Query, floor_gb: float | None, cheapest: PriceQuote | None) -> Msg:

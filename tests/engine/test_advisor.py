@@ -10,6 +10,7 @@ import pytest
 from bot.words import english
 from engine import AdviceContext, advise
 from engine.advisor import workload_for
+from engine.catalog import load_catalog
 from engine.cost import price_quote, rank_by_value, value
 from engine.explain import TOPICS, explain
 from engine.money import Money
@@ -465,3 +466,21 @@ def test_is_a_named_card_worth_it_ranks_that_card_among_cards_with_its_memory():
     worse = advise(Query(kind="recommend", gpus=("rtx-4060-ti-16gb",)))
     assert worse.options[0].gpu_id == "rtx-4060-ti-16gb"
     assert re.search(r"ranks \d+ of \d+ cards with 16 GB or more", english(worse.headline))
+
+
+def test_a_budget_under_the_guides_floor_buys_the_most_memory_it_can_and_says_how_far_short():
+    # ¥5,000 for local LLMs: no priced 24 GB card (the guide's floor for transformers) fits, so the
+    # answer leads with the most memory per card the budget buys (16 GB, NVIDIA first) instead of
+    # "nothing fits", and the caveat names the floor and the cheapest card that meets it.
+    answer = advise(Query(kind="recommend", task="llm_inference", budget=Money(amount=5000, currency="CNY")))
+    lead = answer.options[0]
+    assert lead.memory_gb == 16 and load_catalog().get(lead.gpu_id).vendor == "nvidia"
+    under = next(c for c in answer.caveats if "advice.caveat.under_floor" in c.all_keys())
+    said = english(under)
+    assert "buys at most 16 GB per card; the guide is comfortable from 24 GB for this work" in said
+    assert "The cheapest card that meets it: RTX 3090" in said
+    # A need the user stated is not relaxed: nothing fits, and the answer says so.
+    stated = advise(
+        Query(kind="recommend", task="llm_inference", min_memory_gb=24, budget=Money(amount=5000, currency="CNY"))
+    )
+    assert not stated.options
