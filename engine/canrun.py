@@ -1234,8 +1234,11 @@ def _card_headline(
     return _sentences(*parts)
 
 
-class PublishedTraining(Frozen):
-    """A training tool's own figure for what training a model takes (data/measurements/diffusion_training.yaml)."""
+class PublishedNeed(Frozen):
+    """What a model's own tool or authors publish it takes to run or train it: the least GPU memory
+    that works and what they recommend (data/measurements/diffusion_training.yaml and
+    published_requirements.yaml). Where arithmetic on parameters cannot say (diffusion training,
+    speech, video, vision pipelines), these figures answer."""
 
     id: str
     model: str
@@ -1243,24 +1246,34 @@ class PublishedTraining(Frozen):
     min_gb: float
     recommended_gb: float
     source: str
+    condition: str | None = None  # the settings the figure holds for, as the source says (its words are a message)
+    date: str | None = None
+
+
+_PUBLISHED_FILES = (("diffusion_training.yaml", "training"), ("published_requirements.yaml", "requirements"))
 
 
 @lru_cache(maxsize=1)
-def _published() -> dict[tuple[str, str], PublishedTraining]:
-    rows = read_yaml(data_dir() / "measurements" / "diffusion_training.yaml")["training"]
-    return {(r["model"], r["mode"]): PublishedTraining(**r) for r in rows}
+def _published() -> dict[tuple[str, str], PublishedNeed]:
+    folder = data_dir() / "measurements"
+    return {
+        (r["model"], r["mode"]): PublishedNeed(**r)
+        for name, key in _PUBLISHED_FILES
+        if (folder / name).exists()
+        for r in read_yaml(folder / name)[key]
+    }
 
 
-def published_training(model_id: str, mode: Mode) -> PublishedTraining | None:
-    """The published requirement for training ``model_id`` in ``mode`` (QLoRA reads as LoRA), if any."""
+def published_need(model_id: str, mode: Mode) -> PublishedNeed | None:
+    """The published requirement for ``model_id`` in ``mode`` (QLoRA reads as LoRA), if any."""
     return _published().get((model_id, "lora" if mode == "qlora" else mode))
 
 
 def _published_report(
-    query: Query, spec: ModelSpec, need: PublishedTraining, text: str | None, basis: Msg | None
+    query: Query, spec: ModelSpec, need: PublishedNeed, text: str | None, basis: Msg | None
 ) -> CanRunReport:
-    """A diffusion model's training, answered from its tool's published figures: from ``min_gb``,
-    comfortable at ``recommended_gb``, per GPU (each card holds the whole model)."""
+    """A model answered from its tool's published figures: from ``min_gb``, comfortable at
+    ``recommended_gb``, per GPU (each card holds the whole model)."""
     said = msg(
         "canrun.published.need",
         model=model_words(spec),
@@ -1569,7 +1582,8 @@ def assess(
             )
         return CanRunReport(query=query, model_text=text, unresolved=text, suggestions=suggestions, headline=headline)
     chosen, why, other = _mode_for(spec, query, mode)
-    published = published_training(spec.id, chosen) if spec.kind == "diffusion" else None
+    # An LLM's memory is worked out from its shape; other models' published figures come first.
+    published = published_need(spec.id, chosen) if spec.kind != "llm" else None
     if published is not None:
         return _published_report(query, spec, published, text, basis)
     notes: list[Msg] = []
