@@ -295,7 +295,8 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         if floor_gb is not None:
             found = ranked(tensor_cores_only=False)
             cheapest = _cheapest_fitting(guide_floor, query, ctx, vendor=query.vendor or "nvidia")
-            short = msg("advice.caveat.under_floor", gb=floor_gb, floor=guide_floor, budget=query.budget)
+            key = "advice.caveat.under_floor" + ("" if query.vendor else ".nvidia")
+            short = msg(key, gb=floor_gb, floor=guide_floor, budget=query.budget)
             if cheapest is not None:
                 meets = msg(
                     "advice.caveat.floor_cheapest", gpu=catalog.get(cheapest.gpu_id).short_name, usd=cheapest.usd
@@ -575,11 +576,14 @@ def _multi_gpu(
     best: float,
     organization: bool,
 ) -> tuple[Option, ...]:
-    """The best 2- and 4-GPU systems within budget, for users who want more speed than one card."""
+    """The best 2- and 4-GPU systems within budget, for users who want more speed than one card —
+    of NVIDIA cards unless the user opted into a vendor (the guide's advice holds for every setup)."""
+    catalog = load_catalog()
+    vendor = query.vendor or "nvidia"
     found = best_per_count(
         workload,
         gpu_counts=(2, 4),
-        candidates=_candidates(organization, True),
+        candidates=[c for c in _candidates(organization, True) if catalog.get(c).vendor == vendor],
         min_memory_gb=floor_gb,
         max_gpus_usd=budget,
         snapshot=ctx.snapshot,

@@ -475,12 +475,20 @@ def test_a_budget_under_the_guides_floor_buys_the_most_memory_it_can_and_says_ho
     answer = advise(Query(kind="recommend", task="llm_inference", budget=Money(amount=5000, currency="CNY")))
     lead = answer.options[0]
     assert lead.memory_gb == 16 and load_catalog().get(lead.gpu_id).vendor == "nvidia"
-    under = next(c for c in answer.caveats if "advice.caveat.under_floor" in c.all_keys())
+    under = next(c for c in answer.caveats if "advice.caveat.under_floor.nvidia" in c.all_keys())
     said = english(under)
-    assert "buys at most 16 GB per card; the guide is comfortable from 24 GB for this work" in said
+    assert "buys NVIDIA cards of at most 16 GB; the guide is comfortable from 24 GB for this work" in said
     assert "The cheapest card that meets it: RTX 3090" in said
     # A need the user stated is not relaxed: nothing fits, and the answer says so.
     stated = advise(
         Query(kind="recommend", task="llm_inference", min_memory_gb=24, budget=Money(amount=5000, currency="CNY"))
     )
     assert not stated.options
+
+
+def test_multi_gpu_alternatives_are_nvidia_unless_the_user_opts_into_a_vendor():
+    answer = advise(Query(kind="recommend", budget=Money(amount=2000, currency="USD")))
+    assert answer.alternatives
+    assert {load_catalog().get(o.gpu_id).vendor for o in answer.alternatives} == {"nvidia"}
+    amd = advise(Query(kind="recommend", vendor="amd", budget=Money(amount=2000, currency="USD")))
+    assert {load_catalog().get(o.gpu_id).vendor for o in amd.alternatives} <= {"amd"}

@@ -361,6 +361,10 @@ def _answers() -> list:
         (q(kind="recommend", task="llm_inference", budget=Money(amount=Decimal(5000), currency="CNY")), None),
         (q(kind="recommend", task="llm_inference", budget=Money(amount=Decimal(200), currency="USD")), None),
         (
+            q(kind="recommend", task="llm_inference", vendor="amd", budget=Money(amount=Decimal(300), currency="USD")),
+            None,
+        ),
+        (
             q(
                 kind="recommend",
                 task="llm_inference",
