@@ -12,6 +12,7 @@ flowchart's pick is reported beside it as a rule, not used as a table of answers
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from functools import lru_cache
@@ -844,6 +845,11 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     if any(catalog.get(r.gpu_id).vendor == "amd" for r in offers):
         notes = (*notes, msg("advice.caveat.amd"))
     asks_what_to_rent = not query.gpus and query.desktop_usd is None and query.cloud_usd_per_hour is None
+    if len(query.gpus) >= 2 and query.desktop_usd is None and query.cloud_usd_per_hour is None:
+        # "A100 or H100 on the cloud?": the named cards' offers, priced per unit of work, not a desktop.
+        named = rentals(workload_for(query), need, ctx.reference_gpu, named=query.gpus)
+        if len({_card_line(r.gpu_id) for r in named}) >= 2:
+            return _named_rentals(query, ctx, named, notes)
 
     def lead(headline: Msg) -> Msg:
         """A question that names no card asks what to rent: the cheapest offer per hour of work first."""
@@ -912,14 +918,29 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
 MAX_RENTALS = 5
 
 
-def rentals(workload: Workload, min_memory_gb: float | None, reference_gpu: str = "rtx-3090") -> tuple[Rental, ...]:
+def _card_line(gpu_id: str) -> str:
+    """A card without its memory and form-factor variant ("a100-80gb-sxm" → "a100"): the cloud
+    offers of any variant answer "rent an A100"."""
+    return re.sub(r"(-\d+gb)?(-(sxm|pcie|nvl))?$", "", gpu_id)
+
+
+def rentals(
+    workload: Workload,
+    min_memory_gb: float | None,
+    reference_gpu: str = "rtx-3090",
+    named: tuple[str, ...] = (),
+) -> tuple[Rental, ...]:
     """The cheapest current cloud offer per GPU type with the memory the work needs, ranked by the
-    cost of an hour of the reference card's work (guide §cloud: price the run, not the hour)."""
+    cost of an hour of the reference card's work (guide §cloud: price the run, not the hour);
+    with ``named`` cards, only offers of those cards (any memory or form-factor variant)."""
     catalog = load_catalog()
+    lines = {_card_line(g) for g in named}
     best: dict[str, tuple[Decimal, CloudInstance]] = {}
     for c in catalog.clouds.values():
         hourly = c.on_demand_usd_per_hour or c.spot_usd_per_hour
         if c.historical or hourly is None or c.gpu not in catalog.gpus:
+            continue
+        if lines and _card_line(c.gpu) not in lines:
             continue
         if min_memory_gb is not None and catalog.get(c.gpu).memory_gb < min_memory_gb:
             continue
@@ -948,6 +969,29 @@ def rentals(workload: Workload, min_memory_gb: float | None, reference_gpu: str 
             )
         )
     return tuple(sorted(out, key=lambda r: r.usd_per_reference_hour)[:MAX_RENTALS])
+
+
+def _named_rentals(query: Query, ctx: AdviceContext, named: tuple[Rental, ...], notes: tuple[Msg, ...]) -> Answer:
+    """The cloud cards the user named, the cheapest per unit of work first, and by how much."""
+    top, others = named[0], named[1:]
+    reference = load_catalog().get(ctx.reference_gpu).short_name
+    headline = msg(
+        "advice.cloud.named_pick",
+        gpu=top.name,
+        provider=top.provider,
+        hourly=top.on_demand_usd_per_hour or top.spot_usd_per_hour,
+        per=top.usd_per_reference_hour,
+        reference=reference,
+        others=tuple(msg("advice.cloud.named_other", gpu=r.name, per=r.usd_per_reference_hour) for r in others),
+    )
+    return Answer(
+        kind="cloud_vs_buy",
+        query=query,
+        headline=headline,
+        rentals=named,
+        rules=(_break_even_rule(),),
+        notes=notes,
+    )
 
 
 def _rental(query: Query, desktop_gpu: str | None) -> tuple[Decimal, CloudInstance | None]:

@@ -492,3 +492,15 @@ def test_multi_gpu_alternatives_are_nvidia_unless_the_user_opts_into_a_vendor():
     assert {load_catalog().get(o.gpu_id).vendor for o in answer.alternatives} == {"nvidia"}
     amd = advise(Query(kind="recommend", vendor="amd", budget=Money(amount=2000, currency="USD")))
     assert {load_catalog().get(o.gpu_id).vendor for o in amd.alternatives} <= {"amd"}
+
+
+def test_two_named_cloud_cards_are_priced_per_unit_of_work_not_against_a_desktop():
+    # "A100 vs H100 on the cloud?": every offer of either card (any variant), cheapest per RTX 3090-hour
+    # of work first ($/GPU-hour over relative speed), and no desktop break-even.
+    answer = advise(Query(kind="cloud_vs_buy", gpus=("a100-80gb-sxm", "h100-sxm"), cloud_interest=True))
+    assert answer.break_even is None and len(answer.rentals) >= 2
+    assert {r.gpu_id.split("-")[0] for r in answer.rentals} == {"a100", "h100"}
+    per = [r.usd_per_reference_hour for r in answer.rentals]
+    assert per == sorted(per)
+    top = answer.rentals[0]
+    assert english(answer.headline).startswith(f"Per unit of work, {top.name} on {top.provider}")

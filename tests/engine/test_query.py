@@ -358,6 +358,7 @@ def _answers() -> list:
         (q(kind="compare", gpus=("rtx-3060-12gb", "rtx-4060-ti-16gb"), model="llama 3.3 70b"), None),
         (q(kind="recommend", gpus=("rtx-3090",), condition="used"), None),  # is a used 3090 worth it?
         (q(kind="recommend", gpus=("rtx-4060-ti-16gb",)), None),
+        (q(kind="cloud_vs_buy", gpus=("a100-80gb-sxm", "h100-sxm")), None),  # which of two cloud cards
         (q(kind="recommend", task="llm_inference", budget=Money(amount=Decimal(5000), currency="CNY")), None),
         (q(kind="recommend", task="llm_inference", budget=Money(amount=Decimal(200), currency="USD")), None),
         (
