@@ -623,14 +623,31 @@ def _sentences(first: Msg, *more: Msg) -> Msg:
     return out
 
 
-def _fit(need: float, per_gpu: bool, capacity: float, decode: SpeedRange | None) -> Msg:
-    """ "needs 16.8 GB of 24 GB, ~41-55 tokens/s": what a fitting rung uses, and how fast it decodes."""
+def _fit(need: float, per_gpu: bool, capacity: float, decode: SpeedRange | None, training: TimeEstimate | None) -> Msg:
+    """ "needs 16.8 GB of 24 GB, ~41-55 tokens/s": what a fitting rung uses, and how fast it decodes
+    (or, for training, how long 100M tokens take)."""
     fit = msg("canrun.fit.per_gpu" if per_gpu else "canrun.fit.one", need=need, capacity=capacity)
-    return msg("canrun.fit.with_speed", fit=fit, low=decode.low, high=decode.high) if decode else fit
+    if decode:
+        return msg("canrun.fit.with_speed", fit=fit, low=decode.low, high=decode.high)
+    if training:
+        return msg(
+            "canrun.fit.with_time",
+            fit=fit,
+            low=training.hours_low,
+            high=training.hours_high,
+            tokens=training.tokens / 1e6,
+        )
+    return fit
 
 
 def _verdict_text(
-    setup: str | Msg, tried: list[Rung], cap_gib: float, decode: SpeedRange | None, *, memory_only: bool = False
+    setup: str | Msg,
+    tried: list[Rung],
+    cap_gib: float,
+    decode: SpeedRange | None,
+    *,
+    memory_only: bool = False,
+    training: TimeEstimate | None = None,
 ) -> Msg:
     """No (even the last rung is too big), yes at the first rung, or yes lower down the ladder with
     what the first rung would have needed. ``memory_only``: the user gave a memory size, not a card
@@ -649,7 +666,7 @@ def _verdict_text(
             setup=setup,
             capacity=cap_gib,
         )
-    fit = _fit(need, per_gpu, cap_gib, decode)
+    fit = _fit(need, per_gpu, cap_gib, decode, training)
     if len(tried) == 1:
         return msg("canrun.verdict.yes", rung=rung, fit=fit)
     first = tried[0]
@@ -806,6 +823,8 @@ def _gpu_verdict(
             )
         else:
             notes.append(msg("canrun.note.split", count=count))
+    if training is not None and best.fits:
+        notes.append(msg("canrun.note.training_time", basis=training.basis))
     if gpu.gpu_class == "laptop":
         notes.append(msg("canrun.note.laptop"))
     if not gpu.has_tensor_cores:
@@ -813,7 +832,13 @@ def _gpu_verdict(
     if gpu.vendor == "amd":
         notes.append(msg("canrun.note.amd"))
     verdict = _with_needed(
-        _verdict_text(_setup(gpu.short_name, count), tried, gpu.memory_gb, decode if best.fits else None),
+        _verdict_text(
+            _setup(gpu.short_name, count),
+            tried,
+            gpu.memory_gb,
+            decode if best.fits else None,
+            training=training if best.fits else None,
+        ),
         gpu.short_name,
         needed,
         best.fits,

@@ -345,7 +345,7 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 8b", gpus=(old,))),  # no Tensor Cores
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), precision="q8_0"),  # INT8-less prefill path
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), mode="inference", precision="int8"),  # mode given
-        assess(q(model="sd 1.5", gpus=("rtx-3090",)), mode="lora"),  # no transformer shape for LoRA, nothing published
+        assess(q(model="resnet-50", gpus=("rtx-3090",)), mode="lora"),  # no transformer shape for LoRA, nothing published
         assess(q(model="llama 3.1 70b", budget=Money(amount=Decimal(50), currency="USD"))),  # nothing in budget
         assess(q(model="llama 3.1 70b", budget=Money(amount=Decimal(300), currency=unknown_currency))),
         assess(q(model="whisper large v3", task="llm_finetune", gpus=("rtx-3090",))),
@@ -800,3 +800,14 @@ def test_local_llms_on_a_card_lean_yes_when_a_reference_llm_runs_and_cpu_inferen
     assert report.lean is True  # Qwen2.5 14B at Q4_K_M, 10.8 GB of 12 GB
     assert assess(q(cpu_only=True)).lean is True
     assert assess(q(cpu_only=True, mode="full_finetune")).lean is None
+
+
+def test_a_training_verdict_says_how_long_100m_tokens_take_with_its_basis():
+    # "How long does it take to fine-tune Llama 3 8B on a 3090?": LoRA fits (19.2 GB of 24 GB) and the
+    # verdict carries the time for 100M training tokens from training_time, whose formula is a note.
+    report = assess(q(model="llama 3 8b", task="llm_finetune", gpus=("rtx-3090",)))
+    v = report.verdicts[0]
+    assert v.fits and v.training is not None and v.training.tokens == 100e6
+    said = english(v.verdict)
+    assert f"~{v.training.hours_low:.1f}-{v.training.hours_high:.1f} h per 100M training tokens" in said
+    assert any(n.key == "canrun.note.training_time" for n in v.notes)
