@@ -504,3 +504,9 @@ def test_two_named_cloud_cards_are_priced_per_unit_of_work_not_against_a_desktop
     assert per == sorted(per)
     top = answer.rentals[0]
     assert english(answer.headline).startswith(f"Per unit of work, {top.name} on {top.provider}")
+
+
+def test_is_an_unpriced_card_worth_it_answers_what_the_card_does_and_says_it_has_no_price():
+    answer = advise(Query(kind="recommend", task="llm_inference", gpus=("tesla-p40",)))
+    assert answer.can_run is not None and answer.can_run.card  # what a 24 GB P40 runs, how fast
+    assert any(n.key == "advice.note.named_no_price" for n in answer.notes)
