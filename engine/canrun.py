@@ -532,10 +532,13 @@ _LLM_INFERENCE = ("bf16", "8bit", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m")
 _OTHER_INFERENCE = ("fp16", "8bit")
 
 
-def _eight_bit(gpu: Gpu | None) -> str:
-    """FP8 on cards whose architecture has it, INT8 elsewhere (same memory, different kernels)."""
+def _eight_bit(gpu: Gpu | None, llm: bool = False) -> str:
+    """FP8 on cards whose architecture has it, INT8 elsewhere (same memory, different kernels); an LLM
+    on a Mac runs 8-bit as GGUF Q8_0 (llama.cpp/MLX), since LLM.int8 and W8A8 kernels are CUDA's."""
     if gpu is None:
         return "int8"
+    if llm and gpu.vendor == "apple":
+        return "q8_0"
     return "fp8" if load_catalog().architecture(gpu.id).features.fp8 else "int8"
 
 
@@ -547,7 +550,7 @@ def ladder(spec: ModelSpec, mode: Mode, gpu: Gpu | None = None) -> list[tuple[Mo
     """
     if mode == "inference":
         names = _LLM_INFERENCE if spec.kind == "llm" else _OTHER_INFERENCE
-        rungs = [_eight_bit(gpu) if n == "8bit" else n for n in names]
+        rungs = [_eight_bit(gpu, spec.kind == "llm") if n == "8bit" else n for n in names]
         if spec.release_precision and spec.release_precision not in ("fp32", "fp16", "bf16"):
             release = get_precision(spec.release_precision)
             rungs = [release.name] + [r for r in rungs if get_precision(r).bits < release.bits]

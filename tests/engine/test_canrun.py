@@ -345,7 +345,9 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 8b", gpus=(old,))),  # no Tensor Cores
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), precision="q8_0"),  # INT8-less prefill path
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), mode="inference", precision="int8"),  # mode given
-        assess(q(model="resnet-50", gpus=("rtx-3090",)), mode="lora"),  # no transformer shape for LoRA, nothing published
+        assess(
+            q(model="resnet-50", gpus=("rtx-3090",)), mode="lora"
+        ),  # no transformer shape for LoRA, nothing published
         assess(q(model="llama 3.1 70b", budget=Money(amount=Decimal(50), currency="USD"))),  # nothing in budget
         assess(q(model="llama 3.1 70b", budget=Money(amount=Decimal(300), currency=unknown_currency))),
         assess(q(model="whisper large v3", task="llm_finetune", gpus=("rtx-3090",))),
@@ -811,3 +813,12 @@ def test_a_training_verdict_says_how_long_100m_tokens_take_with_its_basis():
     said = english(v.verdict)
     assert f"~{v.training.hours_low:.1f}-{v.training.hours_high:.1f} h per 100M training tokens" in said
     assert any(n.key == "canrun.note.training_time" for n in v.notes)
+
+
+def test_an_llm_on_a_mac_steps_down_through_gguf_not_cuda_int8():
+    mac = load_catalog().get("apple-m2-max-96gb")
+    assert ("inference", "q8_0") in ladder(spec("llama-3.1-70b"), "inference", mac)
+    assert ("inference", "int8") not in ladder(spec("llama-3.1-70b"), "inference", mac)
+    # 70B at Q8_0 (8.5 bits, ~74 GB) is over the M2 Max 96 GB's 72 GB GPU share; Q6_K (57.0 GB) fits.
+    report = assess(q(model="70B", gpus=("apple-m2-max-96gb",)))
+    assert report.verdicts[0].precision == "q6_k" and report.verdicts[0].fits
