@@ -495,6 +495,14 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("要不要等下一代再买 4090？", ("不必等", "目前市场")),
         ("Is the RX 7900 XTX supported by ROCm?", ("gfx1100", "ROCm")),
         ("我的 5090 不支持 PyTorch 吗？", ("计算能力 12.0", "支持")),
+        ("what can I run with 12GB of VRAM?", ("A GPU with 12 GB runs LLMs up to", "speed depends")),
+        ("12G显存能跑什么模型？", ("有 12 GB 显存的显卡最大能跑到", "显存带宽")),
+        ("A100 or H100 on the cloud, which is better value?", ("Per unit of work", "the cheapest you named")),
+        ("租A100还是H100划算？", ("按工作量算", "最便宜")),
+        ("how long does it take to fine-tune llama 3 8b on a 3090?", ("h per 100M training tokens", "Training time")),
+        ("3090 微调 qwen2.5 7b 要多久", ("每 100M 个训练 token 约", "训练时间")),
+        ("4090 or 2x3090 for llama 70b?", ("Pick 2× RTX 3090: the only one that holds", "RTX 4090: No")),
+        ("两张3090还是一张4090跑70B", ("选 2× RTX 3090：只有它放得下", "RTX 4090：不行")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(
