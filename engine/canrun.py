@@ -773,7 +773,8 @@ def _gpu_verdict(
             tensor_decode = faster if faster is not None and faster.high > decode.high else None
     else:
         tokens = PRETRAIN_TOKENS_PER_PARAM * spec.params_b * 1e9 if best.mode == "pretrain" else FINETUNE_TOKENS
-        training = training_time(spec, gpu, tokens, mode=best.mode, gpus=count)
+        # Time per training token is a language model's yardstick; a CNN's is images per epoch.
+        training = training_time(spec, gpu, tokens, mode=best.mode, gpus=count) if spec.kind == "llm" else None
     needed: list[tuple[Mode, str, int | None]] = []
     notes: list[Msg] = []
     if (not best.fits or len(tried) > 1) and gpu.platform != "unified_memory":  # Macs are not ganged
@@ -1212,6 +1213,25 @@ def _card_lean(gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, 
     return None
 
 
+def _tunes_headline(setup: Msg, gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None) -> Msg:
+    """ "RX 7900 XTX (24 GB) fine-tunes up to Qwen2.5 14B with QLoRA (14.9 GB) and Llama 3.1 8B with
+    LoRA (19.2 GB)": for a fine-tuning question, the largest model each adapter method trains."""
+    largest = {use: next((r for r in rows if r.use == use and r.verdict.fits), None) for use in ("qlora", "lora")}
+    qlora, lora = largest["qlora"], largest["lora"]
+    if qlora is None:
+        lead = msg("canrun.card.tunes_none", setup=setup)
+    else:
+        with_lora = (
+            msg("canrun.card.tunes_lora", model=lora.model_name, need=lora.verdict.need_gib) if lora is not None else ""
+        )
+        lead = msg(
+            "canrun.card.tunes", setup=setup, model=qlora.model_name, need=qlora.verdict.need_gib, lora=with_lora
+        )
+    if floor is not None and gb < floor.gb:
+        return _sentences(lead, msg("canrun.card.floor", gb=floor.gb, rule=floor.rule))
+    return lead
+
+
 def _card_headline(
     setup: Msg, gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, task: str | None = None
 ) -> Msg:
@@ -1234,6 +1254,8 @@ def _card_headline(
     if task in _NOT_LLM_TASKS and floor is not None:
         key = "canrun.card.floor_meets" if gb >= floor.gb else "canrun.card.floor_under"
         return msg(key, setup=setup, floor=floor.gb, rule=floor.rule)
+    if task == "llm_finetune":
+        return _tunes_headline(setup, gb, rows, floor)
     chat = [r for r in rows if r.use == "chat"]
     runs = next((r for r in chat if r.verdict.fits), None)
     stops = next((r for r in chat if not r.verdict.fits), None)

@@ -390,6 +390,8 @@ def _spread() -> list[object]:
         assess(q(model="Mixtral")),  # a family, no card: its smallest member
         assess(q(model="llama", gpus=("rtx-3090",))),  # no generation guessed: did you mean …?
         assess(q(min_memory_gb=12, num_gpus=2)),  # bare memory sizes: what they hold, no speed
+        assess(q(task="llm_finetune", gpus=("rtx-3060-12gb",))),  # fine-tuning leads: QLoRA and LoRA sizes
+        assess(q(task="llm_finetune", gpus=("gtx-1060-6gb",))),  # too small for an 8B QLoRA
     ]
     small_llm = spec("llama-3.1-8b").model_copy(update={"params_b": 0.5})
     figures = [
@@ -822,3 +824,14 @@ def test_an_llm_on_a_mac_steps_down_through_gguf_not_cuda_int8():
     # 70B at Q8_0 (8.5 bits, ~74 GB) is over the M2 Max 96 GB's 72 GB GPU share; Q6_K (57.0 GB) fits.
     report = assess(q(model="70B", gpus=("apple-m2-max-96gb",)))
     assert report.verdicts[0].precision == "q6_k" and report.verdicts[0].fits
+
+
+def test_a_fine_tuning_question_about_a_card_leads_with_what_it_fine_tunes():
+    report = assess(q(task="llm_finetune", gpus=("rx-7900-xtx",)))
+    assert english(report.headline) == (
+        "RX 7900 XTX (24 GB) fine-tunes up to Qwen2.5 14B with QLoRA (14.9 GB) and Llama 3.1 8B with LoRA on a "
+        "16-bit base (19.2 GB)."
+    )
+    assert report.lean is True
+    small = assess(q(task="llm_finetune", gpus=("gtx-1060-6gb",)))
+    assert small.headline.all_keys()[1] == "canrun.card.tunes_none" and small.lean is False
