@@ -1093,11 +1093,11 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         headline = msg("advice.power.headline", **said)
     notes = []
     if query.hours_per_day:
+        # Hours a day given: what running it costs is what was asked ("a 4090 24/7, how much?"), so it leads.
         kwh = result.load_w / 1000 * query.hours_per_day * 365
         rate = _electricity(query, ctx)
-        notes.append(
-            msg("advice.note.electricity", hours=query.hours_per_day, kwh=kwh, cost=kwh * float(rate), rate=rate)
-        )
+        cost = msg("advice.note.electricity", hours=query.hours_per_day, kwh=kwh, cost=kwh * float(rate), rate=rate)
+        headline = msg("sentences", items=(cost, headline))
     rules = (Rule(id="power.psu", text=msg("advice.rule.psu"), source=result.source),)
     return Answer(
         kind="power",

@@ -510,3 +510,9 @@ def test_is_an_unpriced_card_worth_it_answers_what_the_card_does_and_says_it_has
     answer = advise(Query(kind="recommend", task="llm_inference", gpus=("tesla-p40",)))
     assert answer.can_run is not None and answer.can_run.card  # what a 24 GB P40 runs, how fast
     assert any(n.key == "advice.note.named_no_price" for n in answer.notes)
+
+
+def test_a_power_question_with_hours_a_day_leads_with_what_running_it_costs():
+    # 650 W under load (450 W + 200 W system) × 24 h × 365 = 5,694 kWh a year; at $0.12/kWh ≈ $683.
+    answer = advise(Query(kind="power", gpus=("rtx-4090",), hours_per_day=24))
+    assert english(answer.headline).startswith("At 24 h a day: 5,694 kWh a year ≈ $683 at $0.12/kWh.")
