@@ -7,7 +7,8 @@ real-question corpus.
 the labels), which are longer and messier than the hand-written sets. Vocabularies, the catalog and
 the kind classifier load before timing (once per process, as in the bot); what is timed is parse()
 alone, on one thread, with the catalog passed explicitly so that parse()'s memory of earlier questions
-is bypassed and every call does the work.
+is bypassed and every call does the work. Questions per second of CPU time are printed beside the wall
+clock figure: on a machine shared with other jobs they move less.
 """
 
 from __future__ import annotations
@@ -47,18 +48,28 @@ def main(argv: list[str] | None = None) -> int:
     for text in texts:  # warm up: load vocabularies, catalog and classifier, build the GPU index
         parse(text, catalog=catalog)
     done = 0
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < args.seconds:
         for text in texts:
             parse(text, catalog=catalog)
         done += len(texts)
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start  # on a shared machine, the time this process actually ran
     which = "corpus" if args.corpus else "question files"
     print(
-        f"{done / elapsed:,.0f} questions/s on one core ({done} parses of {len(texts)} questions "
-        f"from the {which}, {elapsed:.1f} s)"
+        f"{done / elapsed:,.0f} questions/s on one core, {done / cpu:,.0f}/s of CPU time ({done} parses of "
+        f"{len(texts)} questions from the {which}, {elapsed:.1f} s)"
     )
-    save("parse", {"questions_per_second": done / elapsed, "parses": done, "questions": len(texts), "set": which})
+    save(
+        "parse",
+        {
+            "questions_per_second": done / elapsed,
+            "questions_per_cpu_second": done / cpu,
+            "parses": done,
+            "questions": len(texts),
+            "set": which,
+        },
+    )
     return 0
 
 

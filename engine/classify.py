@@ -142,14 +142,16 @@ class Classifier:
 
     def logits(self, low: str, signals: frozenset[str] | set[str]) -> list[float]:
         """The full model's scores of every label: n-gram weights × counts / sqrt(n-grams), plus signal weights."""
-        grams = np.sort(gram_keys(low))  # sorted needles make the binary searches cheaper
-        at = np.searchsorted(self.keys, grams)
+        grams = gram_keys(low)
+        grams.sort()  # sorted needles make the binary searches cheaper (a fresh array: sorted in place)
+        at = self.keys.searchsorted(grams)
         rows = at[self.keys[at] == grams]
         get = self.signal_rows.get
         sig = [r for r in map(get, signals) if r is not None]
         values = np.full(len(rows) + len(sig), 1 / np.sqrt(len(grams)), dtype=np.float32)
         values[len(rows) :] = 1.0
-        out: list[float] = (self.bias + values @ self.weights[np.concatenate((rows, sig))]).tolist()
+        # take(): the same rows as fancy indexing, in about half the time on arrays this small
+        out: list[float] = (self.bias + values @ self.weights.take(np.concatenate((rows, sig)), axis=0)).tolist()
         return out
 
     def quick_logits(self, signals: frozenset[str] | set[str]) -> list[float]:
@@ -171,7 +173,7 @@ def _softmax(labels: tuple[str, ...], scores: list[float]) -> Prediction:
     top = max(scores)
     exps = [math.exp(v - top) for v in scores]
     total = sum(exps)
-    return Prediction(labels, tuple(e / total for e in exps))
+    return Prediction(labels, tuple([e / total for e in exps]))
 
 
 @cache

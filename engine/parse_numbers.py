@@ -9,6 +9,7 @@ GPU names, counts, watts, hours, memory) so that what is left for money is only 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation, Overflow
 from functools import cache
@@ -19,6 +20,7 @@ _NUM = r"[0-9]+(?:\.[0-9]+)?"
 _CN_DIGITS = "零〇一二两兩三四五六七八九十百千万萬亿億"
 _CN_COUNT = "一二两兩三四五六七八九十双雙"
 _MAYBE_MEMORY = re.compile(r"[0-9]\s*[gm]")
+_MAYBE_WATTS = re.compile(r"[0-9]\s*k?\s*[w瓦]")  # every wattage has one: a number, maybe "k", then "w"/"瓦"
 _MAYBE_CARDS = re.compile(r"[张張片장대块塊×*]|[0-9]\s?x\s?[0-9a-z]")
 # Every hours form has one of these; most questions have none, and one search says so.
 _MAYBE_HOURS = re.compile(r"hour|hr|[0-9]\s*h|%|小[时時]|钟头|鐘頭|24|clock|nonstop|non stop|全天|不停")
@@ -208,7 +210,7 @@ def find_amounts(scan: Scan, vocab: Vocab) -> list[Amount]:
     pats = money_patterns(vocab)
     prefixes, suffixes = vocab.money["prefix"], vocab.money["suffix"]
     out: list[Amount] = []
-    for m in pats.number.finditer(scan.low):
+    for m in _matches_from(pats.number, _NUMBER_START, scan.low):
         if not scan.free(m.start(), m.end()):
             continue
         value = _value(m, vocab)
@@ -243,6 +245,25 @@ def find_amounts(scan: Scan, vocab: Vocab) -> list[Amount]:
         )
         out.append(Amount(value, m.start(), m.end(), currency, negative, cued, per_card))
     return _join_ranges(out, scan, pats)
+
+
+_NUMBER_START = re.compile(f"[0-9{_CN_DIGITS}]")  # every amount starts with one
+
+
+def _matches_from(pattern: re.Pattern[str], starts: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` for a pattern whose every match is non-empty and starts with a
+    character ``starts`` finds. A pattern that begins with alternatives of groups gives the regex
+    engine no first character to skip ahead by, so ``finditer`` tries it at every position; here it
+    is tried only where ``starts`` (which skips ahead) finds one. The leftmost match from each
+    position on is the one ``finditer`` gives, so the matches are the same."""
+    at = starts.search(text)
+    while at is not None:
+        m = pattern.match(text, at.start())
+        if m is None:
+            at = starts.search(text, at.start() + 1)
+            continue
+        yield m
+        at = starts.search(text, m.end())
 
 
 _SYMBOLS = frozenset("$€£¥₩₹")
@@ -321,6 +342,7 @@ class CountPatterns:
     before: re.Pattern[str]
     after: re.Pattern[str]
     generic: re.Pattern[str]
+    generic_tail: re.Pattern[str]  # what every generic count ends with: without one, no search
     cards: re.Pattern[str]  # "三张", "两块", "32G*2", "8 x 32GB", "4*A800": counts without a catalog name
     before_ends: frozenset[str]  # what a count just before a name can end with: digits, "x", a measure word
     word_ends: frozenset[str]  # the last letters of count words ("two", "dual"), which a space follows
@@ -357,6 +379,7 @@ def count_patterns(vocab: Vocab) -> CountPatterns:
             rf"(?:{gpu_words}|of\s+(?:them|those|these))(?![a-z])"
             rf"|(?P<cn>[0-9]{{1,4}}|[{_CN_COUNT}]{{1,3}})\s*(?:{measure})?\s*(?:{generic_cjk})"
         ),
+        generic_tail=re.compile(rf"{gpu_words}|of\s+(?:them|those|these)|{generic_cjk}"),
         cards=re.compile(
             rf"(?<![0-9.$€£¥a-z])(?<![0-9],)(?P<n>[0-9]{{1,4}}|[{_CN_COUNT}]{{1,3}})\s*(?:{sheets})"
             rf"|(?<![0-9.$€£¥a-z])(?<![0-9],)(?P<b>[0-9]{{1,2}}|[{_CN_COUNT}]{{1,3}})\s*(?:{blocks})(?![钱錢元])"
@@ -431,7 +454,12 @@ def count_after(scan: Scan, end: int, vocab: Vocab) -> Count | None:
 def generic_counts(scan: Scan, vocab: Vocab) -> list[Count]:
     """Counts of unnamed GPUs: "4 GPU rig", "for 2 GPUs", "four cards", "two of them", "八卡"."""
     out = []
-    for m in count_patterns(vocab).generic.finditer(scan.low):
+    pats = count_patterns(vocab)
+    # The generic pattern starts with a lookbehind, so the regex engine tries it at every position;
+    # about half the questions hold none of the words it must end with, which one search (that skips
+    # ahead) says.
+    generic: Iterable[re.Match[str]] = pats.generic.finditer(scan.low) if pats.generic_tail.search(scan.low) else ()
+    for m in generic:
         if not scan.free(m.start(), m.end()):
             continue
         text = m.group("n") or m.group("cn")
@@ -441,7 +469,7 @@ def generic_counts(scan: Scan, vocab: Vocab) -> list[Count]:
         scan.take(m.start(), m.end())
         out.append(Count(value, text.strip().isdigit()))
     if _MAYBE_CARDS.search(scan.low):
-        for m in count_patterns(vocab).cards.finditer(scan.low):
+        for m in pats.cards.finditer(scan.low):
             group = next(g for g in ("n", "b", "m", "x") if m.group(g))
             span = m.span("t") if group == "m" else m.span()
             if not scan.free(*span):
@@ -587,6 +615,8 @@ def _gb_of_mb(mb: int) -> float:
 def find_power_limit(scan: Scan, vocab: Vocab) -> int | None:
     """Takes every wattage (so "1600W PSU" is never a budget); returns the one a limit word is near."""
     found = None
+    if not _MAYBE_WATTS.search(scan.low):  # most questions; the pattern, led by a lookbehind, tries every place
+        return found
     for m in unit_patterns(vocab).watts.finditer(scan.low):
         if not scan.free(m.start(), m.end()):
             continue

@@ -8,7 +8,7 @@ patterns and dictionary look-ups.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from re import _constants as _sre_constants  # type: ignore[attr-defined]  # for anchors of raw entries
@@ -20,6 +20,9 @@ from engine.datafiles import data_dir, read_yaml
 
 _LATIN = re.compile(r"[a-z0-9]")
 NEVER = re.compile(r"(?!x)x")
+
+
+_WORD_START_CHECK = "(?<![a-z0-9].)"  # after a phrase's first character: that character starts a word
 
 
 def _phrase(entry: str) -> str:
@@ -39,8 +42,31 @@ def _phrase(entry: str) -> str:
         # The boundary is checked after the first character, so that the pattern still starts with
         # a literal and the regex engine can skip positions that cannot match (several times faster).
         first = re.escape(text[0])
-        body = first + "(?<![a-z0-9]." + ")" + body[len(first) :]
+        body = first + _WORD_START_CHECK + body[len(first) :]
     return body
+
+
+def _by_first_character(phrases: list[str]) -> str:
+    """Plain phrase regexes (see :func:`_phrase`) as one alternation grouped by first character:
+    ``a(?:…|…)|b(?:…)|…``, with a shared word-start check written once per group.
+
+    Only phrases starting with the same character can match at the same place, so grouping keeps
+    which phrase wins wherever two could match (their order within a group is kept): the matches are
+    those of the flat alternation. The regex engine then checks a character against a few dozen
+    groups instead of every phrase in turn, and a group whose word-start check fails is left at once.
+    Falls back to the flat alternation if a phrase does not start with one escaped character."""
+    groups: dict[str, list[str]] = {}
+    for rx in phrases:
+        first = rx[:2] if rx[:1] == "\\" else rx[:1]
+        if not first or re.fullmatch(first, first[-1]) is None:
+            return "|".join(f"(?:{rx})" for rx in phrases)
+        groups.setdefault(first, []).append(rx[len(first) :])
+    out = []
+    for first, rests in groups.items():
+        shared = _WORD_START_CHECK if all(r.startswith(_WORD_START_CHECK) for r in rests) else ""
+        body = "|".join(r[len(shared) :] for r in rests)
+        out.append(f"{first}{shared}(?:{body})")
+    return "|".join(out)
 
 
 class Words:
@@ -54,13 +80,13 @@ class Words:
         self.low = low
         keys = set(low)
         starts = _WORD_START.findall(low)
-        keys.update(starts)
-        keys.update([w[:3] for w in starts])
-        keys.update([w[:2] for w in starts])
+        keys.update(starts, [w[:3] for w in starts], [w[:2] for w in starts])
         self.keys = keys
 
 
-_WORD_START = re.compile(r"(?<![a-z0-9])[a-z0-9]{2,4}")
+# The first two to four characters of a word; the word start is checked after the first character,
+# so that the regex engine skips to letters and digits.
+_WORD_START = re.compile(r"[a-z0-9](?<![a-z0-9].)[a-z0-9]{1,3}")
 
 
 def _anchor(entry: str) -> str:
@@ -152,6 +178,55 @@ def _chars(op: Any, av: Any) -> set[str] | None:
     return out
 
 
+Search = Callable[[str], "re.Match[str] | None"]
+
+
+class _StartsAt:
+    """A raw alternation searched only where a match can start: at the literal strings that every
+    match starts with (see :func:`_literal_starts`), at a word start for an entry starting with
+    ``\\b``. A regex starting with ``\\b`` or a lookbehind gives the regex engine no first
+    character to skip ahead by, so a plain search tries every position; an alternation of the
+    strings does skip ahead, and the pattern is then only tried where one is found. The earliest
+    position where the pattern matches is the one a plain search finds (its lookbehinds and ``\\b``
+    still see the characters before), so this finds the same match."""
+
+    __slots__ = ("pattern", "starts")
+
+    def __init__(self, pattern: re.Pattern[str], strings: Iterable[tuple[str, bool]]) -> None:
+        self.pattern = pattern
+        # A word start is "\b" before a word character: nothing of a word just before it.
+        self.starts = re.compile(
+            _by_first_character(
+                sorted(
+                    {re.escape(s[0]) + (r"(?<!\w.)" if at_word else "") + re.escape(s[1:]) for s, at_word in strings}
+                )
+            )
+        )
+
+    def search(self, text: str) -> re.Match[str] | None:
+        starts, match = self.starts.search, self.pattern.match
+        candidate = starts(text)
+        while candidate is not None:
+            at = candidate.start()
+            found = match(text, at)
+            if found is not None:
+                return found
+            candidate = starts(text, at + 1)
+        return None
+
+
+def _starts_with_check(regex: str) -> bool:
+    """Whether a regex starts with a zero-width check (``\\b``, a lookbehind): the regex engine
+    then has no first character to skip ahead by and tries the regex at every position."""
+    try:
+        items = list(_sre_parser.parse(regex))
+        while items and items[0][0] is _sre_constants.SUBPATTERN:
+            items = list(items[0][1][-1])
+    except Exception:  # a parser change in a future Python: search as before
+        return False
+    return bool(items) and items[0][0] in (_sre_constants.AT, _sre_constants.ASSERT, _sre_constants.ASSERT_NOT)
+
+
 class PhraseSet:
     """A vocabulary list compiled as two alternations, longest first ("lambda labs" before "lab"):
     the plain phrases, which start with a literal and so let the regex engine skip ahead, and the
@@ -166,13 +241,18 @@ class PhraseSet:
         plain = [f"(?:{_phrase(e)})" for e in items if not e.startswith("re:")]
         raw = [f"(?:{_phrase(e)})" for e in items if e.startswith("re:")]
         self.pattern = "|".join(plain + raw) or NEVER.pattern
-        self._parts = tuple(re.compile("|".join(part)) for part in (plain, raw) if part) or (NEVER,)
-        # Per part: (pattern, gated, anchors checked against Words.keys, needles checked as substrings)
-        gates: list[tuple[re.Pattern[str], bool, frozenset[str], tuple[str, ...]]] = []
+        grouped = _by_first_character([_phrase(e) for e in items if not e.startswith("re:")]) if plain else ""
+        self._parts = tuple(re.compile(part) for part in (grouped, "|".join(raw)) if part) or (NEVER,)
+        # Per part: (pattern, its search, gated, anchors checked against Words.keys, needles checked as
+        # substrings). A one-character needle is in the text exactly when it is in Words.keys (whose
+        # other keys are longer), so it is checked with the anchors, in one set operation.
+        gates: list[tuple[re.Pattern[str], Search, bool, frozenset[str], tuple[str, ...]]] = []
         if plain:
-            gates.append((self._parts[0], True, frozenset(_anchor(e) for e in items if not e.startswith("re:")), ()))
+            anchors = frozenset(_anchor(e) for e in items if not e.startswith("re:"))
+            gates.append((self._parts[0], self._parts[0].search, True, anchors, ()))
         if raw:
-            anchors: set[str] = set()
+            starts: set[tuple[str, bool]] = set()
+            keys: set[str] = set()
             needles: set[str] = set()
             gated = True
             for e in items:
@@ -181,16 +261,22 @@ class PhraseSet:
                 found = _literal_starts(e[3:])
                 if found is None:
                     gated = False
-                elif found[1]:
-                    anchors.update(map(_anchor, found[0]))
+                    continue
+                starts.update((s, found[1]) for s in found[0])
+                if found[1]:
+                    keys.update(map(_anchor, found[0]))
                 else:
-                    needles.update(found[0])
-            gates.append((self._parts[-1], gated, frozenset(anchors), tuple(sorted(needles))))
+                    keys.update(n for n in found[0] if len(n) == 1)
+                    needles.update(n for n in found[0] if len(n) > 1)
+            pattern = self._parts[-1]
+            checked = all(_starts_with_check(e[3:]) for e in items if e.startswith("re:"))
+            search = _StartsAt(pattern, starts).search if gated and checked else pattern.search
+            gates.append((pattern, search, gated, frozenset(keys), tuple(sorted(needles))))
         self._gates = tuple(gates)
         if len(self._parts) == 1:  # the common case, without a Python-level wrapper
             self.search = self._parts[0].search  # type: ignore[method-assign, assignment]
             self.match = self._parts[0].match  # type: ignore[method-assign, assignment]
-            if len(gates) == 1 and not gates[0][3]:
+            if len(gates) == 1 and not gates[0][4]:
                 self.find = self._find_by_anchors  # type: ignore[method-assign]
 
     def search(self, text: str) -> re.Match[str] | None:
@@ -202,19 +288,19 @@ class PhraseSet:
         return gated and anchors.isdisjoint(words.keys) and not (needles and any(n in words.low for n in needles))
 
     def _find_by_anchors(self, words: Words) -> re.Match[str] | None:
-        _, gated, anchors, _ = self._gates[0]
+        _, search, gated, anchors, _ = self._gates[0]
         if gated and anchors.isdisjoint(words.keys):
             return None
-        return self._parts[0].search(words.low)
+        return search(words.low)
 
     def find(self, words: Words) -> re.Match[str] | None:
         """:meth:`search` on ``words.low``, without searching parts that cannot match there."""
         found = None
         keys, low = words.keys, words.low
-        for pattern, gated, anchors, needles in self._gates:
+        for _, search, gated, anchors, needles in self._gates:
             if gated and anchors.isdisjoint(keys) and not (needles and any(n in low for n in needles)):
                 continue
-            m = pattern.search(low)
+            m = search(low)
             if m is not None and (found is None or m.start() < found.start()):
                 found = m
         return found
@@ -222,7 +308,7 @@ class PhraseSet:
     def could_match(self, words: Words) -> bool:
         """False when no entry can match ``words`` (the check :meth:`find` makes before searching)."""
         return not all(
-            gated and self._skip(gated, anchors, needles, words) for _, gated, anchors, needles in self._gates
+            gated and self._skip(gated, anchors, needles, words) for _, _, gated, anchors, needles in self._gates
         )
 
     def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
@@ -234,7 +320,7 @@ class PhraseSet:
     def finditer_in(self, words: Words) -> list[re.Match[str]]:
         """:meth:`finditer` on ``words.low``, skipping parts that cannot match there."""
         out: list[re.Match[str]] = []
-        for pattern, gated, anchors, needles in self._gates:
+        for pattern, _, gated, anchors, needles in self._gates:
             if gated and self._skip(gated, anchors, needles, words):
                 continue
             out += pattern.finditer(words.low)
@@ -314,7 +400,7 @@ def _model_pattern(families: list[str], name_words: list[str]) -> re.Pattern[str
         body = r"[\s\-]*".join(map(re.escape, name.lower().split()))
         return re.escape(name[0].lower()) + "(?<![a-z0-9].)" + body[len(re.escape(name[0].lower())) :] + "(?![a-z])"
 
-    fam = "|".join(sorted(map(family, families), key=len, reverse=True))
+    fam = _by_first_character(sorted(map(family, families), key=len, reverse=True))
     words = "|".join(sorted(map(re.escape, name_words), key=len, reverse=True))
     piece = (
         rf"[\s\-_]*(?:v?[0-9]+(?:\.[0-9]+)?(?![0-9.]|\s?b\b)|(?:{words})(?![a-z0-9]))"
@@ -480,7 +566,7 @@ def gpu_tokens(text: str, vocab: Vocab) -> list[tuple[str, int, int]]:
         if out and tok in vocab.memory_units and out[-1][0].isdigit() and not text[out[-1][2] : start].strip():
             out[-1] = (out[-1][0] + "gb", out[-1][1], end)
             continue
-        mem = _MEMORY_TOKEN.match(tok)
+        mem = _MEMORY_TOKEN.match(tok) if tok[0] <= "9" else None  # a size starts with a digit
         out.append((f"{mem.group(1)}gb" if mem else tok, start, end))
     return out
 
