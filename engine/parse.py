@@ -665,6 +665,8 @@ class Parser:
         if ids:
             fields["gpus"] = tuple(ids)
             fields["gpu_counts"] = tuple(_count_for(gpu_id, mentions) for gpu_id in ids)
+            if len(ids) == 1 and num_gpus and not any(m.count for m in mentions):
+                fields["gpu_counts"] = (num_gpus,)  # "3090双卡", "a 4 GPU rig of 3090s": the one card named, that many
         named = len(mentions) + len(unknown)
         rule_kind = classify(cues, fields, ids, named, memory, model_llm, explicit_only=follow_up)
         if cut:

@@ -370,7 +370,8 @@ def count_patterns(vocab: Vocab) -> CountPatterns:
         before=re.compile(
             rf"(?:(?<![0-9.$€£¥])(?<![0-9],)(?P<x>[0-9]{{1,4}})\s*[x×*]\s*"
             rf"|(?<![0-9.$€£¥])(?<![0-9],)(?P<d>[0-9]{{1,3}})\s*(?P<dm>{measure})?\s*(?:卡)?\s*"
-            rf"|(?P<cn>[{_CN_COUNT}]{{1,3}})\s*(?:{measure})\s*"
+            rf"|(?P<cn>[{_CN_COUNT}]{{1,3}})\s*(?:{measure}|卡|路)\s*"
+            rf"|(?P<dual>[双雙])\s*"  # "双3090": two of them
             rf"|(?<![a-z])(?P<w>{words})\s+)$"
         ),
         after=re.compile(r"s?\s*[x×*]\s*(?P<x>[0-9]{1,4})(?![0-9a-z])"),
@@ -387,7 +388,7 @@ def count_patterns(vocab: Vocab) -> CountPatterns:
             rf"|(?<![0-9.$€£¥a-z])(?<![0-9],)(?P<x>[0-9]{{1,2}})\s*[x×*]\s*"
             rf"(?=[0-9]{{1,4}}(?:\.[0-9])?\s*(?:gb|g|gib)(?![a-z])|[a-z]{{1,3}}[0-9]|[0-9]{{4}}(?![0-9]))"
         ),
-        before_ends=frozenset("0123456789x×*卡" + _CN_COUNT + "".join(m[-1] for m in raw["measure"])),
+        before_ends=frozenset("0123456789x×*卡路双雙" + _CN_COUNT + "".join(m[-1] for m in raw["measure"])),
         word_ends=frozenset(w.strip()[-1] for w in raw["words_en"]),
         not_count=PhraseSet(raw["not_count_before"]),
     )
@@ -416,8 +417,8 @@ def count_before(scan: Scan, start: int, vocab: Vocab, plural: bool = False) -> 
     offset = max(0, start - 24)
     if not scan.free(offset + m.start(), offset + m.end()):
         return None
-    group = next(g for g in ("x", "d", "cn", "w") if m.group(g))
-    value = _count_value(m.group(group), vocab)
+    group = next(g for g in ("x", "d", "cn", "w", "dual") if m.group(g))
+    value = 2 if group == "dual" else _count_value(m.group(group), vocab)
     if value is None or value < 1:
         return None
     if (

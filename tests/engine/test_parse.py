@@ -130,6 +130,11 @@ def test_chinese_numerals() -> None:
         ("2x 3060 or 1x 3080?", 2, (2, 1)),
         ("dual 3090 vs single 4090", 2, (2, 1)),
         ("need 48GB on one card", None, ()),
+        ("双卡4090能微调 Qwen 32B 吗", 2, (2,)),  # 双卡: two cards, of the one card named
+        ("双3080 Ti 跑 SDXL 够吗", 2, (2,)),
+        ("4070双卡训练可以吗", 2, (2,)),
+        ("雙路 A6000 的伺服器", 2, (2,)),
+        ("a 4 gpu rig of 3090s, enough?", 4, (4,)),
     ],
 )
 def test_counts(text: str, num: int | None, counts: tuple[int, ...]) -> None:
