@@ -829,7 +829,10 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     """Rent or buy: the break-even day of a desktop against a cloud GPU, one computation whichever
     figures the user gave. Their desktop cost replaces the catalog's price (so a card without one
     still gets an answer), their $/GPU-hour replaces the cloud data's; without hours a day, the
-    guide's PhD desktop (15 %) is assumed and said."""
+    guide's PhD desktop (15 %) is assumed and said. An amount stated in a rent-or-buy question ("vs a
+    $2,000 card") is what the user would spend on the desktop."""
+    if query.desktop_usd is None and query.budget is not None and (usd := query.budget_usd()) is not None:
+        query = query.model_copy(update={"desktop_usd": usd})
     catalog = load_catalog()
     desktop_gpu = next((g for g in query.gpus if catalog.get(g).gpu_class != "datacenter"), None)
     if desktop_gpu is None and query.desktop_usd is None:
@@ -1091,7 +1094,6 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         )
     else:
         headline = msg("advice.power.headline", **said)
-    notes = []
     if query.hours_per_day:
         # Hours a day given: what running it costs is what was asked ("a 4090 24/7, how much?"), so it leads.
         kwh = result.load_w / 1000 * query.hours_per_day * 365
@@ -1106,7 +1108,6 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         power=result,
         rules=rules,
         caveats=result.warnings,
-        notes=tuple(notes),
     )
 
 

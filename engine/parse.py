@@ -40,6 +40,7 @@ from engine.parse_numbers import (
     generic_counts,
     money_patterns,
     resolve_currency,
+    take_hourly,
     take_percents,
 )
 from engine.parse_vocab import (
@@ -257,6 +258,8 @@ class Parser:
         """A bare number next to a currency ("$1080", "2080 dollars") is money, not a GPU."""
         if re.search(r"[$€£¥]\s*$", scan.left(start, 3)):
             return True
+        if _NEXT_PRICE.match(scan.low, end):
+            return False  # "4090 $0.40/hr": the symbol is the next amount's prefix
         return bool(money_patterns(self.vocab).suffix.match(scan.low, end)) or scan.low[end : end + 1] == "k"
 
     def _model_id(self, name: str) -> str | None:
@@ -628,6 +631,7 @@ class Parser:
         power_limit = find_power_limit(scan, vocab)
         hours, hours_guessed = find_hours(scan, vocab)
         take_percents(scan, vocab)
+        hourly = take_hourly(scan)
         apple = vocab.apple.find(words) is not None
         memory = find_memory(scan, vocab, unified=apple)
         budget, notes, budget_guessed, budget_per_card = self.budget(scan, words, lang, default_currency)
@@ -657,6 +661,7 @@ class Parser:
             "mode": mode,
             "precision": self.precision(words, mode),
             "cpu_only": True if not mentions and vocab.cpu_only.find(words) else None,
+            "cloud_usd_per_hour": hourly,
         }
         ids = list(dict.fromkeys(m.gpu_id for m in mentions))
         if len(ids) > MAX_GPUS:  # a Query holds four cards: keep the first four named, and say so
@@ -835,12 +840,17 @@ class Parser:
                 task = tasks.best
         if "support" in s and not _NOT_FIT & s:  # "is the 5090 supported by PyTorch?": its software status
             return "info", (), task
+        if reading.fields["cloud_usd_per_hour"]:  # "H100 at $2.50/h or buy a 4090?": a price per hour rents
+            return "cloud_vs_buy", (), task
         if fits:
             return "can_run", (), task
         if kinds.confidence >= KIND_CONFIDENCE:
             return kinds.best, (), task
         choices = tuple(k for k, p in kinds.ranked() if p >= CHOICE_FLOOR)[:3]
         return kinds.best, choices if len(choices) > 1 else (), task
+
+
+_NEXT_PRICE = re.compile(r"\s*[$€£¥₩₹]\s*[0-9]")
 
 
 def _first_named(keyed: dict[str, PhraseSet], any_of: PhraseSet, words: Words) -> str | None:
@@ -872,7 +882,7 @@ def classify(
     table, two cards are compared, a model or "run"/"fit" asks whether it runs, and what is left
     with a budget, a task or a card asks what to buy. A follow-up gets a kind only from its words."""
     k = cues.kinds
-    if k["cloud"]:
+    if k["cloud"] or fields["cloud_usd_per_hour"]:  # a price per hour is a rental
         return "cloud_vs_buy"
     if k["power"] or fields["power_limit_w"]:
         return "power"

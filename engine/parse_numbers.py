@@ -247,6 +247,29 @@ def find_amounts(scan: Scan, vocab: Vocab) -> list[Amount]:
     return _join_ranges(out, scan, pats)
 
 
+# A dollar price per GPU-hour ("$2.50/h", "2.5 usd per hour", "每小时 2 美元"): what the user pays to rent.
+_HOURLY = re.compile(
+    r"(?:\$|us\$|usd\s*)\s*(?P<a>[0-9]{1,4}(?:\.[0-9]{1,4})?)\s*"
+    r"(?:/|per|an?|each|every)\s*(?:gpu[- ]?)?(?:h|hr|hour)s?\b"
+    r"|(?P<b>[0-9]{1,4}(?:\.[0-9]{1,4})?)\s*(?:usd|dollars?|美元|美金)\s*(?:/|per|an?|each|every|每)\s*(?:gpu[- ]?)?"
+    r"(?:h|hr|hour|小时|小時)s?(?![a-z])"
+    r"|每(?:个|個)?(?:小时|小時)\s*(?P<c>[0-9]{1,4}(?:\.[0-9]{1,4})?)\s*(?:美元|美金|usd|dollars?)"
+)
+
+
+_POWER_BILL = re.compile(r"kwh|electric|电费|電費|度电|度電")
+
+
+def take_hourly(scan: Scan) -> Decimal | None:
+    """The first dollar price per hour the text states (its characters taken: never a budget), or None."""
+    m = _HOURLY.search(scan.low) if "h" in scan.low or "时" in scan.low or "時" in scan.low else None
+    if m is None or not scan.free(m.start(), m.end()) or _POWER_BILL.search(scan.low):
+        return None  # none, or an electricity bill worked out per hour ("$0.30/kWh is ~$0.10/hr")
+    scan.take(m.start(), m.end())
+    value = Decimal(m.group("a") or m.group("b") or m.group("c"))
+    return value if value > 0 else None
+
+
 _NUMBER_START = re.compile(f"[0-9{_CN_DIGITS}]")  # every amount starts with one
 
 

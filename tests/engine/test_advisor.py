@@ -516,3 +516,19 @@ def test_a_power_question_with_hours_a_day_leads_with_what_running_it_costs():
     # 650 W under load (450 W + 200 W system) × 24 h × 365 = 5,694 kWh a year; at $0.12/kWh ≈ $683.
     answer = advise(Query(kind="power", gpus=("rtx-4090",), hours_per_day=24))
     assert english(answer.headline).startswith("At 24 h a day: 5,694 kWh a year ≈ $683 at $0.12/kWh.")
+
+
+def test_rent_or_buy_uses_the_users_own_numbers():
+    # "H100 at $2.50/h, 6 h a day, vs a $2,000 card": their hourly price and their desktop cost.
+    answer = advise(
+        Query(
+            kind="cloud_vs_buy",
+            gpus=("h100-sxm",),
+            hours_per_day=6,
+            cloud_usd_per_hour=Decimal("2.50"),
+            budget=Money(amount=2000, currency="USD"),
+        )
+    )
+    assert answer.break_even.inputs.desktop_cost_usd == Decimal(2000)
+    assert answer.break_even.inputs.cloud_usd_per_hour == Decimal("2.50")
+    assert english(answer.headline).startswith("A $2,000 desktop beats renting at $2.50/GPU-hour after")

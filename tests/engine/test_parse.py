@@ -568,3 +568,21 @@ def test_notes_read_in_every_language() -> None:
         for lang in ("zh-Hant", "zh-Hans"):
             text = render(message, lang)
             assert "parse." not in text and not _english_run(text), (message.key, lang, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "hourly", "budget"),
+    [
+        ("rent an A100 at $1.80/h or buy a 4090 for $2,500?", "1.80", "2500"),
+        ("H100 for 2.5 dollars per hour, worth it vs buying?", "2.5", None),
+        ("租 A100 每小时 1.2 美元，还是买一张 4090？", "1.2", None),
+        ("vast.ai 4090 $0.40/hr vs buying one", "0.40", None),
+        ("a 4090 at 350 W and $0.30/kWh costs about $0.10/hr in power", None, None),  # a power bill
+    ],
+)
+def test_a_price_per_hour_is_a_rental_price_never_a_budget(text: str, hourly: str | None, budget: str | None) -> None:
+    query = q(text)
+    assert query.cloud_usd_per_hour == (Decimal(hourly) if hourly else None)
+    assert (query.budget.amount if query.budget else None) == (Decimal(budget) if budget else None)
+    if hourly:
+        assert query.kind == "cloud_vs_buy"
