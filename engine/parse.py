@@ -644,9 +644,17 @@ class Parser:
 
         about_gpus = vocab.domain_words.find(words) is not None
         task, task_from_stage = self.task(words, model, model_llm)
-        mode = self.mode(words)
-        if mode is None and self._model_kind(model) in _TRAINED_WHOLE and vocab.llm_train.find(words):
-            mode = "full_finetune"  # "train YOLO on my 1060": a CNN or encoder is trained whole
+        mode = said_mode = self.mode(words)
+        if (
+            mode is None
+            and not model_llm
+            and not (task or "").startswith("llm")
+            and self._model_kind(model) in (*_TRAINED_WHOLE, None)
+            and vocab.llm_train.find(words)
+        ):
+            # "train YOLO on my 1060", "can a 3090 train HEDNet?": a CNN, an encoder or a research
+            # model no one adapts with LoRA is trained whole (an LLM's "training" is left to can-run)
+            mode = "full_finetune"
         fields: dict[str, Any] = {
             "task": task,
             "budget": budget,
@@ -689,6 +697,7 @@ class Parser:
             model_sized=model_sized,
             laptop=laptop,
             apple=apple,
+            said_mode=said_mode,
         )
         uncertain = [
             name
@@ -733,8 +742,10 @@ class Parser:
         model_sized: bool,
         laptop: bool,
         apple: bool,
+        said_mode: str | None,
     ) -> frozenset[str]:
-        """What the rules found, as the names of the classifier's binary features."""
+        """What the rules found, as the names of the classifier's binary features (the mode only where
+        the text names one: a mode inferred from "train" is no sign of the kind)."""
         k = cues.kinds
         out = {f"rule:{rule_kind or 'none'}", f"rule_task:{fields['task'] or 'none'}", f"gpus:{min(len(ids), 2)}"}
         out.update(f"cue:{name}" for name in _KIND_CUES if k[name])
@@ -766,8 +777,8 @@ class Parser:
             out.add("support")  # what software runs on this card (see decide)
         if cues.topic:
             out.add(f"topic:{cues.topic}")
-        if fields["mode"]:
-            out.add(f"mode:{fields['mode']}")
+        if said_mode:
+            out.add(f"mode:{said_mode}")
         return frozenset(out)
 
     def parse(self, text: str, default_currency: str = "USD") -> ParseResult:

@@ -586,3 +586,17 @@ def test_a_price_per_hour_is_a_rental_price_never_a_budget(text: str, hourly: st
     assert (query.budget.amount if query.budget else None) == (Decimal(budget) if budget else None)
     if hourly:
         assert query.kind == "cloud_vs_buy"
+
+
+@pytest.mark.parametrize(
+    ("text", "mode"),
+    [
+        ("Can one 3090 be used for training DeepFooNet?", "full_finetune"),  # a model no one LoRA-tunes
+        ("用 4060 训练 FooGAN 够不够", "full_finetune"),
+        ("train a LoRA on my 3060 for SDXL", "lora"),  # a mode named wins
+        ("training llama 3 8b on my 3090", None),  # an LLM's "training" is left to can-run (LoRA first)
+        ("what can my 3060 run?", None),
+    ],
+)
+def test_training_a_model_nobody_adapts_is_a_full_training(text: str, mode: str | None) -> None:
+    assert q(text).mode == mode
