@@ -773,7 +773,19 @@ class Parser:
                     out.add("compare_strong")
         elif rule_kind is None and self.vocab.domain_words.find(words):
             out.add("domain")  # about GPUs or models at all (see _relevant)
-        if len(ids) == 1 and not fields["model"] and "memory" not in out and self.vocab.support_words.find(words):
+        if (
+            len(ids) == 1
+            and not fields["model"]
+            and "memory" not in out
+            and (
+                self.vocab.support_words.find(words)
+                or (  # a framework named about a card, and nothing else asked: no count, money, work or error
+                    self.vocab.software_words.find(words)
+                    and not (fields["num_gpus"] or fields["budget"] or fields["task"] or fields["mode"])
+                    and not self.vocab.oom_words.find(words)
+                )
+            )
+        ):
             out.add("support")  # what software runs on this card (see decide)
         if cues.topic:
             out.add(f"topic:{cues.topic}")

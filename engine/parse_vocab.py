@@ -366,6 +366,8 @@ class Vocab:
     mode_any: PhraseSet  # every mode phrase: where none can match, no mode is searched
     precisions: dict[str, PhraseSet]  # engine.memory precision name → how people write it
     support_words: PhraseSet  # a question about what software runs on a card
+    software_words: PhraseSet  # a framework or kernel library named ("good for PyTorch?", "flash attention on a T4")
+    oom_words: PhraseSet  # "out of memory": a framework named in an error report is no support question
     cpu_only: PhraseSet  # the user has no GPU
     precision_any: PhraseSet
     laptop: PhraseSet
@@ -456,6 +458,8 @@ def load_vocab() -> Vocab:
         mode_any=PhraseSet(e for entries in raw["modes"].values() for e in entries),
         precisions=compile_keyed(raw["precisions"]),
         support_words=PhraseSet(raw["support_words"]),
+        software_words=PhraseSet(raw["software_words"]),
+        oom_words=PhraseSet(raw["oom_words"]),
         cpu_only=PhraseSet(raw["cpu_only"]),
         precision_any=PhraseSet(e for entries in raw["precisions"].values() for e in entries),
         laptop=PhraseSet(raw["laptop"]),

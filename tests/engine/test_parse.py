@@ -600,3 +600,17 @@ def test_a_price_per_hour_is_a_rental_price_never_a_budget(text: str, hourly: st
 )
 def test_training_a_model_nobody_adapts_is_a_full_training(text: str, mode: str | None) -> None:
     assert q(text).mode == mode
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("does flash attention work on a 2080 ti?", "info"),  # what runs on the card: its software status
+        ("Is the RX 7900 XTX good for PyTorch?", "info"),
+        ("7900xtx能用pytorch吗", "info"),
+        ("my 3090 gives CUDA out of memory with pytorch", "can_run"),  # an error report, not support
+        ("can I fine-tune with ROCm on two 7900 XTX?", "can_run"),  # work and a count: can it run
+    ],
+)
+def test_a_framework_named_about_one_card_asks_what_runs_on_it(text: str, kind: str) -> None:
+    assert q(text).kind == kind
