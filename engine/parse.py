@@ -787,6 +787,13 @@ class Parser:
             )
         ):
             out.add("support")  # what software runs on this card (see decide)
+        if (
+            len(ids) == 1
+            and not unknown
+            and not (fields["model"] and model_sized)
+            and self.vocab.worth_words.find(words)
+        ):
+            out.add("worth")  # is this card a good buy (see decide)
         if cues.topic:
             out.add(f"topic:{cues.topic}")
         if said_mode:
@@ -865,6 +872,8 @@ class Parser:
             return "info", (), task
         if reading.fields["cloud_usd_per_hour"]:  # "H100 at $2.50/h or buy a 4090?": a price per hour rents
             return "cloud_vs_buy", (), task
+        if "worth" in s and not _NOT_FIT & s:  # "4090 值得买吗": is that card a good buy
+            return "recommend", (), task
         if fits:
             return "can_run", (), task
         if kinds.confidence >= KIND_CONFIDENCE:

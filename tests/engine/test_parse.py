@@ -614,3 +614,17 @@ def test_training_a_model_nobody_adapts_is_a_full_training(text: str, mode: str 
 )
 def test_a_framework_named_about_one_card_asks_what_runs_on_it(text: str, kind: str) -> None:
     assert q(text).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("4090 值得买吗", "recommend"),  # is that card a good buy
+        ("二手3090还值得买吗？", "recommend"),
+        ("is the 4060 ti 16gb a good buy for stable diffusion?", "recommend"),
+        ("is it worth running llama 70b on a 3090?", "can_run"),  # a sized model: can it run
+        ("is the 4080 worth it over a 4070 ti?", "compare"),  # two cards: weigh them
+    ],
+)
+def test_is_one_card_worth_it_is_a_recommendation_about_it(text: str, kind: str) -> None:
+    assert q(text).kind == kind
