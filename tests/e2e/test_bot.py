@@ -503,6 +503,10 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("3090 微调 qwen2.5 7b 要多久", ("每 100M 个训练 token 约", "训练时间")),
         ("4090 or 2x3090 for llama 70b?", ("Pick 2× RTX 3090: the only one that holds", "RTX 4090: No")),
         ("两张3090还是一张4090跑70B", ("选 2× RTX 3090：只有它放得下", "RTX 4090：不行")),
+        ("is a used 3090 still worth it?", ("Yes: RTX 3090 (24 GB)", "among cards with 24 GB or more")),
+        ("二手3090还值得买吗？", ("值得：RTX 3090（24 GB）", "24 GB 以上的显卡中")),
+        ("rent an H100 at $2.50/h, 6 h a day, or buy a $2000 card?", ("A $2,000 desktop", "$2.50/GPU-hour")),
+        ("租 A100 每小时 1.2 美元划算还是买 4090", ("RTX 4090 台式机", "$1.20/GPU 小时")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(
