@@ -379,6 +379,10 @@ def test_task(text: str, task: str | None) -> None:
         ("I used to have a 1080", None),
         ("GPUs used for training", None),
         ("not used, please", "new"),
+        ("has anyone successfully used a 1070 for this?", None),  # the verb, not second-hand
+        ("the card will be used 80% for YOLO", None),
+        ("I used my 3090 for training", None),
+        ("a used 3090 for $700", "used"),
     ],
 )
 def test_condition(text: str, condition: str | None) -> None:
