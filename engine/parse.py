@@ -450,6 +450,9 @@ class Parser:
             return
         text = " ".join(names[:stop])
         gpu_id = self._resolve_fuzzy(text)
+        if gpu_id is None and names[0] in _OTHER_LINE and digit_at == 1:
+            # "GTX 2080", "RTX 1080 Ti": the number names the card, the line was mistyped
+            gpu_id = self._resolve_fuzzy(" ".join([_OTHER_LINE[names[0]], *names[1:stop]]))
         if gpu_id:
             start, end = run[0][1], run[min(stop, len(run)) - 1][2]
             scan.take(start, end)
@@ -882,6 +885,7 @@ class Parser:
         return kinds.best, choices if len(choices) > 1 else (), task
 
 
+_OTHER_LINE = {"gtx": "rtx", "rtx": "gtx"}  # GeForce numbers are unique across the two lines
 _NEXT_PRICE = re.compile(r"\s*[$€£¥₩₹]\s*[0-9]")
 
 

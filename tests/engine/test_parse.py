@@ -632,3 +632,16 @@ def test_a_framework_named_about_one_card_asks_what_runs_on_it(text: str, kind: 
 )
 def test_is_one_card_worth_it_is_a_recommendation_about_it(text: str, kind: str) -> None:
     assert q(text).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("gtx 2080 跑不动 8G 显存", ("rtx-2080",)),  # the line mistyped: the number names the card
+        ("is an rtx 1080 ti still ok for deep learning?", ("gtx-1080-ti",)),
+        ("gtx 4090 or rtx 3090", ("rtx-4090", "rtx-3090")),
+    ],
+)
+def test_a_mistyped_product_line_keeps_the_card_its_number_names(text: str, gpus: tuple[str, ...]) -> None:
+    result = parse(text)
+    assert result.query.gpus == gpus and "gpus" in result.uncertain  # read, and marked as a guess
