@@ -549,7 +549,7 @@ def unit_patterns(vocab: Vocab) -> UnitPatterns:
         share=re.compile(rf"(?<![0-9.])(?P<n>{_NUM})\s*%\s*(?:{share})"),
         all_day=PhraseSet(raw["all_day"]),
         week=PhraseSet(raw["week_words"]),
-        percent=re.compile(rf"(?<![0-9.]){_NUM}\s*%"),
+        percent=re.compile(rf"(?<![0-9.]){_NUM}(?:\s*(?:-|–|to)\s*{_NUM})?\s*%"),  # "30 %", "20-30%"
         memory=re.compile(
             rf"(?<![0-9a-z.])(?P<n>{_NUM})\s*(?:gb|g|gig|gigs|gigabytes?)(?![a-z])\s*\+?"
             r"|(?<![0-9a-z.,])(?P<mb>[0-9]{3,5})\s*(?:mb|mib|megabytes?)(?![a-z])"  # "2048 MB" on old cards

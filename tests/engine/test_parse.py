@@ -81,6 +81,8 @@ def test_money_forms(text: str, amount: str, currency: str) -> None:
         "asdf qwerty 123",  # a number with no budget word
         "training for the next 2 years",
         "which gpu for 100 epochs of training",
+        "4 x Titan X: a 20-30% bottleneck from PCIe lanes?",  # a range of percentages
+        "显存不足，max-length调到128以及batch size=1还是不行",  # a setting's maximum, not money
     ],
 )
 def test_numbers_that_are_not_budgets(text: str) -> None:
