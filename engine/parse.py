@@ -252,7 +252,11 @@ class Parser:
             promoted = self.index.lookup((core, tuple(sorted((*extras, "laptop")))))
             if promoted:
                 return promoted
-        return self.index.lookup((core, extras))
+        found = self.index.lookup((core, extras))
+        if not found and "laptop" not in extras and any(e.endswith("gb") for e in extras):
+            # "3060 6G", "3050 Ti 4GB": a memory size only the laptop card has names the laptop card
+            return self.index.lookup((core, tuple(sorted((*extras, "laptop")))))
+        return found
 
     def _money_context(self, scan: Scan, start: int, end: int) -> bool:
         """A bare number next to a currency ("$1080", "2080 dollars") is money, not a GPU."""

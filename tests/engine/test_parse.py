@@ -647,3 +647,8 @@ def test_is_one_card_worth_it_is_a_recommendation_about_it(text: str, kind: str)
 def test_a_mistyped_product_line_keeps_the_card_its_number_names(text: str, gpus: tuple[str, ...]) -> None:
     result = parse(text)
     assert result.query.gpus == gpus and "gpus" in result.uncertain  # read, and marked as a guess
+
+
+def test_a_memory_size_only_the_laptop_card_has_names_the_laptop_card() -> None:
+    assert q("Nvidia 3060 6G VRAM 能跑吗").gpus == ("rtx-3060-laptop",)  # the desktop 3060 has 12 GB
+    assert q("3060 12G").gpus == ("rtx-3060-12gb",)
