@@ -258,6 +258,27 @@ class Parser:
             return self.index.lookup((core, tuple(sorted((*extras, "laptop")))))
         return found
 
+    def _apple_tier(self, gpu_id: str, memory: list[float], studio: bool) -> str:
+        """A base Apple chip read from "M2" is the Pro, Max or Ultra the text implies: a Mac Studio
+        has a Max or an Ultra ("M2 Mac Studio" → M2 Max), and a memory size the base chip never had
+        names the tier that has it ("Mac Studio M1 64GB" → M1 Max 64 GB)."""
+        m = _APPLE_BASE.fullmatch(gpu_id)
+        if m is None:
+            return gpu_id
+        gen = m.group("gen")
+        tiers = ("max", "ultra") if studio else ("", "pro", "max", "ultra")
+        gpus = self.index.catalog.gpus
+        candidates = [
+            g for tier in tiers for g in gpus if re.fullmatch(rf"apple-{gen}-{tier + '-' if tier else ''}\d+gb", g)
+        ]
+        for size in memory:
+            sized = [g for g in candidates if gpus[g].unified_memory_gb == size]
+            if sized:
+                return sized[0]
+        if gpu_id in candidates:
+            return gpu_id
+        return min(candidates, key=lambda g: gpus[g].unified_memory_gb or 0, default=gpu_id)
+
     def _money_context(self, scan: Scan, start: int, end: int) -> bool:
         """A bare number next to a currency ("$1080", "2080 dollars") is money, not a GPU."""
         if re.search(r"[$€£¥]\s*$", scan.left(start, 3)):
@@ -679,6 +700,8 @@ class Parser:
             "cloud_usd_per_hour": hourly,
         }
         ids = list(dict.fromkeys(m.gpu_id for m in mentions))
+        if apple:
+            ids = list(dict.fromkeys(self._apple_tier(i, memory, "mac studio" in low) for i in ids))
         if len(ids) > MAX_GPUS:  # a Query holds four cards: keep the first four named, and say so
             notes.append(msg("parse.note.too_many_gpus", count=len(ids), kept=MAX_GPUS))
             ids = ids[:MAX_GPUS]
@@ -889,6 +912,7 @@ class Parser:
         return kinds.best, choices if len(choices) > 1 else (), task
 
 
+_APPLE_BASE = re.compile(r"apple-(?P<gen>m[1-9])-\d+gb")  # a base chip: no Pro, Max or Ultra
 _OTHER_LINE = {"gtx": "rtx", "rtx": "gtx"}  # GeForce numbers are unique across the two lines
 _NEXT_PRICE = re.compile(r"\s*[$€£¥₩₹]\s*[0-9]")
 

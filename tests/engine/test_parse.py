@@ -652,3 +652,15 @@ def test_a_mistyped_product_line_keeps_the_card_its_number_names(text: str, gpus
 def test_a_memory_size_only_the_laptop_card_has_names_the_laptop_card() -> None:
     assert q("Nvidia 3060 6G VRAM 能跑吗").gpus == ("rtx-3060-laptop",)  # the desktop 3060 has 12 GB
     assert q("3060 12G").gpus == ("rtx-3060-12gb",)
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("I have an M2 Mac Studio, can it run 70B?", ("apple-m2-max-32gb",)),  # a Studio is a Max or Ultra
+        ("Mac Studio M1 64GB for LLMs", ("apple-m1-max-64gb",)),  # 64 GB: the tier that had it
+        ("MacBook Air M2 24GB", ("apple-m2-24gb",)),  # the base chip had 24 GB
+    ],
+)
+def test_an_apple_chip_is_the_tier_the_machine_and_memory_imply(text: str, gpus: tuple[str, ...]) -> None:
+    assert q(text).gpus == gpus
