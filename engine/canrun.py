@@ -1197,7 +1197,7 @@ def card_capabilities(gpu: Gpu | float, count: int = 1) -> tuple[CardRow, ...]:
     return tuple(rows)
 
 
-_NOT_LLM_TASKS = frozenset({"computer_vision", "other", "rl", "research", "kaggle"})
+_NOT_LLM_TASKS = frozenset({"computer_vision", "other", "rl", "research", "kaggle", "learning"})
 
 
 def _card_lean(gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, task: str | None) -> bool | None:
@@ -1297,7 +1297,9 @@ class PublishedNeed(Frozen):
     recommended_gb: float
     source: str
     condition: str | None = None  # the settings the figure holds for, as the source says (its words are a message)
+    tool: str | None = None  # the program the figures are for
     date: str | None = None
+    notes: str | None = None  # for review; what a user reads is the message canrun.published.settings.<id>
 
 
 _PUBLISHED_FILES = (("diffusion_training.yaml", "training"), ("published_requirements.yaml", "requirements"))
@@ -1305,13 +1307,13 @@ _PUBLISHED_FILES = (("diffusion_training.yaml", "training"), ("published_require
 
 @lru_cache(maxsize=1)
 def _published() -> dict[tuple[str, str], PublishedNeed]:
+    """(model, mode) → its published need; where two tools publish one, the first row in the files."""
     folder = data_dir() / "measurements"
-    return {
-        (r["model"], r["mode"]): PublishedNeed(**r)
-        for name, key in _PUBLISHED_FILES
-        if (folder / name).exists()
-        for r in read_yaml(folder / name)[key]
-    }
+    out: dict[tuple[str, str], PublishedNeed] = {}
+    for name, key in _PUBLISHED_FILES:
+        for row in read_yaml(folder / name)[key] if (folder / name).exists() else ():
+            out.setdefault((row["model"], row["mode"]), PublishedNeed(**row))
+    return out
 
 
 def published_need(model_id: str, mode: Mode) -> PublishedNeed | None:

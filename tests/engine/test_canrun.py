@@ -392,6 +392,7 @@ def _spread() -> list[object]:
         assess(q(min_memory_gb=12, num_gpus=2)),  # bare memory sizes: what they hold, no speed
         assess(q(task="llm_finetune", gpus=("rtx-3060-12gb",))),  # fine-tuning leads: QLoRA and LoRA sizes
         assess(q(task="llm_finetune", gpus=("gtx-1060-6gb",))),  # too small for an 8B QLoRA
+        assess(q(model="whisper large v3", gpus=("gtx-1060-6gb",))),  # a published inference need
     ]
     small_llm = spec("llama-3.1-8b").model_copy(update={"params_b": 0.5})
     figures = [
@@ -835,3 +836,17 @@ def test_a_fine_tuning_question_about_a_card_leads_with_what_it_fine_tunes():
     assert report.lean is True
     small = assess(q(task="llm_finetune", gpus=("gtx-1060-6gb",)))
     assert small.headline.all_keys()[1] == "canrun.card.tunes_none" and small.lean is False
+
+
+def test_a_model_with_a_published_inference_need_is_answered_from_it():
+    # openai/whisper's README: large models need ~10 GB of VRAM (the "approximate figure" it prints).
+    report = assess(q(model="whisper large v3", gpus=("gtx-1060-6gb", "rtx-3060-12gb"), gpu_counts=(1, 1)))
+    assert report.published_fits == (False, True) and report.mode == "inference"
+    assert "Whisper large-v3 inference takes from 10 GB" in english(report.headline)
+
+
+def test_a_card_for_learning_is_weighed_against_the_guides_learning_floor():
+    # Guide 2020: learning deep learning is fine below 11 GB (its pick, the RTX 3070, has 8 GB): 8 GB meets it.
+    report = assess(q(task="learning", gpus=("rtx-4060",)))
+    assert report.headline.key == "canrun.card.floor_meets" and report.lean is True
+    assert assess(q(task="learning", gpus=("gtx-1050-ti",))).lean is False

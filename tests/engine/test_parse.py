@@ -664,3 +664,7 @@ def test_a_memory_size_only_the_laptop_card_has_names_the_laptop_card() -> None:
 )
 def test_an_apple_chip_is_the_tier_the_machine_and_memory_imply(text: str, gpus: tuple[str, ...]) -> None:
     assert q(text).gpus == gpus
+
+
+def test_learning_deep_learning_in_chinese_is_the_learning_task() -> None:
+    assert q("我的1050ti 4g能学深度学习吗").task == "learning"
