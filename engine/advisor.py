@@ -239,7 +239,11 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
     and picks one: a comparison with its verdict, not a ranking of the whole market."""
     if len(query.gpus) >= 2:
         return compare_gpus(query.model_copy(update={"kind": "compare"}), ctx)
-    if len(query.gpus) == 1 and price_quote(query.gpus[0], snapshot=ctx.snapshot, condition=query.condition) is None:
+    if (
+        len(query.gpus) == 1
+        and not query.num_gpus
+        and price_quote(query.gpus[0], snapshot=ctx.snapshot, condition=query.condition) is None
+    ):
         # "Is a Tesla P40 worth it for local LLMs?" with no price for it: what the card does, and that
         # there is no current price to weigh it by, rather than a ranking that leaves it out.
         answer = can_run(query.model_copy(update={"kind": "can_run"}), ctx)
