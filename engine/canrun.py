@@ -1023,7 +1023,13 @@ def cheapest_setups(
     single = min((a.gpus_usd for a in found if a.count == 1), default=None)
     if single is not None:  # one card that fits at no higher price beats a split
         found = [a for a in found if a.count == 1 or a.gpus_usd < single]
-    return found[:limit]
+    shown = found[:limit]
+    # The cheapest setup with the fewest cards stays in view ("2× RTX 3090" beside "4× RTX 3060"):
+    # four cards need a board, PSU and cooling that two do not (guide §power, cooling and slots).
+    fewest = min(found, key=lambda a: (a.count, a.gpus_usd), default=None)
+    if fewest is not None and fewest not in shown:
+        shown = [*found[: limit - 1], fewest]
+    return shown
 
 
 def _alternative_targets(spec: ModelSpec, mode: Mode) -> list[tuple[Mode, str]]:

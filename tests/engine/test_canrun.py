@@ -850,3 +850,11 @@ def test_a_card_for_learning_is_weighed_against_the_guides_learning_floor():
     report = assess(q(task="learning", gpus=("rtx-4060",)))
     assert report.headline.key == "canrun.card.floor_meets" and report.lean is True
     assert assess(q(task="learning", gpus=("gtx-1050-ti",))).lean is False
+
+
+def test_the_cheapest_setup_with_the_fewest_cards_stays_in_view():
+    # Llama 3 70B at Q4_K_M: four 12 GB cards are cheapest, and two 24 GB cards (RTX 3090) are shown too.
+    found = cheapest_setups(spec("llama-3-70b"), "inference", "q4_k_m", vendor="nvidia")
+    counts = [a.count for a in found]
+    assert min(counts) == 2 and any(a.gpu_id == "rtx-3090" and a.count == 2 for a in found)
+    assert found[0].count == 4 and found[0].gpus_usd <= found[-1].gpus_usd
