@@ -309,7 +309,7 @@ class Parser:
             memo.move_to_end(text)
             return memo[text]
         found = memo[text] = self.index.catalog.resolve(text)
-        if len(memo) > FUZZY_REMEMBERED:
+        while len(memo) > FUZZY_REMEMBERED:
             memo.popitem(last=False)
         return found
 
