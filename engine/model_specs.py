@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -363,7 +364,21 @@ class ModelCatalog(BaseModel):
         return len(self.models)
 
     def resolve(self, text: str) -> str | None:
-        """A catalog id for what a person typed, or None when no model is a safe match."""
+        """A catalog id for what a person typed, or None when no model is a safe match. Remembered in
+        a bounded LRU: the reader and the Query's validator resolve the same name in one question."""
+        entry = _RESOLVED.get(id(self))
+        if entry is None or entry[0] is not self:
+            entry = _RESOLVED[id(self)] = (self, OrderedDict())
+        memo = entry[1]
+        if text in memo:
+            memo.move_to_end(text)
+            return memo[text]
+        found = memo[text] = self._resolve(text)
+        while len(memo) > RESOLVE_REMEMBERED:
+            memo.popitem(last=False)
+        return found
+
+    def _resolve(self, text: str) -> str | None:
         key = normalize_model_name(text)
         if not key:
             return None
@@ -412,6 +427,8 @@ class ModelCatalog(BaseModel):
 
 
 _FAMILIES: dict[int, tuple[ModelCatalog, dict[str, tuple[str, ...]]]] = {}
+RESOLVE_REMEMBERED = 4096  # distinct names remembered per catalog (a flood of made-up names pushes out the oldest)
+_RESOLVED: dict[int, tuple[ModelCatalog, OrderedDict[str, str | None]]] = {}
 
 
 def _bare(key: str) -> str:
