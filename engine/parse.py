@@ -198,6 +198,7 @@ class Parser:
         self.index = index
         self.classifier = classifier
         self._fuzzy: OrderedDict[str, str | None] = OrderedDict()
+        self._apple: dict[str, dict[str, list[str]]] | None = None  # Apple chips by generation and tier
         self._models: dict[str, str | None] = {}
         self._max_budget = Decimal(vocab.money["max_plausible"])
         targets = _VARIANT | vocab.gpu_laptop
@@ -258,6 +259,16 @@ class Parser:
             return self.index.lookup((core, tuple(sorted((*extras, "laptop")))))
         return found
 
+    def _apple_chips(self) -> dict[str, dict[str, list[str]]]:
+        """Apple chips by generation and tier ("m2" → {"": [apple-m2-8gb, …], "max": […]}), built once."""
+        if self._apple is None:
+            chips: dict[str, dict[str, list[str]]] = {}
+            for gpu_id in self.index.catalog.gpus:
+                if m := _APPLE_CHIP.fullmatch(gpu_id):
+                    chips.setdefault(m.group("gen"), {}).setdefault(m.group("tier") or "", []).append(gpu_id)
+            self._apple = chips
+        return self._apple
+
     def _apple_tier(self, gpu_id: str, memory: list[float], studio: bool) -> str:
         """A base Apple chip read from "M2" is the Pro, Max or Ultra the text implies: a Mac Studio
         has a Max or an Ultra ("M2 Mac Studio" → M2 Max), and a memory size the base chip never had
@@ -265,12 +276,10 @@ class Parser:
         m = _APPLE_BASE.fullmatch(gpu_id)
         if m is None:
             return gpu_id
-        gen = m.group("gen")
         tiers = ("max", "ultra") if studio else ("", "pro", "max", "ultra")
+        by_tier = self._apple_chips().get(m.group("gen"), {})
         gpus = self.index.catalog.gpus
-        candidates = [
-            g for tier in tiers for g in gpus if re.fullmatch(rf"apple-{gen}-{tier + '-' if tier else ''}\d+gb", g)
-        ]
+        candidates = [g for tier in tiers for g in by_tier.get(tier, ())]
         for size in memory:
             sized = [g for g in candidates if gpus[g].unified_memory_gb == size]
             if sized:
@@ -913,6 +922,7 @@ class Parser:
 
 
 _APPLE_BASE = re.compile(r"apple-(?P<gen>m[1-9])-\d+gb")  # a base chip: no Pro, Max or Ultra
+_APPLE_CHIP = re.compile(r"apple-(?P<gen>m[1-9])-(?:(?P<tier>pro|max|ultra)-)?\d+gb")
 _OTHER_LINE = {"gtx": "rtx", "rtx": "gtx"}  # GeForce numbers are unique across the two lines
 _NEXT_PRICE = re.compile(r"\s*[$€£¥₩₹]\s*[0-9]")
 
