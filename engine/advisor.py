@@ -417,6 +417,26 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
                     date=nvidia.date,
                 )
             )
+            # and the NVIDIA card with the most memory the budget buys, as the option beside it
+            most = _most_memory(query, ctx, budget, organization, counts) if budget is not None else None
+            most_nvidia = (
+                rank_by_value(
+                    workload,
+                    gpu_counts=counts,
+                    candidates=[c for c in _candidates(organization, False) if catalog.get(c).vendor == "nvidia"],
+                    min_memory_gb=most,
+                    max_gpus_usd=budget,
+                    snapshot=ctx.snapshot,
+                    condition=query.condition,
+                    overrides=ctx.price_overrides,
+                    limit=1,
+                )
+                if most is not None
+                else []
+            )
+            options.extend(
+                _option(v, best, ctx.reference_gpu, ctx.currency) for v in most_nvidia if v.gpu_id not in seen
+            )
         else:
             caveats.append(msg("advice.caveat.nvidia_first"))
     elif any(catalog.get(o.gpu_id).vendor != "nvidia" for o in options) and query.vendor is None:

@@ -532,3 +532,12 @@ def test_rent_or_buy_uses_the_users_own_numbers():
     assert answer.break_even.inputs.desktop_cost_usd == Decimal(2000)
     assert answer.break_even.inputs.cloud_usd_per_hour == Decimal("2.50")
     assert english(answer.headline).startswith("A $2,000 desktop beats renting at $2.50/GPU-hour after")
+
+
+def test_an_amd_pick_for_the_memory_floor_comes_with_the_best_nvidia_card_the_budget_buys():
+    # ¥8,000 for local LLMs: no NVIDIA 24 GB card fits, so an AMD 24 GB card leads (and says why), and
+    # the NVIDIA card with the most memory the budget buys is in the table beside it.
+    answer = advise(Query(kind="recommend", task="llm_inference", budget=Money(amount=8000, currency="CNY")))
+    vendors = [load_catalog().get(o.gpu_id).vendor for o in answer.options]
+    assert vendors[0] != "nvidia" and "nvidia" in vendors
+    assert any(c.key == "advice.caveat.no_nvidia_fits" for c in answer.caveats)
