@@ -833,6 +833,14 @@ class Parser:
             and self.vocab.worth_words.find(words)
         ):
             out.add("worth")  # is this card a good buy (see decide)
+        if (
+            not ids
+            and not fields["budget"]
+            and fields["model"]
+            and self._model_id(fields["model"])
+            and self.vocab.requirement_words.find(words)
+        ):
+            out.add("requires")  # what a known model needs (see decide)
         if cues.topic:
             out.add(f"topic:{cues.topic}")
         if said_mode:
@@ -913,6 +921,8 @@ class Parser:
             return "cloud_vs_buy", (), task
         if "worth" in s and not _NOT_FIT & s:  # "4090 值得买吗": is that card a good buy
             return "recommend", (), task
+        if "requires" in s and not _NOT_FIT & s:  # "what GPU do I need for Whisper?": the model's need
+            return "can_run", (), task
         if fits:
             return "can_run", (), task
         if kinds.confidence >= KIND_CONFIDENCE:

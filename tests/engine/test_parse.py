@@ -668,3 +668,16 @@ def test_an_apple_chip_is_the_tier_the_machine_and_memory_imply(text: str, gpus:
 
 def test_learning_deep_learning_in_chinese_is_the_learning_task() -> None:
     assert q("我的1050ti 4g能学深度学习吗").task == "learning"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("What GPU do I need for Whisper large-v3 transcription?", "can_run"),  # a known model's need
+        ("qwen2.5 7b需要什么显卡", "can_run"),
+        ("what gpu do i need for deep learning", "recommend"),  # no model: what to buy
+        ("minimum gpu for SDXL under $400", "recommend"),  # a budget: the best it buys
+    ],
+)
+def test_what_a_known_model_requires_is_a_can_run_question(text: str, kind: str) -> None:
+    assert q(text).kind == kind
