@@ -291,6 +291,7 @@ class Running:
     clickable: list[tuple[int, str, FakeUser]] = field(default_factory=list)  # (message, custom_id, asker)
     rng: random.Random = field(default_factory=lambda: random.Random(1))
     clicks_skipped: int = 0
+    pressed: str = ""  # the kind of button the last click pressed ("cmp", "vote", …): latency by button
 
 
 def first_seen(handle: Any) -> float | None:
@@ -338,6 +339,7 @@ async def send_event(run: Running, event: Event, askers: dict) -> tuple[str, Any
             message_id, custom_id, user = run.clickable.pop(run.rng.randrange(len(run.clickable)))
             if run.echo or custom_id in enabled_buttons(double.messages.get(message_id)):
                 break
+        run.pressed = custom_id.split(":")[1] if custom_id.startswith("ga:") else custom_id
         if run.echo:
             handle = await echo_click(double, message_id, user)
         else:
@@ -402,6 +404,8 @@ async def run_phase(run: Running, events: list[Event] | None, n: int, rate: floa
             kind, what = "interaction", await double.send_slash(*event[1])
             askers[("interaction", what.id)] = double.default_user
         label = event.kind if isinstance(event, Event) else event[0].removesuffix("_text")
+        if label == "click":
+            label = f"click:{run.pressed}"  # which button: a vote writes to the database, a compare answers anew
         if kind == "chat":
             sent_at[what] = time.monotonic()
             labels[what] = label

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import os
@@ -47,6 +48,11 @@ EXIT_REFUSED = 5
 # After SIGTERM: the grace for answers in flight, then this long to close everything; past that
 # the process exits anyway (Docker sends SIGKILL 10 s after SIGTERM, systemd after TimeoutStopSec).
 CLOSE_SECONDS = 1.5
+# Until READY: the garbage collector's thresholds while the bot imports and discord.py builds every
+# guild (10,000 GUILD_CREATE). Python's default (700, 10, 10) spent ≈0.39 s of a 2.2-s start in 620
+# collections; these ≈0.07–0.11 s in 3–4 (gc.callbacks, startup_bench.py, 2026-12-03). bot.app sets
+# its own thresholds after READY, once the start-up heap is frozen.
+START_GC_THRESHOLDS = (100_000, 50, 1_000)
 log = logging.getLogger("gpu_advisor")
 
 
@@ -60,6 +66,7 @@ class CannotStart(Exception):
 
 async def run_bot(settings: Settings) -> int:
     """Run until SIGTERM/SIGINT (exit 0) or a failure to start (:class:`CannotStart`)."""
+    gc.set_threshold(*START_GC_THRESHOLDS)  # bot.app's warm-up after READY sets the running ones
     from bot.app import GpuAdvisorBot, point_at
 
     point_at(settings)

@@ -355,7 +355,7 @@ class GpuAdvisorBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         s = self.settings
-        self._trace_memory = trace_memory_from_env()
+        self._trace_memory = trace_memory_from_env(self)
         # Charts are drawn in a worker process (no event-loop stalls, matplotlib out of this process's
         # memory); CHARTS_IN_PROCESS=true draws them in a thread of this process instead.
         self._charts_were_in_processes = charts.uses_processes()

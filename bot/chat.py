@@ -23,6 +23,10 @@ from engine.query import ParseResult, Query
 
 TTL_SECONDS = 30 * 60
 MAX_CONVERSATIONS = 10_000
+# With the database behind it, memory keeps only the most recent threads; an older one is read back
+# from the database when its user follows up (≈1.2 KB each in memory: 10,000 held 12 MB, the
+# database keeps them all for TTL_SECONDS; docs/performance.md, "Memory").
+HELD_WITH_DATABASE = 2_048
 # Conversation state reaches the database in batches this many seconds apart (see WriteThroughConversations).
 BATCH_SECONDS = 2.0
 # A follow-up is short and states no kind of its own ("what about used?").
@@ -137,18 +141,28 @@ class WriteThroughConversations:
     are collected for ``batch_seconds`` and stored in one transaction. ``flush()`` (called at
     shutdown) writes what is left, so only a crash can lose the last two seconds of threads. Each
     batch costs a transaction whatever its size: at 0.5 s, writing was ≈4 % of the bot's CPU per
-    answer under load (bench/e2e_bench.py), at 2 s a quarter of that.
+    answer under load (bench/e2e_bench.py), at 2 s a quarter of that. Memory holds the ``held``
+    most recent threads (``HELD_WITH_DATABASE``); an older one comes back from the database, and a
+    thread not yet written is found in the pending batch.
     """
 
-    def __init__(self, backing: object, ttl: float = TTL_SECONDS, batch_seconds: float = BATCH_SECONDS) -> None:
+    def __init__(
+        self,
+        backing: object,
+        ttl: float = TTL_SECONDS,
+        batch_seconds: float = BATCH_SECONDS,
+        held: int = HELD_WITH_DATABASE,
+    ) -> None:
         self._backing = backing
-        self._memory = Conversations(ttl=ttl)
+        self._memory = Conversations(ttl=ttl, max_size=held)
         self._dirty: dict[tuple[int, int], Query] = {}
         self._batch_seconds = batch_seconds
         self._writer: asyncio.Task[None] | None = None
 
     async def get(self, key: tuple[int, int]) -> Query | None:
         found = self._memory.get(key)
+        if found is None:
+            found = self._dirty.get(key)  # evicted from memory before its batch was written
         if found is None:
             found = await self._backing.get(key)  # type: ignore[attr-defined]
             if found is not None:

@@ -222,7 +222,7 @@ async def start_health_server(app: web.Application, host: str, port: int) -> web
     return runner
 
 
-async def trace_memory(directory: str, every: float = 60.0, frames: int = 0) -> None:
+async def trace_memory(directory: str, every: float = 60.0, frames: int = 0, client: object = None) -> None:
     """Diagnostics, off by default: with ``TRACEMALLOC_DIR`` set, the bot writes every ``every``
     seconds (``TRACEMALLOC_EVERY``) the count and shallow size of the live objects the garbage
     collector tracks, by type (``objects-<n>.json``: cheap), and with ``TRACEMALLOC_FRAMES`` > 0 a
@@ -255,11 +255,72 @@ async def trace_memory(directory: str, every: float = 60.0, frames: int = 0) -> 
                         info.misses,
                     ]
         held = {name: _holders(name) for name in os.environ.get("TRACEMALLOC_HOLDERS", "").split(",") if name}
+        retained = retained_sizes(client) if os.environ.get("TRACEMALLOC_RETAINED") else {}
         (folder / f"objects-{n:03d}.json").write_text(
-            json.dumps({"time": time.time(), "types": top, "caches": caches, "holders": held}, default=str)
+            json.dumps(
+                {"time": time.time(), "types": top, "caches": caches, "holders": held, "retained": retained},
+                default=str,
+            )
         )
         if frames:
             tracemalloc.take_snapshot().dump(str(folder / f"snapshot-{n:03d}.pickle"))
+
+
+_ROOTS_PREFIXES = ("bot", "engine", "discord")
+
+
+def retained_sizes(
+    client: object = None, prefixes: tuple[str, ...] = _ROOTS_PREFIXES, top: int = 40
+) -> dict[str, list[int]]:
+    """Diagnostics (``TRACEMALLOC_RETAINED``): for each global of the modules under ``prefixes`` (a
+    remembering function's cache, a module-level dict) and each attribute of ``client`` (the bot)
+    and of its connection state, the objects reachable from it that nothing counted before reached, and their bytes
+    (``sys.getsizeof``, strings included): [objects, bytes], the largest ``top``. Modules, classes
+    and functions stop the walk, so a root counts what it holds, not the code it points at. The
+    roots are walked largest-first in two passes, so a shared object counts for the root that
+    holds most. Seconds of CPU for a large heap: never in production."""
+    import types
+
+    stop = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, types.CodeType, types.FrameType)
+    roots: dict[str, object] = {}
+    for name, module in list(sys.modules.items()):
+        if module is None or name.split(".", 1)[0] not in prefixes:
+            continue
+        for attr, value in list(vars(module).items()):
+            if isinstance(value, (types.ModuleType, type, str, int, float, bool)) or value is None:
+                continue
+            if isinstance(value, functools._lru_cache_wrapper):
+                roots[f"{name}.{attr}()"] = value
+            elif not isinstance(value, types.FunctionType):
+                roots[f"{name}.{attr}"] = value
+    import discord
+
+    if client is not None:  # the bot itself is frozen (gc.freeze), out of gc.get_objects()
+        for attr, value in vars(client).items():
+            roots[f"client.{attr}"] = value
+        state = getattr(client, "_connection", None)
+        if state is not None:
+            for attr, value in vars(state).items():
+                roots[f"client._connection.{attr}"] = value
+
+    def walk(root: object, seen: set[int]) -> list[int]:
+        count = size = 0
+        stack = list(gc.get_referents(root)) if isinstance(root, functools._lru_cache_wrapper) else [root]
+        while stack:
+            obj = stack.pop()
+            if id(obj) in seen or isinstance(obj, (*stop, discord.Client)):
+                continue
+            seen.add(id(obj))
+            count += 1
+            size += sys.getsizeof(obj)
+            stack.extend(gc.get_referents(obj))
+        return [count, size]
+
+    first = {name: walk(root, set()) for name, root in roots.items()}
+    order = sorted(roots, key=lambda name: -first[name][1])
+    seen: set[int] = set()
+    sizes = {name: walk(roots[name], seen) for name in order}
+    return dict(sorted(sizes.items(), key=lambda kv: -kv[1][1])[:top])
 
 
 def _holders(type_name: str, samples: int = 5, depth: int = 5) -> list[list[str]]:
@@ -304,11 +365,11 @@ def _holders(type_name: str, samples: int = 5, depth: int = 5) -> list[list[str]
     return chains
 
 
-def trace_memory_from_env() -> asyncio.Task[None] | None:
+def trace_memory_from_env(client: object = None) -> asyncio.Task[None] | None:
     """:func:`trace_memory` as a task when ``TRACEMALLOC_DIR`` is set, else None."""
     directory = os.environ.get("TRACEMALLOC_DIR")
     if not directory:
         return None
     every = float(os.environ.get("TRACEMALLOC_EVERY", "60"))
     frames = int(os.environ.get("TRACEMALLOC_FRAMES", "0"))
-    return asyncio.create_task(trace_memory(directory, every, frames), name="trace-memory")
+    return asyncio.create_task(trace_memory(directory, every, frames, client), name="trace-memory")

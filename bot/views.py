@@ -269,6 +269,12 @@ def answer_message(answer: Answer, lang: Lang) -> dict[str, Any]:
     return message
 
 
+# Rendered replies remembered: fewer than the engine's answers. One holds its answer, embed and
+# buttons, ≈45 KB: 512 of them (the engine's ANSWERS_REMEMBERED) held 23 MB, and the shared
+# recommendation embeds 6.5 MB more (bot.observability.retained_sizes, 2026-12-03), while on real
+# traffic a reply is seldom sent twice. A repeated question past these still gets the engine's
+# remembered answer and only renders again.
+RENDERED_REMEMBERED = min(ANSWERS_REMEMBERED, 128)
 _RENDERED: OrderedDict[tuple[int, str], tuple[Answer, discord.Embed, discord.ui.View | None]] = OrderedDict()
 
 
@@ -300,9 +306,9 @@ def _recall(cache: OrderedDict, key: Hashable) -> Any:
 
 def _keep(cache: OrderedDict, key: Hashable, value: Any) -> None:
     """Store ``value`` as the newest entry of ``cache``, forgetting the oldest beyond
-    ``ANSWERS_REMEMBERED`` (both render caches remember as many answers as the engine)."""
+    ``RENDERED_REMEMBERED`` (both render caches)."""
     cache[key] = value
-    while len(cache) > ANSWERS_REMEMBERED:
+    while len(cache) > RENDERED_REMEMBERED:
         cache.popitem(last=False)
 
 

@@ -158,7 +158,7 @@ def test_a_reply_is_rendered_once_per_answer_object_and_language(monkeypatch):
     message = views.answer_message(answer, "en")
     assert message["embed"] is embed and message["view"] is view and message["allowed_mentions"].users is False
 
-    monkeypatch.setattr(views, "ANSWERS_REMEMBERED", 2)
+    monkeypatch.setattr(views, "RENDERED_REMEMBERED", 2)
     for budget in (510, 520, 530):
         views.rendered(advise(parse(f"which GPU for Kaggle under ${budget}?").query), "en")
     assert len(views._RENDERED) == 2  # the oldest are forgotten

@@ -1,0 +1,55 @@
+"""Start-up (issue #24): a database already at the newest revision opens without importing alembic,
+and the newest revision read from the file names is alembic's one head. No timing is asserted."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.store.migrate import head, newest_on_disk
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_newest_revision_file_is_the_head():
+    assert newest_on_disk() == head()
+
+
+def test_a_migrated_database_opens_without_alembic(tmp_path: Path):
+    from bot.store.store import open_store
+
+    async def migrate() -> None:
+        store = await open_store(data_dir=tmp_path)  # a new file: alembic creates the schema
+        await store.close()
+
+    asyncio.run(migrate())
+    script = (
+        "import asyncio, sys\n"
+        "from bot.store.store import open_store\n"
+        "async def main():\n"
+        f"    store = await open_store(data_dir={str(tmp_path)!r})\n"
+        "    await store.close()\n"
+        "asyncio.run(main())\n"
+        "print(any(name == 'alembic' or name.startswith('alembic.') for name in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_an_older_database_is_still_migrated(tmp_path: Path):
+    from bot.store.db import Database, create_engine, database_url
+    from bot.store.migrate import current, downgrade, upgrade
+
+    async def run() -> tuple[str | None, str | None]:
+        db = Database(create_engine(database_url(None, tmp_path)))
+        try:
+            await upgrade(db)
+            await downgrade(db, "0001")
+            return await current(db), await upgrade(db)
+        finally:
+            await db.close()
+
+    before, after = asyncio.run(run())
+    assert before == "0001" and after == head()
