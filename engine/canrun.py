@@ -777,7 +777,7 @@ def _gpu_verdict(
         training = training_time(spec, gpu, tokens, mode=best.mode, gpus=count) if spec.kind == "llm" else None
     needed: list[tuple[Mode, str, int | None]] = []
     notes: list[Msg] = []
-    if (not best.fits or len(tried) > 1) and gpu.platform != "unified_memory":  # Macs are not ganged
+    if (not best.fits or len(tried) > 1) and gpu.stacks:  # no "2× MacBook" or "8× laptop GPU"
         for rung_mode, prec in (rungs[0], rungs[-1]) if len(rungs) > 1 else (rungs[0],):
             needed.append(
                 (
@@ -795,7 +795,8 @@ def _gpu_verdict(
                 )
             )
     offload = None
-    if inference and not best.fits and spec.kind == "llm":
+    if inference and not best.fits and spec.kind == "llm" and gpu.platform != "unified_memory":
+        # (on a Mac the "system RAM" is the same pool the GPU share already came from)
         offload = cpu_offload_option(spec, gpu, count, context)
     if best.fits and best.estimate.per_gpu_gib > TIGHT_SHARE * gpu.memory_gb:
         notes.append(msg("canrun.note.tight"))
@@ -831,7 +832,7 @@ def _gpu_verdict(
         notes.append(msg("canrun.note.training_time", basis=training.basis))
     if gpu.gpu_class == "laptop":
         notes.append(msg("canrun.note.laptop"))
-    if not gpu.has_tensor_cores:
+    if not gpu.has_tensor_cores and gpu.platform != "unified_memory":  # a Mac's case is its own note
         notes.append(msg("canrun.note.no_tensor_cores"))
     if gpu.vendor == "amd":
         notes.append(msg("canrun.note.amd"))

@@ -75,7 +75,9 @@ _MARKDOWN = re.compile(
 _MARKUP_CHARS = frozenset("*`~|_#>")
 _TIMES = re.compile(r"(?<=[0-9])[ \t]?\*[ \t]?(?=[0-9A-Za-z])|(?<=[0-9][gG])[ \t]?\*[ \t]?(?=[0-9])")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_SEPARATOR = re.compile(r"[\s\-_]{0,2}")
+# What may stand between two words of one GPU name: a space, hyphen or underscore, and "魔改" (modded),
+# which Chinese sellers put between a card and its doubled memory ("2080ti 魔改22G", "4090 魔改 48G").
+_SEPARATOR = re.compile(r"[\s\-_]{0,2}(?:魔改版?[\s\-_]{0,2})?")
 _NX = re.compile(r"^([0-9]{1,4})x([a-z][a-z0-9]*|[0-9]{3,4}[a-z]*)$")
 _VARIANT = frozenset({"ti", "super", "xt", "xtx"})
 _MEMORY_BEFORE = re.compile(

@@ -159,6 +159,13 @@ class Gpu(Frozen):
         return self.form_factor == "pcie" and not (self.gpu_class == "datacenter" and self.cooling == "passive")
 
     @property
+    def stacks(self) -> bool:
+        """Whether more of this GPU can be added to one machine: never a laptop's chip, an embedded
+        module or a unified-memory computer (a Mac takes no second GPU), so "it would take 2×" is
+        never said of them."""
+        return self.platform not in ("laptop", "embedded", "unified_memory") and self.gpu_class != "laptop"
+
+    @property
     def has_tensor_cores(self) -> bool:
         return bool(self.tensor_cores)
 

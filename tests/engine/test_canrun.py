@@ -858,3 +858,22 @@ def test_the_cheapest_setup_with_the_fewest_cards_stays_in_view():
     counts = [a.count for a in found]
     assert min(counts) == 2 and any(a.gpu_id == "rtx-3090" and a.count == 2 for a in found)
     assert found[0].count == 4 and found[0].gpus_usd <= found[-1].gpus_usd
+
+
+def test_a_laptop_or_a_mac_that_cannot_hold_a_model_is_never_told_to_take_several_of_itself():
+    # A laptop takes no second GPU and a Mac no second chip: no "It would take 8× RTX 3070 Laptop GPU".
+    laptop = assess(q(task="llm_finetune", model="llama 3 8b", gpus=("rtx-3070-laptop",)))
+    assert not laptop.verdicts[0].fits and not laptop.verdicts[0].needed
+    assert "It would take" not in english(laptop.verdicts[0].verdict)
+    desktop = assess(q(task="llm_finetune", model="llama 3 8b", gpus=("rtx-3070",)))
+    assert "It would take" in english(desktop.verdicts[0].verdict)  # a desktop card can be doubled
+    assert not load_catalog().get("rtx-3070-laptop").stacks and load_catalog().get("rtx-3070").stacks
+
+
+def test_a_mac_gets_no_cpu_offload_and_no_tensor_core_warning():
+    # An 18 GB M3 Pro and a 70B model: the "system RAM" a layer offload would use is the same unified pool.
+    report = assess(q(model="llama 3 70b", gpus=("apple-m3-pro-18gb",)))
+    assert not report.verdicts[0].fits and report.verdicts[0].cpu_offload is None
+    assert "canrun.note.no_tensor_cores" not in {n.key for n in report.verdicts[0].notes}
+    old = assess(q(model="llama 3 8b", gpus=("gtx-1080-ti",)))  # no Tensor Cores: still said of a Pascal card
+    assert "canrun.note.no_tensor_cores" in {n.key for n in old.verdicts[0].notes}

@@ -113,12 +113,11 @@ def test_questions_name_the_added_cards(text: str, gpus: tuple[str, ...], count:
         assert query.num_gpus == count
 
 
-@pytest.mark.xfail(
-    reason="parser: a word between name and memory ('魔改') ends the name run, so the 22 GB variant is missed",
-    strict=False,
-)
 def test_modded_word_between_name_and_memory() -> None:
+    # "魔改" (modded) between a card and its doubled memory keeps them one name
     assert parse("2080ti 魔改22G跑vLLM").query.gpus == ("rtx-2080-ti-22gb",)
+    assert parse("4090 魔改 48G 跑 70B").query.gpus == ("rtx-4090-48gb",)
+    assert parse("2080ti 跑vLLM").query.gpus == ("rtx-2080-ti",)
 
 
 # id → (memory_gb, bandwidth_gbs, tdp_w, form_factor, cuda_cc) as sourced.
