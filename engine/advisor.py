@@ -442,7 +442,9 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
     elif any(catalog.get(o.gpu_id).vendor != "nvidia" for o in options) and query.vendor is None:
         caveats.append(msg("advice.caveat.nvidia_first"))
     # Several cards add memory, not batch-1 decode speed (a layer split takes turns): no "more speed" offer.
-    more_speed = not query.num_gpus and workload != "decode"
+    # Learning and Kaggle start on one card: the guide's beginner buys one RTX 3070 and only "after 6–9
+    # months 4× RTX 3080"; its Kaggle pick is one RTX 3070 (guide 2020 TL;DR).
+    more_speed = not query.num_gpus and workload != "decode" and query.task not in ("learning", "kaggle")
     alternatives = _multi_gpu(query, workload, floor_gb, budget, ctx, best, organization) if more_speed else ()
     community = tuple(
         msg("advice.note.community_price", gpu=o.name, source=o.price.source)

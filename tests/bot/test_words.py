@@ -287,3 +287,12 @@ def test_the_guides_citations_beside_rules_are_in_the_readers_language(lang):
                 ):
                     leaks.add(source)
     assert not sorted(leaks)[:10], f"{len(leaks)} citations untranslated"
+
+
+def test_a_comparison_says_its_verdict_once():
+    # Only 2× RTX 3090 holds a 70B model: that verdict is the headline, and no "Verdict" block repeats it.
+    held = compose(respond(understand("4090 or 2x 3090 to run a 70B model?", None, "USD"), AdviceContext()))
+    assert "verdict" not in [b.role for b in held.blocks]
+    # Both hold it: the headline gives the ratio, the verdict block the pick.
+    both = compose(respond(understand("4090 or 2x 3090 for training?", None, "USD"), AdviceContext()))
+    assert "verdict" in [b.role for b in both.blocks]

@@ -541,3 +541,12 @@ def test_an_amd_pick_for_the_memory_floor_comes_with_the_best_nvidia_card_the_bu
     vendors = [load_catalog().get(o.gpu_id).vendor for o in answer.options]
     assert vendors[0] != "nvidia" and "nvidia" in vendors
     assert any(c.key == "advice.caveat.no_nvidia_fits" for c in answer.caveats)
+
+
+def test_a_beginner_or_a_kaggler_is_offered_one_card_not_several():
+    # Guide 2020 TL;DR: the serious beginner buys one RTX 3070 and 4× RTX 3080 only "after 6–9 months";
+    # its Kaggle pick is one RTX 3070. Training other models keeps its multi-GPU alternatives.
+    for task in ("learning", "kaggle"):
+        answer = advise(Query(kind="recommend", task=task, budget=Money(amount=2000, currency="USD")))
+        assert answer.options and not answer.alternatives
+    assert advise(Query(kind="recommend", task="other", budget=Money(amount=2000, currency="USD"))).alternatives
