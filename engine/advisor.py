@@ -880,7 +880,16 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     if any(catalog.get(r.gpu_id).vendor == "amd" for r in offers):
         notes = (*notes, msg("advice.caveat.amd"))
     asks_what_to_rent = not query.gpus and query.desktop_usd is None and query.cloud_usd_per_hour is None
-    if len(query.gpus) >= 2 and query.desktop_usd is None and query.cloud_usd_per_hour is None:
+    # "Rent an A100 or buy a 4090?": a data-centre card and a desktop card named is a rent-or-buy of
+    # the two (the break-even below); two of one kind are offers to weigh.
+    classes = {catalog.get(g).gpu_class == "datacenter" for g in query.gpus}
+    rent_one_buy_other = classes == {True, False}
+    if (
+        len(query.gpus) >= 2
+        and not rent_one_buy_other
+        and query.desktop_usd is None
+        and query.cloud_usd_per_hour is None
+    ):
         # "A100 or H100 on the cloud?": the named cards' offers, priced per unit of work, not a desktop.
         named = rentals(workload_for(query), need, ctx.reference_gpu, named=query.gpus)
         if len({_card_line(r.gpu_id) for r in named}) >= 2:

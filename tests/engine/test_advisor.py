@@ -550,3 +550,13 @@ def test_a_beginner_or_a_kaggler_is_offered_one_card_not_several():
         answer = advise(Query(kind="recommend", task=task, budget=Money(amount=2000, currency="USD")))
         assert answer.options and not answer.alternatives
     assert advise(Query(kind="recommend", task="other", budget=Money(amount=2000, currency="USD"))).alternatives
+
+
+def test_rent_a_data_centre_card_or_buy_a_desktop_card_is_a_break_even_of_the_two():
+    # "Rent an A100 or buy a 4090, 4 h a day?": the 4090 desktop against the A100's hourly price,
+    # not the two cards' cloud offers side by side (which is what "A100 or H100 on the cloud?" gets).
+    answer = advise(Query(kind="cloud_vs_buy", gpus=("a100-80gb-sxm", "rtx-4090"), hours_per_day=4))
+    assert answer.break_even is not None and answer.headline.key == "advice.cloud.headline.gpu.instance"
+    assert answer.headline.args["gpu"] == "RTX 4090" and answer.headline.args["hours"] == 4
+    both_cloud = advise(Query(kind="cloud_vs_buy", gpus=("a100-80gb-sxm", "h100-sxm"), cloud_interest=True))
+    assert both_cloud.break_even is None and both_cloud.headline.key == "advice.cloud.named_pick"
