@@ -863,6 +863,8 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     desktop_gpu = next((g for g in query.gpus if catalog.get(g).gpu_class != "datacenter"), None)
     if desktop_gpu is None and query.desktop_usd is None:
         desktop_gpu = DEFAULT_DESKTOP_GPU
+    elif desktop_gpu is None and query.desktop_usd is not None and not query.gpus and query.cloud_usd_per_hour is None:
+        desktop_gpu = _card_bought(query, ctx)  # "rent, or buy for ¥10,000?": the card that amount buys
     gpu = catalog.get(desktop_gpu) if desktop_gpu else None
     suggestions: list[Msg] = []
     hours = query.hours_per_day
@@ -1038,14 +1040,38 @@ def _named_rentals(query: Query, ctx: AdviceContext, named: tuple[Rental, ...], 
     )
 
 
+def _card_bought(query: Query, ctx: AdviceContext) -> str | None:
+    """The fastest NVIDIA card for the work that a stated desktop amount buys, after a one-card base
+    system: what the user would own, so the rental it is weighed against does the same work."""
+    assert query.desktop_usd is not None
+    for_card = query.desktop_usd - base_system(1, load_catalog().snapshot(ctx.snapshot).date).usd
+    if for_card <= 0:
+        return None
+    nvidia = [c for c in _candidates(bool(query.organization), True) if load_catalog().get(c).vendor == "nvidia"]
+    found = best_per_count(
+        workload_for(query),
+        candidates=nvidia,
+        max_gpus_usd=for_card,
+        snapshot=ctx.snapshot,
+        condition=query.condition,
+        overrides=ctx.price_overrides,
+    )
+    return found[0].gpu_id if found else None
+
+
 def _rental(query: Query, desktop_gpu: str | None) -> tuple[Decimal, CloudInstance | None]:
     """$ per GPU-hour in the cloud: the user's own figure, else the newest on-demand instance of the
-    data-centre card they named, of their desktop's card, or of an A100."""
+    data-centre card they named, of their desktop's card, of a cloud card at least as fast for the
+    work (like for like: the guide weighs a desktop against a cloud GPU of its class), or of an A100."""
     if query.cloud_usd_per_hour is not None:
         return query.cloud_usd_per_hour, None
     catalog = load_catalog()
     cloud_gpu = next((g for g in query.gpus if catalog.get(g).gpu_class == "datacenter"), None)
-    instance = _cloud_instance(cloud_gpu or desktop_gpu or FALLBACK_CLOUD_GPU) or _cloud_instance(FALLBACK_CLOUD_GPU)
+    instance = (
+        _cloud_instance(cloud_gpu or desktop_gpu or FALLBACK_CLOUD_GPU)
+        or (_as_fast_instance(desktop_gpu, workload_for(query)) if desktop_gpu and not cloud_gpu else None)
+        or _cloud_instance(FALLBACK_CLOUD_GPU)
+    )
     assert instance is not None, "the cloud data has an on-demand A100 (tests/engine/test_catalog.py)"
     hourly = instance.on_demand_usd_per_hour or instance.spot_usd_per_hour
     assert hourly is not None
@@ -1085,6 +1111,24 @@ def break_even_answer(
         kind="cloud_vs_buy", desktop_usd=desktop_usd, cloud_usd_per_hour=cloud_usd_per_hour, hours_per_day=hours_per_day
     )
     return advise(query, ctx)
+
+
+def _as_fast_instance(gpu_id: str, workload: Workload) -> CloudInstance | None:
+    """The cheapest current on-demand cloud card per GPU-hour that is at least as fast as ``gpu_id``
+    for the work and holds at least its memory: renting the same work the desktop card would do."""
+    catalog = load_catalog()
+    own = catalog.get(gpu_id)
+    floor = speed(gpu_id, workload)
+    offers = [
+        c
+        for c in catalog.clouds.values()
+        if not c.historical
+        and c.on_demand_usd_per_hour
+        and c.gpu in catalog.gpus
+        and catalog.get(c.gpu).memory_gb >= own.memory_gb
+        and speed(c.gpu, workload) >= floor
+    ]
+    return min(offers, key=lambda c: ((c.on_demand_usd_per_hour or 0) / c.gpu_count, c.name), default=None)
 
 
 def _cloud_instance(gpu_id: str) -> CloudInstance | None:

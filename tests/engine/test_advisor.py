@@ -560,3 +560,16 @@ def test_rent_a_data_centre_card_or_buy_a_desktop_card_is_a_break_even_of_the_tw
     assert answer.headline.args["gpu"] == "RTX 4090" and answer.headline.args["hours"] == 4
     both_cloud = advise(Query(kind="cloud_vs_buy", gpus=("a100-80gb-sxm", "h100-sxm"), cloud_interest=True))
     assert both_cloud.break_even is None and both_cloud.headline.key == "advice.cloud.named_pick"
+
+
+def test_rent_or_buy_for_an_amount_weighs_the_card_it_buys_against_renting_the_same_work():
+    # "Rent, or buy for $1,500, 8 h a day?": $1,500 less a base system buys an RTX 3080 Ti (the fastest
+    # NVIDIA card for 16-bit training at that price); it is weighed against a cloud card at least as fast
+    # with as much memory (an RTX 4090 on RunPod), not an A100 at four times the hourly price.
+    answer = advise(Query(kind="cloud_vs_buy", budget=Money(amount=1500, currency="USD"), hours_per_day=8))
+    said = answer.headline.args
+    assert said["gpu"] == "RTX 3080 Ti" and said["desktop"] == Decimal("1500")
+    rented = load_catalog().clouds
+    instance = next(c for c in rented.values() if c.name == said["instance"])
+    assert load_catalog().get(instance.gpu).memory_gb >= 12 and instance.gpu != "a100-80gb-sxm"
+    assert answer.break_even is not None and answer.break_even.days is not None
