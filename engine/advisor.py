@@ -1222,6 +1222,27 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
     follow_up = None
     if report.model_id is None and report.memory_verdict is None and report.floor is None and not report.card:
         follow_up = FollowUp(field="model", question=msg("advice.followup.model"), choices=())
+    if report.floor is not None and report.model_id is None and not report.card and not query.gpus:
+        # "How big a card do I need to train BM-DETR?": the guide's floor for the work, then the cards
+        # that meet it as a recommendation would rank them — an answer, not only "which GPU do you have?"
+        floor_gb = max(report.floor.gb, query.min_memory_gb or 0)
+        shop = recommend(query.model_copy(update={"kind": "recommend", "min_memory_gb": floor_gb}), ctx)
+        if shop.options:
+            return shop.model_copy(
+                update={
+                    "kind": "can_run",
+                    "query": query,
+                    "headline": msg(
+                        "sentences",
+                        items=(
+                            *((report.headline,) if report.unresolved else ()),  # "I don't know BM-DETR."
+                            msg("advice.floor.need", rule=report.floor.rule),
+                            shop.headline,
+                        ),
+                    ),
+                    "can_run": report,
+                }
+            )
     rules = (
         Rule(
             id="canrun.memory",

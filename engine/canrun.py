@@ -1639,7 +1639,13 @@ def assess(
                     "lean": lean,
                 }
             )
-        return CanRunReport(query=query, model_text=text, unresolved=text, suggestions=suggestions, headline=headline)
+        # No card either: the guide's floor for work that is no LLM's ("train BM-DETR"), which the
+        # advisor answers with the cards that meet it.
+        task = query.task or ("other" if query.mode in ("full_finetune", "pretrain") else None)
+        floor = memory_floor(task) if task in _NOT_LLM_TASKS else None
+        return CanRunReport(
+            query=query, model_text=text, unresolved=text, suggestions=suggestions, headline=headline, floor=floor
+        )
     chosen, why, other = _mode_for(spec, query, mode)
     # An LLM's memory is worked out from its shape; other models' published figures come first.
     published = published_need(spec.id, chosen) if spec.kind != "llm" else None

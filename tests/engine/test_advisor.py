@@ -573,3 +573,17 @@ def test_rent_or_buy_for_an_amount_weighs_the_card_it_buys_against_renting_the_s
     instance = next(c for c in rented.values() if c.name == said["instance"])
     assert load_catalog().get(instance.gpu).memory_gb >= 12 and instance.gpu != "a100-80gb-sxm"
     assert answer.break_even is not None and answer.break_even.days is not None
+
+
+def test_how_big_a_card_for_unplaced_work_gives_the_guides_floor_and_the_cards_that_meet_it():
+    # "How big a card do I need to train BM-DETR?" (a vision model the catalog cannot place): the guide's
+    # 10 GB for computer vision, then the cards that meet it ranked as a recommendation would rank them.
+    query = Query(kind="can_run", task="computer_vision", mode="full_finetune", model="BM-DETR")
+    answer = advise(query)
+    assert answer.kind == "can_run" and answer.can_run is not None and answer.can_run.floor.gb == 10
+    assert "advice.floor.need" in answer.headline.all_keys()
+    assert answer.headline.all_keys()[1].startswith("canrun.unknown_model")  # first: it does not know the model
+    assert answer.options and all(load_catalog().get(o.gpu_id).memory_gb >= 10 for o in answer.options)
+    # With the user's own card named, the card's report as before (no shopping list).
+    mine = advise(query.model_copy(update={"gpus": ("rtx-3060-12gb",)}))
+    assert not mine.options and mine.can_run.card

@@ -348,6 +348,7 @@ def _answers() -> list:
         (q(kind="explain", topic="next_generation"), None),
         (q(kind="recommend", task="llm_inference", budget=usd(1150)), None),  # no NVIDIA 24 GB card that cheap
         (q(kind="cloud_vs_buy", model="llama-3-70b", cloud_interest=True), None),  # rent for a named model
+        (q(kind="can_run", task="computer_vision", mode="full_finetune"), None),  # how big a card to train a CNN
         (q(kind="explain", topic="next_generation", gpus=("rtx-3090",), condition="used"), None),
         (q(kind="explain", topic="next_generation", gpus=("rtx-5090",)), None),
         (q(kind="compare", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 2)), old),
