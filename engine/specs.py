@@ -85,6 +85,9 @@ class Gpu(Frozen):
     form_factor: FormFactor = "pcie"
 
     platform: Platform = "desktop"
+    # A board with memory soldered on by a third party (the 22 GB 2080 Ti, 48 GB 4090s sold in China):
+    # no NVIDIA warranty, and answers that show it say so (engine.support.caveats_for).
+    modified: bool = False
 
     memory_gb: float = Field(gt=0, description="what the GPU can use; for unified memory, its default share")
     unified_memory_gb: float | None = Field(default=None, gt=0, description="the whole shared pool")

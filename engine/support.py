@@ -118,6 +118,8 @@ def caveats_for(gpu_ids: tuple[str, ...], *, compared: bool = False) -> tuple[Ms
     for gpu_id in dict.fromkeys(gpu_ids):
         gpu = catalog.get(gpu_id)
         out.extend(software_caveats(gpu))
+        if gpu.modified:
+            out.append(msg("support.modified", gpu=gpu.short_name))
         if compared and gpu.platform in ("unified_memory", "embedded"):
             out.append(msg("support.not_a_card", gpu=gpu.short_name))
     if compared:  # an NVIDIA card beside an Apple silicon Mac ("a 4090 eGPU for my M2 Max?"): no CUDA there
