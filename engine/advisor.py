@@ -825,26 +825,46 @@ def _verdict(
             excluded,
         )
     fastest = max(fitting, key=lambda i: speeds[i])
+    said = _by_speed_and_value(label, speeds, values, workload, fitting, fastest)
+    roomy = max(fitting, key=lambda i: (memory_gb[i], speeds[i]))
+    if model is None and memory_gb[roomy] > memory_gb[fastest]:
+        # Memory first (guide): the fastest with less per GPU is picked with what it cannot hold.
+        said = msg(
+            "advice.compare.verdict.less_memory",
+            verdict=said,
+            gb=memory_gb[fastest],
+            roomy=label[roomy],
+            roomy_gb=memory_gb[roomy],
+        )
+    return fastest, said, excluded
+
+
+def _by_speed_and_value(
+    label: list[Msg],
+    speeds: tuple[float, ...],
+    values: list[ValueOption | None],
+    workload: Workload,
+    fitting: list[int],
+    fastest: int,
+) -> Msg:
+    """The pick among the setups that fit: the fastest, and the best value beside it when that is
+    another setup."""
     priced = [i for i in fitting if values[i] is not None]
     best_value = max(priced, key=lambda i: values[i].perf_per_kusd) if priced else None  # type: ignore[union-attr]
     work = msg(f"workload.{workload}")
     if best_value is None or len(priced) < len(fitting):
-        return fastest, msg("advice.compare.verdict.fastest", pick=label[fastest], workload=work), excluded
+        return msg("advice.compare.verdict.fastest", pick=label[fastest], workload=work)
     if best_value == fastest:
-        return fastest, msg("advice.compare.verdict.both", pick=label[fastest], workload=work), excluded
+        return msg("advice.compare.verdict.both", pick=label[fastest], workload=work)
     fast_v, cheap_v = values[fastest], values[best_value]
     assert fast_v is not None and cheap_v is not None
-    return (
-        fastest,
-        msg(
-            "advice.compare.verdict.split",
-            fast=label[fastest],
-            value=label[best_value],
-            ratio=speeds[fastest] / speeds[best_value],
-            more=cheap_v.perf_per_kusd / fast_v.perf_per_kusd - 1,
-            workload=work,
-        ),
-        excluded,
+    return msg(
+        "advice.compare.verdict.split",
+        fast=label[fastest],
+        value=label[best_value],
+        ratio=speeds[fastest] / speeds[best_value],
+        more=cheap_v.perf_per_kusd / fast_v.perf_per_kusd - 1,
+        workload=work,
     )
 
 

@@ -587,3 +587,15 @@ def test_how_big_a_card_for_unplaced_work_gives_the_guides_floor_and_the_cards_t
     # With the user's own card named, the card's report as before (no shopping list).
     mine = advise(query.model_copy(update={"gpus": ("rtx-3060-12gb",)}))
     assert not mine.options and mine.can_run.card
+
+
+def test_a_compare_pick_with_less_memory_per_gpu_says_which_setup_holds_more():
+    # "A5000, 3090 or two 4070 Ti for training?": two 4070 Ti are fastest and best value, but 12 GB per
+    # card; the verdict says so and names the faster of the 24 GB cards (memory first, guide §memory).
+    answer = advise(Query(kind="compare", gpus=("rtx-a5000", "rtx-3090", "rtx-4070-ti"), gpu_counts=(1, 1, 2)))
+    verdict = answer.comparison.verdict
+    assert verdict.key == "advice.compare.verdict.less_memory"
+    assert verdict.args["gb"] == 12 and english(verdict.args["roomy"]) == "RTX 3090" and verdict.args["roomy_gb"] == 24
+    # Equal memory everywhere: no such clause.
+    same = advise(Query(kind="compare", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 2)))
+    assert same.comparison.verdict.key != "advice.compare.verdict.less_memory"
