@@ -195,6 +195,11 @@ def test_modded_cards_double_memory_only(catalog: Catalog, modded: str, stock: s
     )
     assert m.notes is not None
     assert "Unofficial modification" in m.notes
+    assert m.modified and not s.modified
+    # Every answer that shows it says so, in every language.
+    from engine.support import caveats_for
+
+    assert [c.key for c in caveats_for((modded,))] == ["support.modified"]
     assert "no NVIDIA warranty" in m.notes
 
 
