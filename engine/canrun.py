@@ -1442,6 +1442,11 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
     if setups:
         gpu, count = setups[0]
         rows = card_capabilities(gpu, count)
+        tiny = task is None and query.mode is None and not any(r.verdict.fits for r in rows)
+        if tiny:
+            # "Is a GT 1030 usable for deep learning?": a card that runs none of the reference models
+            # is weighed against the guide's most lenient floor, learning's, not against LLMs.
+            task, floor = "learning", memory_floor("learning")
         return CanRunReport(
             query=query,
             model_text=model_text,
@@ -1455,7 +1460,11 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
                 floor,
                 task,
             ),
-            notes=(*egpu_notes([g for g, _ in setups]), msg("canrun.card.name_a_model")),
+            notes=(
+                *egpu_notes([g for g, _ in setups]),
+                *((msg("canrun.card.free_notebooks"),) if tiny else ()),
+                msg("canrun.card.name_a_model"),
+            ),
             assumptions=_ASSUMPTIONS,
         )
     if query.min_memory_gb:  # "is 12 GB enough?", "what runs in 8 GB?": what that much memory holds

@@ -355,6 +355,8 @@ def _spread() -> list[object]:
         assess(q(model="vit-l-16", task="llm_finetune", gpus=("rtx-3090",))),
         assess(q(model="resnet-50", gpus=("rtx-3090",))),
         assess(q(task="kaggle", gpus=("gtx-1060-6gb", "rtx-3090"), gpu_counts=(1, 1))),  # floor: below and meets
+        assess(q(task="llm_inference", gpus=("gt-1030",))),  # runs no LLM
+        assess(q(gpus=("gt-1030",))),  # runs nothing: the learning floor and free notebooks
         assess(q(task="kaggle", min_memory_gb=12)),
         assess(q(task="kaggle", min_memory_gb=6)),
         assess(q(model="llama 3.1 70b", min_memory_gb=8)),  # a bare memory size that is too small
@@ -877,3 +879,13 @@ def test_a_mac_gets_no_cpu_offload_and_no_tensor_core_warning():
     assert "canrun.note.no_tensor_cores" not in {n.key for n in report.verdicts[0].notes}
     old = assess(q(model="llama 3 8b", gpus=("gtx-1080-ti",)))  # no Tensor Cores: still said of a Pascal card
     assert "canrun.note.no_tensor_cores" in {n.key for n in old.verdicts[0].notes}
+
+
+def test_a_card_that_runs_no_reference_model_is_weighed_against_the_learning_floor():
+    # "Is a GT 1030 usable for deep learning?" (2 GB): it runs none of the reference models, so the
+    # guide's most lenient floor (learning, 8 GB) leads, with free notebook GPUs as the way on.
+    report = assess(q(gpus=("gt-1030",)))
+    assert report.headline.key == "canrun.card.floor_under" and report.floor.gb == 8 and report.lean is False
+    assert "canrun.card.free_notebooks" in {n.key for n in report.notes}
+    # A card that runs LLMs keeps its LLM headline when no task is named.
+    assert assess(q(gpus=("rtx-3060-12gb",))).headline.key != "canrun.card.floor_under"
