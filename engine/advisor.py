@@ -249,6 +249,14 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         answer = can_run(query.model_copy(update={"kind": "can_run"}), ctx)
         name = load_catalog().get(query.gpus[0]).short_name
         return answer.model_copy(update={"notes": (msg("advice.note.named_no_price", gpu=name), *answer.notes)})
+    if query.model and not query.gpus:
+        # "The best GPU for Llama 3 70B under $2,000": for a language model the memory it needs decides
+        # (setups of one or more cards that hold it, within the budget, with their tokens/s), not the
+        # guide's floor for the task; models of other kinds rank as the task does, below.
+        answer = can_run(query.model_copy(update={"kind": "can_run"}), ctx)
+        report = answer.can_run
+        if report is not None and report.model is not None and report.model.kind == "llm" and report.alternatives:
+            return answer
     if query.budget is not None and query.budget.currency != ctx.currency:
         ctx = ctx.model_copy(update={"currency": query.budget.currency})  # show prices in the budget's currency
     catalog = load_catalog()

@@ -1500,6 +1500,7 @@ def _headline(
     alternatives: list[Alternative],
     need: Msg | None = None,
     needs: list[Need] | None = None,
+    within_budget: bool = False,
 ) -> Msg:
     if need is not None:
         head = _sentences(msg("canrun.headline.model", model=model_words(spec)), need)
@@ -1527,6 +1528,10 @@ def _headline(
         else:
             offer = msg("canrun.cheapest", cheapest=_alternative_words(cheapest))
         head = _sentences(head, offer)
+        fastest = max(alternatives, key=lambda a: (a.decode.high if a.decode else 0, -a.gpus_usd))
+        if within_budget and fastest.decode and fastest is not cheapest and fastest is not top:
+            # "The best GPU for Llama 3 70B under $2,000": the fastest setup the budget buys beside the cheapest.
+            head = _sentences(head, msg("canrun.fastest_in_budget", fastest=_alternative_words(fastest)))
     return head
 
 
@@ -1747,7 +1752,9 @@ def assess(
         verdicts=tuple(verdicts),
         memory_verdict=memory,
         alternatives=tuple(alternatives),
-        headline=_headline(spec, verdicts, memory, alternatives, need_msg, needs),
+        headline=_headline(
+            spec, verdicts, memory, alternatives, need_msg, needs, within_budget=query.budget_usd() is not None
+        ),
         needs=tuple(needs),
         notes=tuple(notes),
         assumptions=_ASSUMPTIONS,

@@ -599,3 +599,18 @@ def test_a_compare_pick_with_less_memory_per_gpu_says_which_setup_holds_more():
     # Equal memory everywhere: no such clause.
     same = advise(Query(kind="compare", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 2)))
     assert same.comparison.verdict.key != "advice.compare.verdict.less_memory"
+
+
+def test_the_best_gpu_for_a_named_llm_within_a_budget_is_the_setups_that_hold_it():
+    # "What's the best GPU for Llama 3 70B under $2,000?": a 24 GB card ranked by the guide's floor
+    # cannot hold it; the answer is the setups that do (can-run's, within the budget).
+    answer = advise(
+        Query(kind="recommend", task="llm_inference", model="llama-3-70b", budget=Money(amount=2000, currency="USD"))
+    )
+    assert answer.kind == "can_run" and answer.can_run.alternatives
+    assert all(a.gpus_usd <= 2000 and a.count * a.memory_gb >= 36 for a in answer.can_run.alternatives)
+    # Image models still rank by the task's metric within the budget.
+    sdxl = advise(
+        Query(kind="recommend", task="image_generation", model="sdxl", budget=Money(amount=500, currency="USD"))
+    )
+    assert sdxl.kind == "recommend" and sdxl.options

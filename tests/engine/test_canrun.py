@@ -357,6 +357,7 @@ def _spread() -> list[object]:
         assess(q(task="kaggle", gpus=("gtx-1060-6gb", "rtx-3090"), gpu_counts=(1, 1))),  # floor: below and meets
         assess(q(task="llm_inference", gpus=("gt-1030",))),  # runs no LLM
         assess(q(gpus=("gt-1030",))),  # runs nothing: the learning floor and free notebooks
+        assess(q(model="llama 3 70b", budget=Money(amount=2000, currency="USD"))),  # the fastest the budget buys
         assess(q(task="kaggle", min_memory_gb=12)),
         assess(q(task="kaggle", min_memory_gb=6)),
         assess(q(model="llama 3.1 70b", min_memory_gb=8)),  # a bare memory size that is too small
@@ -889,3 +890,14 @@ def test_a_card_that_runs_no_reference_model_is_weighed_against_the_learning_flo
     assert "canrun.card.free_notebooks" in {n.key for n in report.notes}
     # A card that runs LLMs keeps its LLM headline when no task is named.
     assert assess(q(gpus=("rtx-3060-12gb",))).headline.key != "canrun.card.floor_under"
+
+
+def test_a_budget_gets_the_fastest_setup_it_buys_beside_the_cheapest_that_holds_the_model():
+    # "The best GPU for Llama 3 70B under $2,000": 43 GB at Q4_K_M; four 12 GB cards are the cheapest
+    # that hold it, and the fastest setup within $2,000 is named beside them.
+    report = assess(q(model="llama 3 70b", budget=Money(amount=2000, currency="USD")))
+    assert all(a.gpus_usd <= 2000 for a in report.alternatives)
+    assert "canrun.fastest_in_budget" in report.headline.all_keys()
+    fastest = max(report.alternatives, key=lambda a: a.decode.high)
+    assert fastest.decode.high > min(report.alternatives, key=lambda a: a.gpus_usd).decode.high
+    assert "canrun.fastest_in_budget" not in assess(q(model="llama 3 70b")).headline.all_keys()  # no budget
