@@ -78,3 +78,20 @@ def test_rendered_replies_are_fewer_than_the_engines_answers():
 
     held = views.RENDERED_REMEMBERED
     assert held == min(ANSWERS_REMEMBERED, 128)
+
+
+def test_the_remembered_memory_estimates_hold_a_few_megabytes_when_full():
+    """Issue #24: 8,192 remembered estimates held 61–71 MB in the bot; at most ESTIMATES_REMEMBERED
+    (≈7–14 KB each, by the mix) now: 14.2 MB for 1,024 estimates of two-GPU set-ups, less for these."""
+    from engine import memory
+    from engine.model_specs import load_model_catalog
+
+    memory._estimate.cache_clear()
+    models = load_model_catalog()
+    spec = models.get(models.ids()[0])
+    for context in range(1, memory.ESTIMATES_REMEMBERED + 200):
+        memory.estimate(spec, "inference", "bf16", context=context)
+    assert memory._estimate.cache_info().currsize == memory.ESTIMATES_REMEMBERED
+    _objects, size = retained_sizes(prefixes=("engine",), top=1000)["engine.memory._estimate()"]
+    assert 1_000_000 < size < 16_000_000
+    memory._estimate.cache_clear()
