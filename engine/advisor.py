@@ -1278,12 +1278,17 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
             source="docs/canrun.md; guide §memory for task floors",
         ),
     )
+    caveats = caveats_for(query.gpus)  # what the named GPUs run, where that limits them
+    catalog = load_catalog()
+    said_amd = any(n.key == "canrun.note.amd" for v in report.verdicts for n in v.notes)
+    if not said_amd and any(catalog.get(g).vendor == "amd" for g in query.gpus):
+        caveats = (*caveats, msg("advice.caveat.amd"))  # an AMD card shown always comes with ROCm's caveat
     return Answer(
         kind="can_run",
         query=query,
         headline=report.headline,
         can_run=report,
-        caveats=caveats_for(query.gpus),  # what the named GPUs run, where that limits them
+        caveats=caveats,
         rules=rules,
         notes=tuple(report.notes),
         suggestions=tuple(report.assumptions[:2]),

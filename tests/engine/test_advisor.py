@@ -614,3 +614,14 @@ def test_the_best_gpu_for_a_named_llm_within_a_budget_is_the_setups_that_hold_it
         Query(kind="recommend", task="image_generation", model="sdxl", budget=Money(amount=500, currency="USD"))
     )
     assert sdxl.kind == "recommend" and sdxl.options
+
+
+def test_an_amd_card_asked_about_without_a_model_comes_with_the_rocm_caveat():
+    # "What can my 7900 XTX do?": the card's report, with ROCm's caveat as every AMD card shown has.
+    answer = advise(Query(kind="can_run", gpus=("rx-7900-xtx",)))
+    assert "advice.caveat.amd" in [c.key for c in answer.caveats]
+    # With a model the verdict carries its own AMD note; it is not said twice.
+    with_model = advise(Query(kind="can_run", gpus=("rx-7900-xtx",), model="llama 3 8b"))
+    keys = [c.key for c in with_model.caveats] + [n.key for v in with_model.can_run.verdicts for n in v.notes]
+    assert keys.count("advice.caveat.amd") + keys.count("canrun.note.amd") == 1
+    assert "advice.caveat.amd" not in [c.key for c in advise(Query(kind="can_run", gpus=("rtx-3090",))).caveats]
