@@ -85,10 +85,6 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
             cpu=p.cpu_and_board_w,
             wall=p.wall_draw_w,
         )
-        if p.psu_w and p.psu_verdict is not None:  # a second sentence, joined the language's way
-            text = say(
-                lang, "sentences", items=(text, say(lang, "detail.your_psu", psu=p.psu_w, verdict=p.psu_verdict))
-            )
         blocks.append(Block(role="details", title=say(lang, "field.details"), text=text))
     facts: tuple[Msg, ...] = ()
     if answer.explanation:

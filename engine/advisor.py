@@ -1183,7 +1183,7 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         raise UserError("error.power.count", max=MACHINE_MAX_GPUS)
     if query.power_limit_w is not None and query.power_limit_w > gpu.tdp_w:
         raise UserError("error.power.limit", gpu=gpu.short_name, tdp=gpu.tdp_w)
-    result = plan(gpu.id, count, power_limit_w=query.power_limit_w)
+    result = plan(gpu.id, count, power_limit_w=query.power_limit_w, psu_w=query.psu_w)
     said: dict[str, Value] = {
         "count": count,
         "gpu": gpu.short_name,
@@ -1201,6 +1201,10 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         )
     else:
         headline = msg("advice.power.headline", **said)
+    if result.psu_w and result.psu_verdict is not None:
+        # "Is my 750 W PSU enough for a 4090?": their PSU's verdict is the answer, the sizing its reason.
+        yours = msg("advice.power.your_psu", psu=result.psu_w, verdict=result.psu_verdict)
+        headline = msg("sentences", items=(yours, headline))
     if query.hours_per_day:
         # Hours a day given: what running it costs is what was asked ("a 4090 24/7, how much?"), so it leads.
         kwh = result.load_w / 1000 * query.hours_per_day * 365

@@ -10,6 +10,10 @@ model name follows as UTF-8, then one check byte. ``decode`` reverses it and val
 
 The layout is part of every button already posted: add new fields at the end of ``LAYOUT`` and new
 choices at the end of their lists, never reorder (tests/engine/test_codec.py pins an encoding).
+An appended field adds a presence bit, which can push the bits into one more byte and would shift
+an unknown model's text after them, so the bits carry a version: the first layout's buttons start
+with a 1 (``kind`` is always stated), later ones with a 0 and ``VERSION_BITS`` of the layout's
+version, which says how many of ``LAYOUT``'s fields the button was written with.
 """
 
 from __future__ import annotations
@@ -132,8 +136,15 @@ LAYOUT: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("tma", ("bool",)),
     ("objective", ("choice", CHOICES["objective"])),
     ("vendor", ("choice", CHOICES["vendor"])),
-    ("cpu_only", ("bool",)),
+    ("cpu_only", ("bool",)),  # the last field of the first layout (version 0)
+    ("psu_w", ("fixed", Decimal(10), BOUNDS["psu_w"].high)),  # PSUs come in steps of 10 W or more
 )
+VERSION_BITS = 2
+# The last field of each layout version: version 0 (no version bits) ends at cpu_only. Whenever LAYOUT
+# grows, append its new last field here; the new version is the last index.
+LAST_FIELD_OF_VERSION = ("cpu_only", "psu_w")
+FIELDS_IN_VERSION = tuple([name for name, _ in LAYOUT].index(last) + 1 for last in LAST_FIELD_OF_VERSION)
+VERSION = len(FIELDS_IN_VERSION) - 1
 BUDGET_CENTS_BITS = _bits(int(BOUNDS["budget"].high) * 100 + 1)
 
 
@@ -150,6 +161,8 @@ def _stated(value: Any) -> bool:
 def encode(query: Query) -> str:
     """``query`` as at most ``MAX_LENGTH`` printable ASCII characters (Base85)."""
     out = _Writer()
+    out.put(0, 1)  # not the first layout: its version follows
+    out.put(VERSION, VERSION_BITS)
     text = b""
     for name, spec in LAYOUT:
         value = getattr(query, name)
@@ -207,8 +220,12 @@ def _fields(data: bytes) -> dict[str, Any]:
     reader = _Reader(data, len(data))
     fields: dict[str, Any] = {}
     text_follows = False
-    for name, spec in LAYOUT:
-        if not reader.take(1):
+    first = reader.take(1)  # 1: the first layout, where it was kind's presence bit
+    version = 0 if first else reader.take(VERSION_BITS)
+    if version >= len(FIELDS_IN_VERSION) or (version == 0 and not first):
+        raise ValueError("a layout this version does not know")
+    for index, (name, spec) in enumerate(LAYOUT[: FIELDS_IN_VERSION[version]]):
+        if not (first if index == 0 and version == 0 else reader.take(1)):
             continue
         kind = spec[0]
         if kind == "choice":

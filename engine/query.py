@@ -79,12 +79,13 @@ BOUNDS: dict[str, Bound] = {
     "topic": Bound(1, 40),  # characters
     "precision": Bound(1, 20),  # characters
     "power_limit_w": Bound(1, 2000),
+    "psu_w": Bound(100, 5000),
     "context_tokens": Bound(128, 10_000_000),
     "desktop_usd": Bound(1, 10_000_000),
     "cloud_usd_per_hour": Bound(Decimal("0.01"), 10_000),
     "electricity_usd_per_kwh": Bound(0, 100),
 }
-MODEL_TEXT_BYTES = 16  # of a model name the catalog does not know: what a button can carry (engine.codec)
+MODEL_TEXT_BYTES = 13  # of a model name the catalog does not know: what a button can carry (engine.codec)
 CHOICES: dict[str, tuple[str, ...]] = {
     "kind": KINDS,
     "task": TASKS,
@@ -158,6 +159,8 @@ class Query(BaseModel):
     vendor: Vendor | None = None
     # can_run: the user has no GPU ("没显卡", "CPU only"): the model runs from system RAM on the CPU
     cpu_only: bool | None = None
+    # power: the user's own PSU ("is my 750W PSU enough?"), judged before the guide's sizing
+    psu_w: int | None = Field(default=None, description="watts", **BOUNDS["psu_w"].field())
 
     def __init__(self, **data: Any) -> None:
         """Validate, turning what pydantic rejects into the one error front ends catch."""
@@ -194,6 +197,12 @@ class Query(BaseModel):
         if info.field_name == "min_memory_gb" and rounded <= 0:
             raise BOUNDS["min_memory_gb"].error("min_memory_gb")
         return rounded
+
+    @field_validator("psu_w")
+    @classmethod
+    def _tens_of_watts(cls, value: int | None) -> int | None:
+        """To 10 W: PSUs are sold in steps of 50 W or more, and a button carries the figure exactly."""
+        return None if value is None else int(Decimal(value).quantize(Decimal("1E1"), rounding=ROUND_HALF_UP))
 
     @field_validator("desktop_usd", "cloud_usd_per_hour", "electricity_usd_per_kwh")
     @classmethod

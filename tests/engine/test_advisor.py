@@ -625,3 +625,14 @@ def test_an_amd_card_asked_about_without_a_model_comes_with_the_rocm_caveat():
     keys = [c.key for c in with_model.caveats] + [n.key for v in with_model.can_run.verdicts for n in v.notes]
     assert keys.count("advice.caveat.amd") + keys.count("canrun.note.amd") == 1
     assert "advice.caveat.amd" not in [c.key for c in advise(Query(kind="can_run", gpus=("rtx-3090",))).caveats]
+
+
+def test_the_users_own_psu_is_judged_first():
+    # "Is my 750 W PSU enough for a 4090?": 450 W + 200 W CPU/board = 650 W under load; 750 W is fine,
+    # 650 W leaves no headroom (> 95 % load), 550 W is too small; the guide's sizing follows as the reason.
+    verdicts = {
+        w: advise(Query(kind="power", gpus=("rtx-4090",), psu_w=w)).headline.args["items"][0].args["verdict"].key
+        for w in (550, 650, 750)
+    }
+    assert verdicts == {550: "power.plan.psu.too_small", 650: "power.plan.psu.tight", 750: "power.plan.psu.fine"}
+    assert advise(Query(kind="power", gpus=("rtx-4090",))).headline.key == "advice.power.headline"

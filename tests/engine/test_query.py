@@ -49,6 +49,7 @@ EDGES: dict[str, tuple[list[Any], list[Any]]] = {
     "topic": (["tensor_cores"], ["x" * 41]),
     "precision": (["bf16"], ["x" * 21]),
     "power_limit_w": ([1, 2000], [0, 2001]),
+    "psu_w": ([100, 5000], [99, 5001]),
     "context_tokens": ([128, 10_000_000], [127, 10_000_001]),
     "desktop_usd": ([1, Decimal("2200.50"), 10_000_000], [0.5, 10_000_001]),
     "cloud_usd_per_hour": ([0.01, Decimal("2.14"), 10_000], [0.009, Decimal("10000.01")]),
@@ -349,6 +350,7 @@ def _answers() -> list:
         (q(kind="recommend", task="llm_inference", budget=usd(1150)), None),  # no NVIDIA 24 GB card that cheap
         (q(kind="cloud_vs_buy", model="llama-3-70b", cloud_interest=True), None),  # rent for a named model
         (q(kind="can_run", task="computer_vision", mode="full_finetune"), None),  # how big a card to train a CNN
+        (q(kind="power", gpus=("rtx-4090",), psu_w=650), None),  # is my PSU enough?
         (q(kind="explain", topic="next_generation", gpus=("rtx-3090",), condition="used"), None),
         (q(kind="explain", topic="next_generation", gpus=("rtx-5090",)), None),
         (q(kind="compare", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 2)), old),
