@@ -993,7 +993,9 @@ def cheapest_setups(
         n = gpus_needed(spec, cards[0][0], mode, precision, max_gpus=most, context=context, split=split)
         if n is None:
             continue
-        for gpu, quote in cards[:limit]:  # cheapest first, the faster of equal prices first
+        # cheapest first, the faster of equal prices first; with a budget every card it buys, so the
+        # fastest setup within it can be found too
+        for gpu, quote in cards if max_usd is not None else cards[:limit]:
             if max_usd is not None and quote.usd * n > max_usd:
                 break
             candidates.append((gpu, quote, n))
@@ -1024,13 +1026,15 @@ def cheapest_setups(
     single = min((a.gpus_usd for a in found if a.count == 1), default=None)
     if single is not None:  # one card that fits at no higher price beats a split
         found = [a for a in found if a.count == 1 or a.gpus_usd < single]
-    shown = found[:limit]
-    # The cheapest setup with the fewest cards stays in view ("2× RTX 3090" beside "4× RTX 3060"):
-    # four cards need a board, PSU and cooling that two do not (guide §power, cooling and slots).
-    fewest = min(found, key=lambda a: (a.count, a.gpus_usd), default=None)
-    if fewest is not None and fewest not in shown:
-        shown = [*found[: limit - 1], fewest]
-    return shown
+    # In view beside the cheapest: the cheapest setup with the fewest cards ("2× RTX 3090" beside
+    # "4× RTX 3060": four cards need a board, PSU and cooling that two do not; guide §power, cooling
+    # and slots) and, with a budget, the fastest setup it buys.
+    keep = [min(found, key=lambda a: (a.count, a.gpus_usd), default=None)]
+    if max_usd is not None:
+        keep.append(max((a for a in found if a.decode), key=lambda a: (a.decode.high, -a.gpus_usd), default=None))  # type: ignore[union-attr]
+    kept = list(dict.fromkeys(a for a in keep if a is not None))
+    shown = [a for a in found if a not in kept][: max(limit - len(kept), 1)] + kept
+    return sorted(shown, key=lambda a: (a.gpus_usd, -(a.decode.low if a.decode else 0)))
 
 
 def _alternative_targets(spec: ModelSpec, mode: Mode) -> list[tuple[Mode, str]]:

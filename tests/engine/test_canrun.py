@@ -901,3 +901,12 @@ def test_a_budget_gets_the_fastest_setup_it_buys_beside_the_cheapest_that_holds_
     fastest = max(report.alternatives, key=lambda a: a.decode.high)
     assert fastest.decode.high > min(report.alternatives, key=lambda a: a.gpus_usd).decode.high
     assert "canrun.fastest_in_budget" not in assess(q(model="llama 3 70b")).headline.all_keys()  # no budget
+
+
+def test_with_a_budget_the_fastest_setup_it_buys_is_found_among_every_card_it_buys():
+    # ¥15,000 (≈ $2,100) for Llama 3 70B at Q4_K_M: the fastest within it is 4× RTX 3080 Ti (14-18 tok/s),
+    # not merely the fastest of the three cheapest setups (3× RTX 4070 Ti Super, 11-13 tok/s).
+    found = cheapest_setups(spec("llama-3-70b"), "inference", "q4_k_m", vendor="nvidia", max_usd=Decimal(2100))
+    fastest = max(found, key=lambda a: a.decode.high)
+    assert all(a.gpus_usd <= 2100 for a in found) and fastest.gpu_id == "rtx-3080-ti" and fastest.count == 4
+    assert found == sorted(found, key=lambda a: (a.gpus_usd, -a.decode.low))  # shown cheapest first
