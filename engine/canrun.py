@@ -1211,6 +1211,11 @@ def card_capabilities(gpu: Gpu | float, count: int = 1) -> tuple[CardRow, ...]:
 _NOT_LLM_TASKS = frozenset({"computer_vision", "other", "rl", "research", "kaggle", "learning"})
 
 
+def _under_learning(gb: float, floor: MemoryFloor | None) -> bool:
+    """A card under the guide's floor for learning or Kaggle: free notebook GPUs are the way on."""
+    return floor is not None and floor.task in ("learning", "kaggle") and gb < floor.gb
+
+
 def _card_lean(gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, task: str | None) -> bool | None:
     """The yes or no a card's headline gives without a model's own figures, as :func:`_card_headline`
     words it: images made or not, the guide's floor met or not, some reference LLM run or none."""
@@ -1466,7 +1471,7 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
             ),
             notes=(
                 *egpu_notes([g for g, _ in setups]),
-                *((msg("canrun.card.free_notebooks"),) if tiny else ()),
+                *((msg("canrun.card.free_notebooks"),) if tiny or _under_learning(gpu.memory_gb, floor) else ()),
                 msg("canrun.card.name_a_model"),
             ),
             assumptions=_ASSUMPTIONS,

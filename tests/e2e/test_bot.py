@@ -507,6 +507,14 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("二手3090还值得买吗？", ("值得：RTX 3090（24 GB）", "24 GB 以上的显卡中")),
         ("rent an H100 at $2.50/h, 6 h a day, or buy a $2000 card?", ("A $2,000 desktop", "$2.50/GPU-hour")),
         ("租 A100 每小时 1.2 美元划算还是买 4090", ("RTX 4090 台式机", "$1.20/GPU 小时")),
+        ("What's the best GPU for running Llama 3 70B locally under $2000?", ("Fastest within your budget", "4× RTX")),
+        ("预算15000元跑 Llama 3 70B 买什么显卡", ("预算内最快", "放得下的最便宜配置")),
+        ("Is a GT 1030 usable for deep learning?", ("under the guide's 8 GB", "Free notebook GPUs")),
+        ("GT 1030 能用来学深度学习吗", ("低于指南", "免费的在线 Notebook")),
+        ("can two 2080 Ti 22G run Qwen2.5 32B?", ("memory-modified board", "2× RTX 2080 Ti 22GB: Yes")),
+        ("我有两张2080ti 22g，能跑 Qwen2.5 32B 吗", ("魔改卡", "2× RTX 2080 Ti 22GB：可以")),
+        ("How big a GPU do I need to train BM-DETR?", ("computer vision", "per dollar")),
+        ("训练 BM-DETR 需要多大显存的显卡？", ("计算机视觉", "每美元")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

@@ -888,6 +888,9 @@ def test_a_card_that_runs_no_reference_model_is_weighed_against_the_learning_flo
     report = assess(q(gpus=("gt-1030",)))
     assert report.headline.key == "canrun.card.floor_under" and report.floor.gb == 8 and report.lean is False
     assert "canrun.card.free_notebooks" in {n.key for n in report.notes}
+    # Asked for learning or Kaggle, a card under that floor gets the free notebooks too; one over it not.
+    assert "canrun.card.free_notebooks" in {n.key for n in assess(q(task="learning", gpus=("gtx-1050-ti",))).notes}
+    assert "canrun.card.free_notebooks" not in {n.key for n in assess(q(task="kaggle", gpus=("rtx-3090",))).notes}
     # A card that runs LLMs keeps its LLM headline when no task is named.
     assert assess(q(gpus=("rtx-3060-12gb",))).headline.key != "canrun.card.floor_under"
 
