@@ -763,7 +763,7 @@ def test_a_card_trains_in_the_16_bit_type_its_architecture_has():
 def test_an_unknown_model_with_a_memory_size_is_weighed_against_the_guides_floor():
     report = assess(q(model="Kimi-Audio", min_memory_gb=16, task="other"))
     keys = report.headline.all_keys()
-    assert "canrun.unknown_model" in keys and "canrun.card.floor_meets" in keys
+    assert any(k.startswith("canrun.unknown_model") for k in keys) and "canrun.card.floor_meets" in keys
     assert report.lean is True  # 16 GB meets the guide's 10 GB for prototyping ("other") work
 
 
