@@ -739,6 +739,7 @@ class Parser:
             laptop=laptop,
             apple=apple,
             said_mode=said_mode,
+            about_gpus=about_gpus,
         )
         uncertain = [
             name
@@ -784,9 +785,11 @@ class Parser:
         laptop: bool,
         apple: bool,
         said_mode: str | None,
+        about_gpus: bool | None = None,
     ) -> frozenset[str]:
         """What the rules found, as the names of the classifier's binary features (the mode only where
-        the text names one: a mode inferred from "train" is no sign of the kind)."""
+        the text names one: a mode inferred from "train" is no sign of the kind). ``about_gpus``: whether
+        ``domain_words`` match, where the caller has already searched them."""
         k = cues.kinds
         out = {f"rule:{rule_kind or 'none'}", f"rule_task:{fields['task'] or 'none'}", f"gpus:{min(len(ids), 2)}"}
         out.update(f"cue:{name}" for name in _KIND_CUES if k[name])
@@ -812,7 +815,7 @@ class Parser:
                 out.add("fit")
                 if self.vocab.compare_strong.find(words):
                     out.add("compare_strong")
-        elif rule_kind is None and self.vocab.domain_words.find(words):
+        elif rule_kind is None and (self.vocab.domain_words.find(words) if about_gpus is None else about_gpus):
             out.add("domain")  # about GPUs or models at all (see _relevant)
         if (
             len(ids) == 1

@@ -21,9 +21,15 @@ _CN_DIGITS = "零〇一二两兩三四五六七八九十百千万萬亿億"
 _CN_COUNT = "一二两兩三四五六七八九十双雙"
 _MAYBE_MEMORY = re.compile(r"[0-9]\s*[gm]")
 _MAYBE_WATTS = re.compile(r"[0-9]\s*k?\s*[w瓦]")  # every wattage has one: a number, maybe "k", then "w"/"瓦"
-_MAYBE_CARDS = re.compile(r"[张張片장대块塊×*]|[0-9]\s?x\s?[0-9a-z]")
+# Every card count without a catalog name has one of these (a measure word or sign, or "2x" before
+# something). Gates like these are searched twice, each part led by a literal or one character class,
+# which lets the regex engine skip ahead: one alternation mixing the two is tried at every position.
+_MAYBE_CARDS = (re.compile(r"[张張片장대块塊×*]"), re.compile(r"[0-9]\s?x\s?[0-9a-z]"))
 # Every hours form has one of these; most questions have none, and one search says so.
-_MAYBE_HOURS = re.compile(r"hour|hr|[0-9]\s*h|%|小[时時]|钟头|鐘頭|24|clock|nonstop|non stop|全天|不停")
+_MAYBE_HOURS = (
+    re.compile(r"hour|hr|%|小[时時]|钟头|鐘頭|24|clock|nonstop|non stop|全天|不停"),
+    re.compile(r"[0-9]\s*h"),
+)
 
 
 @dataclass
@@ -257,12 +263,16 @@ _HOURLY = re.compile(
 )
 
 
+# Every price per hour has one of these (its currency): most questions have none, and no search is made.
+_HOURLY_NEEDLES = ("$", "usd", "dollar", "美元", "美金")
 _POWER_BILL = re.compile(r"kwh|electric|电费|電費|度电|度電")
 
 
 def take_hourly(scan: Scan) -> Decimal | None:
     """The first dollar price per hour the text states (its characters taken: never a budget), or None."""
-    m = _HOURLY.search(scan.low) if "h" in scan.low or "时" in scan.low or "時" in scan.low else None
+    low = scan.low
+    maybe = ("h" in low or "时" in low or "時" in low) and any(needle in low for needle in _HOURLY_NEEDLES)
+    m = _HOURLY.search(low) if maybe else None
     if m is None or not scan.free(m.start(), m.end()) or _POWER_BILL.search(scan.low):
         return None  # none, or an electricity bill worked out per hour ("$0.30/kWh is ~$0.10/hr")
     scan.take(m.start(), m.end())
@@ -366,6 +376,7 @@ class CountPatterns:
     after: re.Pattern[str]
     generic: re.Pattern[str]
     generic_tail: re.Pattern[str]  # what every generic count ends with: without one, no search
+    generic_starts: re.Pattern[str]  # where a generic count can start (see generic_counts)
     cards: re.Pattern[str]  # "三张", "两块", "32G*2", "8 x 32GB", "4*A800": counts without a catalog name
     before_ends: frozenset[str]  # what a count just before a name can end with: digits, "x", a measure word
     word_ends: frozenset[str]  # the last letters of count words ("two", "dual"), which a space follows
@@ -404,6 +415,12 @@ def count_patterns(vocab: Vocab) -> CountPatterns:
             rf"|(?P<cn>[0-9]{{1,4}}|[{_CN_COUNT}]{{1,3}})\s*(?:{measure})?\s*(?:{generic_cjk})"
         ),
         generic_tail=re.compile(rf"{gpu_words}|of\s+(?:them|those|these)|{generic_cjk}"),
+        # A digit or a Chinese count anywhere, or the first letter of a count word starting a word
+        # (the pattern's own lookbehind, checked after the letter so that the regex engine skips ahead)
+        generic_starts=re.compile(
+            rf"[0-9{_CN_COUNT}]|[{''.join(sorted({w.split()[0][0] for w in raw['words_en']}))}]"
+            r"(?<![0-9a-z.,$€£¥].)"
+        ),
         cards=re.compile(
             rf"(?<![0-9.$€£¥a-z])(?<![0-9],)(?P<n>[0-9]{{1,4}}|[{_CN_COUNT}]{{1,3}})\s*(?:{sheets})"
             rf"|(?<![0-9.$€£¥a-z])(?<![0-9],)(?P<b>[0-9]{{1,2}}|[{_CN_COUNT}]{{1,3}})\s*(?:{blocks})(?![钱錢元])"
@@ -479,10 +496,12 @@ def generic_counts(scan: Scan, vocab: Vocab) -> list[Count]:
     """Counts of unnamed GPUs: "4 GPU rig", "for 2 GPUs", "four cards", "two of them", "八卡"."""
     out = []
     pats = count_patterns(vocab)
-    # The generic pattern starts with a lookbehind, so the regex engine tries it at every position;
+    # The generic pattern starts with a lookbehind, so the regex engine would try it at every position;
     # about half the questions hold none of the words it must end with, which one search (that skips
-    # ahead) says.
-    generic: Iterable[re.Match[str]] = pats.generic.finditer(scan.low) if pats.generic_tail.search(scan.low) else ()
+    # ahead) says, and the rest try it only where a count can start.
+    generic: Iterable[re.Match[str]] = (
+        _matches_from(pats.generic, pats.generic_starts, scan.low) if pats.generic_tail.search(scan.low) else ()
+    )
     for m in generic:
         if not scan.free(m.start(), m.end()):
             continue
@@ -492,7 +511,7 @@ def generic_counts(scan: Scan, vocab: Vocab) -> list[Count]:
             continue
         scan.take(m.start(), m.end())
         out.append(Count(value, text.strip().isdigit()))
-    if _MAYBE_CARDS.search(scan.low):
+    if _MAYBE_CARDS[0].search(scan.low) or _MAYBE_CARDS[1].search(scan.low):
         for m in pats.cards.finditer(scan.low):
             group = next(g for g in ("n", "b", "m", "x") if m.group(g))
             span = m.span("t") if group == "m" else m.span()
@@ -574,7 +593,7 @@ def find_hours(scan: Scan, vocab: Vocab) -> tuple[float | None, bool]:
     """Hours a day, from "3 hours a day", "12h/day", "每天 4 小時", "10 % of the time" (× 24),
     "20 hours a week" (÷ 7, a guess) or "24/7". Returns (hours, guessed)."""
     pats = unit_patterns(vocab)
-    if not _MAYBE_HOURS.search(scan.low):
+    if not (_MAYBE_HOURS[0].search(scan.low) or _MAYBE_HOURS[1].search(scan.low)):
         return None, False
     for pattern in (pats.hours_en, pats.hours_en_rev, pats.hours_zh):
         for m in pattern.finditer(scan.low):
@@ -607,6 +626,9 @@ def take_percents(scan: Scan, vocab: Vocab) -> None:
 
 
 _NUMBER_WORD = re.compile(r"(?<![a-z])[0-9]")  # a number on its own, not the digit of "ddr4" or "d5"
+# Where a memory size or a wattage can start: a digit after no letter, digit or point (their patterns'
+# own lookbehind, checked after the digit so that the regex engine skips ahead to digits).
+_NUMBER_AT_WORD = re.compile(r"[0-9](?<![0-9a-z.].)")
 
 
 def find_memory(scan: Scan, vocab: Vocab, unified: bool = False) -> list[float]:
@@ -615,7 +637,7 @@ def find_memory(scan: Scan, vocab: Vocab, unified: bool = False) -> list[float]:
     out: list[float] = []
     if not _MAYBE_MEMORY.search(scan.low):  # every memory size is a number, maybe a space, then "g"
         return out
-    for m in unit_patterns(vocab).memory.finditer(scan.low):
+    for m in _matches_from(unit_patterns(vocab).memory, _NUMBER_AT_WORD, scan.low):
         if not scan.free(m.start(), m.end()):
             continue
         scan.take(m.start(), m.end())
@@ -641,7 +663,7 @@ def find_power_limit(scan: Scan, vocab: Vocab) -> int | None:
     found = None
     if not _MAYBE_WATTS.search(scan.low):  # most questions; the pattern, led by a lookbehind, tries every place
         return found
-    for m in unit_patterns(vocab).watts.finditer(scan.low):
+    for m in _matches_from(unit_patterns(vocab).watts, _NUMBER_AT_WORD, scan.low):
         if not scan.free(m.start(), m.end()):
             continue
         scan.take(m.start(), m.end())

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from operator import itemgetter
 from re import _constants as _sre_constants  # type: ignore[attr-defined]  # for anchors of raw entries
 from re import _parser as _sre_parser  # type: ignore[attr-defined]
 from typing import Any
@@ -80,10 +81,11 @@ class Words:
         self.low = low
         keys = set(low)
         starts = _WORD_START.findall(low)
-        keys.update(starts, [w[:3] for w in starts], [w[:2] for w in starts])
+        keys.update(starts, map(_FIRST_THREE, starts), map(_FIRST_TWO, starts))  # map: no Python frame per word
         self.keys = keys
 
 
+_FIRST_THREE, _FIRST_TWO = itemgetter(slice(3)), itemgetter(slice(2))
 # The first two to four characters of a word; the word start is checked after the first character,
 # so that the regex engine skips to letters and digits.
 _WORD_START = re.compile(r"[a-z0-9](?<![a-z0-9].)[a-z0-9]{1,3}")
@@ -546,7 +548,9 @@ def _memory_gate(vocab: Vocab) -> re.Pattern[str]:
 
 
 _GLUED_LINE = re.compile(r"(?:rtx|gtx|rx|gt)(?=[0-9]{3,4}[a-z]*$)")
-_GLUED_GATE = re.compile(r"(?<![a-z0-9])(?:rtx|gtx|rx|gt)[0-9]")
+# "(?<![a-z0-9])(?:rtx|gtx|rx|gt)[0-9]", with the word-start check after the first letter so that the
+# regex engine skips to an "r" or a "g" (a leading lookbehind is tried at every position)
+_GLUED_GATE = re.compile(r"r(?<![a-z0-9].)(?:tx|x)[0-9]|g(?<![a-z0-9].)(?:tx|t)[0-9]")
 
 
 def _split_line(tokens: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
