@@ -36,7 +36,7 @@ from engine.parse_numbers import (
     find_amounts,
     find_hours,
     find_memory,
-    find_power_limit,
+    find_wattages,
     generic_counts,
     money_patterns,
     resolve_currency,
@@ -662,12 +662,12 @@ class Parser:
             for m in vocab.versions.finditer(low):
                 scan.take(m.start(), m.end())
         model, model_llm, model_sized = self.find_model(text, scan, words)
-        laptop = vocab.laptop.find(words) is not None
+        laptop = vocab.laptop.find(words) is not None and vocab.laptop_in_general.find(words) is None
         mentions, unknown, loose = self.find_gpus(scan, laptop)
         counts = [m.count for m in mentions if m.count] + loose + generic_counts(scan, vocab)
         if len(mentions) > 1:
             mentions = _same_card(mentions, low)
-        power_limit = find_power_limit(scan, vocab)
+        power_limit, psu = find_wattages(scan, vocab)
         hours, hours_guessed = find_hours(scan, vocab)
         take_percents(scan, vocab)
         hourly = take_hourly(scan)
@@ -705,6 +705,7 @@ class Parser:
             "workload": next((w for w, p in vocab.workloads.items() if p.find(words)), None),
             "organization": True if vocab.organization.find(words) else None,
             "power_limit_w": power_limit,
+            "psu_w": psu,
             "mode": mode,
             "precision": self.precision(words, mode),
             "cpu_only": True if not mentions and vocab.cpu_only.find(words) else None,
@@ -924,6 +925,8 @@ class Parser:
             return "info", (), task
         if reading.fields["cloud_usd_per_hour"]:  # "H100 at $2.50/h or buy a 4090?": a price per hour rents
             return "cloud_vs_buy", (), task
+        if reading.fields["psu_w"] and _HARDWARE & s and not reading.fields["model"]:  # "850W能带两张3090吗"
+            return "power", (), task
         if "worth" in s and not _NOT_FIT & s:  # "4090 值得买吗": is that card a good buy
             return "recommend", (), task
         if "requires" in s and not _NOT_FIT & s:  # "what GPU do I need for Whisper?": the model's need

@@ -658,17 +658,26 @@ def _gb_of_mb(mb: int) -> float:
     return round(mb / 1024, 1)
 
 
-def find_power_limit(scan: Scan, vocab: Vocab) -> int | None:
-    """Takes every wattage (so "1600W PSU" is never a budget); returns the one a limit word is near."""
-    found = None
+def find_wattages(scan: Scan, vocab: Vocab) -> tuple[int | None, int | None]:
+    """Takes every wattage (so "1600W PSU" is never a budget); returns (the one a limit word is near,
+    the one a PSU word is near: "my 750W PSU", "电源是750W", "850W能带两张3090吗")."""
+    limit = psu = None
     if not _MAYBE_WATTS.search(scan.low):  # most questions; the pattern, led by a lookbehind, tries every place
-        return found
+        return limit, psu
     for m in _matches_from(unit_patterns(vocab).watts, _NUMBER_AT_WORD, scan.low):
         if not scan.free(m.start(), m.end()):
             continue
         scan.take(m.start(), m.end())
-        watts = float(m.group("n")) * (1000 if m.group("k") else 1)
+        watts = round(float(m.group("n")) * (1000 if m.group("k") else 1))
         near = scan.left(m.start(), 32) + " " + scan.low[m.end() : m.end() + 16]
-        if found is None and vocab.power_limit_cues.search(near) and 1 <= round(watts) <= 2000:
-            found = round(watts)
-    return found
+        if vocab.power_limit_cues.search(near):
+            if limit is None and 1 <= watts <= 2000:
+                limit = watts
+        elif psu is None and PSU_WATTS[0] <= watts <= PSU_WATTS[1] and vocab.psu_cues.search(near):
+            psu = watts
+    return limit, psu
+
+
+# A PSU people own: from the smallest desktop units to the largest single server supplies (the Query's
+# bound is wider; a figure outside these is not read as a PSU).
+PSU_WATTS = (200, 3000)

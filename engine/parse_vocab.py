@@ -375,8 +375,10 @@ class Vocab:
     cpu_only: PhraseSet  # the user has no GPU
     precision_any: PhraseSet
     laptop: PhraseSet
+    laptop_in_general: PhraseSet
     apple: PhraseSet
     power_limit_cues: PhraseSet
+    psu_cues: PhraseSet
     not_vram: PhraseSet
     vram_words: PhraseSet
     versions: re.Pattern[str]
@@ -469,8 +471,10 @@ def load_vocab() -> Vocab:
         cpu_only=PhraseSet(raw["cpu_only"]),
         precision_any=PhraseSet(e for entries in raw["precisions"].values() for e in entries),
         laptop=PhraseSet(raw["laptop"]),
+        laptop_in_general=PhraseSet(raw["laptop_in_general"]),
         apple=PhraseSet(raw["apple"]),
         power_limit_cues=PhraseSet(raw["power_limit_cues"]),
+        psu_cues=PhraseSet(raw["psu_cues"]),
         not_vram=PhraseSet(raw["not_vram"]),
         vram_words=PhraseSet(raw["vram_words"]),
         versions=re.compile(

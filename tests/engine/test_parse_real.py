@@ -515,3 +515,44 @@ def test_heat_and_throttling_are_power_and_cooling(text: str) -> None:
 @pytest.mark.parametrize("text", ["budget $0^0", "budget 0^0 usd for a 4090"])
 def test_a_power_decimal_cannot_compute_is_no_amount(text: str) -> None:
     assert q(text).budget is None  # found by tests/bot/test_fuzz.py: 0^0 raised InvalidOperation
+
+
+# --- the user's PSU, a laptop in general, model name words (2026-12-06) --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "psu", "limit"),
+    [
+        ("is a 650w psu enough for a 4080 super?", "power", 650, None),
+        ("我的电源是 850W，够不够带 4090？", "power", 850, None),
+        ("1000W能带两张3090吗", "power", 1000, None),
+        ("should I cap my 4090 at 320W?", "power", None, 320),  # a limit, not a PSU
+        ("a card that draws 450W under load", None, None, None),  # no PSU word: not the user's PSU
+    ],
+)
+def test_a_wattage_beside_a_psu_word_is_the_users_psu(text: str, kind: str | None, psu: int | None, limit) -> None:
+    query = q(text)
+    assert (query.psu_w, query.power_limit_w) == (psu, limit)
+    if kind:
+        assert query.kind == kind
+
+
+def test_a_laptop_spoken_of_in_general_leaves_the_named_card_a_desktop_card() -> None:
+    assert q("is a 3060 enough, or should I train on a laptop instead?").gpus == ("rtx-3060-12gb",)
+    assert q("laptop or desktop with a 4070 for deep learning?").gpus == ("rtx-4070",)
+    assert q("my gaming laptop has a 4070, can it run SDXL?").gpus == ("rtx-4070-laptop",)
+    assert q("笔记本 4070 能跑 SDXL 吗").gpus == ("rtx-4070-laptop",)
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("can a 4090 run glm 4.5 air?", "glm-4.5-air"),
+        ("deepseek coder v2 lite on a 3090?", "deepseek-coder-v2-lite"),
+        ("kimi k2 on 8x H100?", "kimi-k2"),
+        ("command r plus on four 3090s", "command-r-plus"),
+        ("能用 3060 跑 whisper tiny 吗", "whisper-tiny"),
+    ],
+)
+def test_a_models_name_words_pick_the_member_named(text: str, model: str) -> None:
+    assert q(text).model == model
