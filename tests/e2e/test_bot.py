@@ -515,6 +515,8 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("我有两张2080ti 22g，能跑 Qwen2.5 32B 吗", ("魔改卡", "2× RTX 2080 Ti 22GB：可以")),
         ("How big a GPU do I need to train BM-DETR?", ("computer vision", "per dollar")),
         ("训练 BM-DETR 需要多大显存的显卡？", ("计算机视觉", "每美元")),
+        ("is my 750W PSU enough for a 4090?", ("Your 750 W PSU: fine", "about 650 W under load")),
+        ("850W电源能带两张3090吗", ("你的 850 W 电源：太小", "满载约 900 W")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(
