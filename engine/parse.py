@@ -866,7 +866,12 @@ class Parser:
             kind, choices = "can_run", ()
         if task is not _RULES:
             fields["task"] = task
-        elif kind == "can_run" and reading.task_from_stage and fields["task"] != "llm_pretrain":
+        elif (
+            kind == "can_run"
+            and reading.task_from_stage
+            and fields["task"] != "llm_pretrain"
+            and (fields["model"] or fields["task"] != "llm_finetune" or not reading.mentions)
+        ):
             # "X inference needs how much VRAM?": a question about one model that is no LLM we know;
             # the stage word says nothing of its domain. (Shopping for "inference" means LLMs.)
             fields["task"] = None

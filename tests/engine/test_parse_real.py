@@ -556,3 +556,11 @@ def test_a_laptop_spoken_of_in_general_leaves_the_named_card_a_desktop_card() ->
 )
 def test_a_models_name_words_pick_the_member_named(text: str, model: str) -> None:
     assert q(text).model == model
+
+
+def test_fine_tuning_asked_of_a_named_card_without_a_model_is_llm_fine_tuning() -> None:
+    # "Can my 3090 fine-tune?": the card's report leads with what it fine-tunes (QLoRA/LoRA sizes);
+    # with an unknown model named, the stage word still says nothing of that model's domain.
+    assert q("thinking of an RX 7900 XTX for fine-tuning, is ROCm good enough now?").task == "llm_finetune"
+    assert q("4090 能微调吗").task == "llm_finetune"
+    assert q("FooNet fine-tuning needs how much VRAM?").task is None
