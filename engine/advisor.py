@@ -256,7 +256,7 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         answer = can_run(query.model_copy(update={"kind": "can_run"}), ctx)
         report = answer.can_run
         if report is not None and report.model is not None and report.model.kind == "llm" and report.alternatives:
-            return answer
+            return answer.model_copy(update={"kind": "recommend", "query": query})  # a recommendation, by its setups
     if query.budget is not None and query.budget.currency != ctx.currency:
         ctx = ctx.model_copy(update={"currency": query.budget.currency})  # show prices in the budget's currency
     catalog = load_catalog()
