@@ -77,6 +77,10 @@ _TIMES = re.compile(r"(?<=[0-9])[ \t]?\*[ \t]?(?=[0-9A-Za-z])|(?<=[0-9][gG])[ \t
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # What may stand between two words of one GPU name: a space, hyphen or underscore, and "魔改" (modded),
 # which Chinese sellers put between a card and its doubled memory ("2080ti 魔改22G", "4090 魔改 48G").
+# A GeForce RTX number ("rtx 6090") and a catalog id of one ("rtx-5090-d"): their series (60, 50).
+# (xx50 to xx90: the workstation RTX 6000 / 4000 are no GeForce series)
+_GEFORCE_NUMBER = re.compile(r"rtx\s*([1-9][0-9])[5-9]0(?:\s*ti)?")
+_GEFORCE_ID = re.compile(r"rtx-([1-9][0-9])[5-9]0(?:-|$)")
 _SEPARATOR = re.compile(r"[\s\-_]{0,2}(?:魔改版?[\s\-_]{0,2})?")
 _NX = re.compile(r"^([0-9]{1,4})x([a-z][a-z0-9]*|[0-9]{3,4}[a-z]*)$")
 _VARIANT = frozenset({"ti", "super", "xt", "xtx"})
@@ -201,6 +205,7 @@ class Parser:
         self.classifier = classifier
         self._fuzzy: OrderedDict[str, str | None] = OrderedDict()
         self._apple: dict[str, dict[str, list[str]]] | None = None  # Apple chips by generation and tier
+        self._newest_series: int | None = None  # the newest GeForce RTX series in the catalog (50)
         self._models: dict[str, str | None] = {}
         self._max_budget = Decimal(vocab.money["max_plausible"])
         targets = _VARIANT | vocab.gpu_laptop
@@ -886,15 +891,30 @@ class Parser:
         missing = () if reading.follow_up else _missing(query)
         if choices:
             missing = ("kind", *missing)
+        future = [name for name in reading.unknown if self._not_out_yet(name)]
         return ParseResult(
             query=query,
             language=reading.language,
             missing=missing,
             kind_choices=choices,
             uncertain=reading.uncertain,
-            unknown_gpus=reading.unknown,
-            notes=tuple(reading.notes),
+            unknown_gpus=tuple(name for name in reading.unknown if name not in future),
+            notes=(
+                *reading.notes,
+                *(msg("parse.note.not_out_yet", name=name.upper().replace(" TI", " Ti")) for name in future),
+            ),
         )
+
+    def _not_out_yet(self, name: str) -> bool:
+        """ "RTX 6090" while the newest GeForce series is the 50: a card not released, which no "did
+        you mean RTX 3090?" answers."""
+        m = _GEFORCE_NUMBER.fullmatch(name)
+        if m is None:
+            return False
+        if self._newest_series is None:
+            series = [int(g.group(1)) for i in self.index.catalog.gpus if (g := _GEFORCE_ID.match(i))]
+            self._newest_series = max(series, default=0)
+        return int(m.group(1)) > self._newest_series
 
     def decide(self, reading: Reading, model: Classifier | None = None) -> tuple[str | None, tuple[str, ...], Any]:
         """(kind, the likeliest kinds when unsure, task) for a question the passes have read.

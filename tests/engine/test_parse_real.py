@@ -564,3 +564,13 @@ def test_fine_tuning_asked_of_a_named_card_without_a_model_is_llm_fine_tuning() 
     assert q("thinking of an RX 7900 XTX for fine-tuning, is ROCm good enough now?").task == "llm_finetune"
     assert q("4090 能微调吗").task == "llm_finetune"
     assert q("FooNet fine-tuning needs how much VRAM?").task is None
+
+
+def test_a_geforce_of_a_series_not_out_yet_is_said_so_not_guessed() -> None:
+    # The newest GeForce series in the catalog is the 50: "RTX 6090" is not out, so no "did you mean RTX 3090?".
+    result = parse("Should I wait for the RTX 6090 or buy a 5090 now?")
+    assert result.unknown_gpus == () and result.query.topic == "next_generation"
+    assert [n.key for n in result.notes] == ["parse.note.not_out_yet"] and result.notes[0].args["name"] == "RTX 6090"
+    assert parse("rtx 5095 worth it?").unknown_gpus == ("rtx 5095",)  # a typo of a released series: asked about
+    assert parse("rtx 6000 ada vs 4090").query.gpus == ("rtx-6000-ada", "rtx-4090")  # a workstation card, not a series
+    assert parse("等 6090 还是现在买 5090").query.topic == "next_generation"
