@@ -25,8 +25,12 @@ GPU Advisor's ratios to the echo bot, the median over the pairs of segments of t
 with the interval that median could move in by chance.
 Targets (issues #10, #24): p99 < 25 ms at 100 events/s; CPU per answer ≤ 1.5× the echo bot's.
 
+``--variant NAME:KEY=VALUE,...`` adds GPU Advisor with those environment variables (what a switch
+such as ``GPU_ADVISOR_INTERNALS_OFF=skip_own`` costs or buys), ``--tree NAME:DIR`` GPU Advisor from
+another checkout (before/after in the same rounds); each is also printed as a ratio to gpu-advisor.
+
 Run: .venv/bin/python bench/e2e_bench.py [--n 70] [--rate 100] [--rounds 8] [--repeated]
-         [--forgetful] [--rich-echo]
+         [--forgetful] [--rich-echo] [--variant NAME:KEY=VALUE] [--tree NAME:DIR]
 """
 
 from __future__ import annotations
@@ -246,12 +250,14 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-async def start_bot(double: DiscordDouble, argv: list[str], extra_env: dict | None = None) -> subprocess.Popen:
+async def start_bot(
+    double: DiscordDouble, argv: list[str], extra_env: dict | None = None, cwd: Path | None = None
+) -> subprocess.Popen:
     env = bot_env(double, SYNC_COMMANDS="true", LOG_LEVEL="WARNING", LOG_JSON="false", **(extra_env or {}))
     # The bot's stderr goes to a file, not a pipe: nobody reads it during the run, and a full pipe would block it.
     with tempfile.TemporaryFile("w+") as log:
         proc = subprocess.Popen(
-            argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, text=True
+            argv, cwd=cwd or ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, text=True
         )
         try:
             await double.wait_ready(0, timeout=30)
@@ -501,11 +507,13 @@ def bench_guilds() -> list[FakeGuild]:
     ]
 
 
-async def start(stack: contextlib.AsyncExitStack, argv: list[str], echo: bool, env: dict | None) -> Running:
+async def start(
+    stack: contextlib.AsyncExitStack, argv: list[str], echo: bool, env: dict | None, cwd: Path | None = None
+) -> Running:
     double = await stack.enter_async_context(DiscordDouble(guilds=bench_guilds(), interaction_timeout=None))
     data_dir = tempfile.mkdtemp(prefix="gpu-advisor-bench-")  # a database of its own, new every run
     stack.callback(shutil.rmtree, data_dir, True)
-    proc = await start_bot(double, argv, {"DATA_DIR": data_dir, **(env or {})})
+    proc = await start_bot(double, argv, {"DATA_DIR": data_dir, **(env or {})}, cwd)
     stack.callback(stop, proc)
     channels = [(g.id, c.id) for g in double.guilds.values() for c in g.channels if c.type == 0]
     return Running(double, proc, echo, channels)
@@ -572,7 +580,7 @@ def phases(rate: float, repeated: bool) -> list[tuple[str, float | None, bool]]:
 
 
 async def measure(
-    bots: dict[str, tuple[list[str], bool, dict | None]],
+    bots: dict[str, tuple[Any, ...]],  # (argv, echo?, environment[, working directory])
     n: int,
     rate: float,
     rounds: int,
@@ -687,6 +695,20 @@ def main() -> None:
         action="store_true",
         help="also run the echo bot replying with a real GPU Advisor answer (embed and buttons)",
     )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME:KEY=VALUE[,KEY=VALUE]",
+        help="also run GPU Advisor with these environment variables (e.g. a switch of bot.discord_internals)",
+    )
+    parser.add_argument(
+        "--tree",
+        action="append",
+        default=[],
+        metavar="NAME:DIR",
+        help="also run GPU Advisor from another checkout (before/after in the same run: the same rounds)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="the traffic's order, users and options")
     parser.add_argument("--timeout", type=float, default=1800, help="give up after this many seconds")
     args = parser.parse_args()
@@ -699,6 +721,13 @@ def main() -> None:
         bots["forgetful"] = ([python, "-m", "bot"], False, {"GPU_ADVISOR_ANSWERS_REMEMBERED": "0"})
     if args.rich_echo:
         bots["rich echo"] = ([python, str(ROOT / "bench" / "echo_bot.py"), "--rich"], True, None)
+    for spec in args.variant:
+        name, _, assignments = spec.partition(":")
+        env = dict(pair.split("=", 1) for pair in assignments.split(",") if pair)
+        bots[name] = ([python, "-m", "bot"], False, env)
+    for spec in args.tree:
+        name, _, directory = spec.partition(":")
+        bots[name] = ([python, "-m", "bot"], False, None, Path(directory).resolve())
     traffic = Traffic(args.seed)
     load_before = os.getloadavg()
     started = time.time()
@@ -741,6 +770,27 @@ def main() -> None:
             print(
                 f"ratio {name:11s} {phase:19s} CPU/answer {mid:.2f}× (90 % interval {low:.2f}–{high:.2f}; "
                 f"pairs {', '.join(f'{x:.2f}' for x in cpu)})  p99 {p99:.2f}×"
+            )
+    others = [name for name in bots if name not in ("echo bot", "gpu-advisor", "rich echo")]
+    if others:
+        print(
+            f"-- ratios to gpu-advisor (--variant, --tree): median over {args.rounds} pairs of segments, one per round"
+        )
+    for name in others:
+        for phase in phase_names:
+            cpu = [
+                ratio(a, b)
+                for a, b in zip(
+                    results[name][phase]["cpu_ms_per_answer_segments"],
+                    results["gpu-advisor"][phase]["cpu_ms_per_answer_segments"],
+                    strict=True,
+                )
+            ]
+            mid, (low, high) = median(cpu), median_interval(cpu)
+            summary[f"{name} {phase} to gpu-advisor"] = {"cpu_ratio": mid, "cpu_ratio_interval": [low, high]}
+            print(
+                f"ratio {name:11s} {phase:19s} CPU/answer {mid:.2f}× gpu-advisor's (90 % interval "
+                f"{low:.2f}–{high:.2f}; pairs {', '.join(f'{x:.2f}' for x in cpu)})"
             )
     for result in results.values():
         for phase in phase_names:

@@ -137,7 +137,7 @@ async def reply_ephemeral(interaction: discord.Interaction, message: str) -> Non
     await respond(interaction, {"content": message, "allowed_mentions": SAFE}, ephemeral=True, source="error")
 
 
-class GpuAdvisorBot(commands.AutoShardedBot):
+class GpuAdvisorBot(internals.LighterState, commands.AutoShardedBot):
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -183,9 +183,6 @@ class GpuAdvisorBot(commands.AutoShardedBot):
         # Commands are synced after READY (see on_ready); wait_until_ready() waits for it too.
         self._commands_synced = asyncio.Event()
         self._sync_task: asyncio.Task[None] | None = None
-
-    def _get_state(self, **options: Any) -> internals.SkipOwnMessages:  # type: ignore[override]
-        return internals.connection_state(self, **options)
 
     @contextlib.asynccontextmanager
     async def answering(self) -> AsyncIterator[None]:

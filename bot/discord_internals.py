@@ -2,22 +2,27 @@
 
 discord.py's private names can change in any release; keeping them here means an upgrade is
 checked in one file, and tests/bot/test_discord_internals.py fails on the first one that moved.
-Each entry says what it buys (figures from bench/e2e_bench.py profiles, docs/performance.md):
+Issue #24 (item 3): a use kept to save CPU must buy ≥ 5 % of the CPU per answer on distinct traffic
+(``bench/e2e_bench.py``), measured and written next to it, or go. Each saver can be turned off with
+``GPU_ADVISOR_INTERNALS_OFF=skip_own,send_reply`` (discord.py's own way instead), so that what it
+buys is measured by ``bench/e2e_bench.py --variant NAME:GPU_ADVISOR_INTERNALS_OFF=...`` beside the
+bot with it on, in the same rounds (docs/performance.md, 2026-12-06).
 
 - ``point_at``: REST and gateway base URLs (``Route.BASE``, ``DiscordWebSocket.DEFAULT_GATEWAY``)
   — to run behind a REST proxy or against the local Discord double; discord.py has no setting.
-- ``SkipOwnMessages``: the connection state drops MESSAGE_CREATE for the bot's own posts — ≈5 %
-  of CPU per answer (each answer's echo was parsed into a Message nothing reads).
-- ``send_reply``: a chat reply sent through discord.py's request builder
-  (``handle_message_parameters``, ``Message._state``) without parsing Discord's response — ≈9 %
-  of CPU per chat answer.
-- ``PayloadOnce`` / ``ComponentsOnce``: an answer's embed and buttons build their payload once,
-  for every repeat of the question (public methods overridden, but relying on discord.py calling
-  them once per send).
+  Kept for what it does, not for CPU.
+- ``SkipOwnMessages`` (``skip_own``): see the class for what it buys.
+- ``send_reply`` (``send_reply``): see the function for what it buys.
+- ``NeverListens``: a public method overridden (see its docstring), not an internal.
+
+Removed 2026-12-06: ``PayloadOnce`` / ``ComponentsOnce`` (``Embed.to_dict`` / ``View.to_components``
+overridden to keep an answer's payload for the next send of the same reply): on distinct traffic
+each reply is sent once, so they bought nothing there.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import discord
@@ -29,6 +34,12 @@ from discord.utils import MISSING
 SAFE = discord.AllowedMentions.none()
 
 
+def enabled(name: str) -> bool:
+    """Whether the CPU saver ``name`` (``skip_own``, ``send_reply``) is on: both are, unless
+    ``GPU_ADVISOR_INTERNALS_OFF`` names it (benchmarks: what each buys)."""
+    return name not in os.environ.get("GPU_ADVISOR_INTERNALS_OFF", "").split(",")
+
+
 def point_at(api_base: str, gateway_url: str) -> None:
     """Send REST and gateway traffic where the settings say (Discord, a proxy, or a local double)."""
     discord.http.Route.BASE = api_base.rstrip("/")
@@ -37,16 +48,37 @@ def point_at(api_base: str, gateway_url: str) -> None:
 
 class SkipOwnMessages(AutoShardedConnectionState):
     """discord.py's connection state, less one event this bot never uses: Discord sends each message
-    the bot posts back to it (MESSAGE_CREATE); nothing here reacts to the bot's own messages."""
+    the bot posts back to it (MESSAGE_CREATE); nothing here reacts to the bot's own messages.
+
+    Buys (distinct traffic, CPU per answer without it / with it; 24 pairs of segments in three runs
+    of ``bench/e2e_bench.py --variant``, 2026-12-06 02:41–03:06 UTC, 2 vCPUs, load 0.2–5.3): **1.06×
+    at 100 events/s** (90 % interval 1.00–1.13), 0.98× as fast as possible (0.91–1.10). Kept on the
+    figure at the issue's rate; the next measurement that puts it under 1.05× removes it."""
 
     def parse_message_create(self, data: Any) -> None:
         if self.self_id is None or int(data.get("author", {}).get("id", 0)) != self.self_id:
             super().parse_message_create(data)
 
 
-def connection_state(bot: discord.AutoShardedClient, **options: Any) -> SkipOwnMessages:
-    """What ``AutoShardedClient._get_state`` returns, as the lighter state above."""
+def connection_state(bot: discord.AutoShardedClient, **options: Any) -> Any:
+    """What ``AutoShardedClient._get_state`` returns: the lighter state above, or discord.py's own
+    when ``skip_own`` is turned off."""
+    if not enabled("skip_own"):
+        return AutoShardedConnectionState(
+            dispatch=bot.dispatch, handlers=bot._handlers, hooks=bot._hooks, http=bot.http, **options
+        )
     return SkipOwnMessages(dispatch=bot.dispatch, handlers=bot._handlers, hooks=bot._hooks, http=bot.http, **options)
+
+
+class LighterState:
+    """Mixed into the bot's client class (before discord.py's): its connection state is
+    :func:`connection_state`'s (``AutoShardedClient._get_state`` overridden)."""
+
+    def _get_state(self, **options: Any) -> Any:
+        return connection_state(self, **options)  # type: ignore[arg-type]
+
+
+_SEND_REPLY = enabled("send_reply")
 
 
 async def send_reply(
@@ -59,7 +91,18 @@ async def send_reply(
 ) -> None:
     """Post a reply to ``message`` that pings nobody, not even the author it answers, and skip
     turning Discord's response (the new message, its embed, buttons and a copy of the question)
-    into discord.py objects."""
+    into discord.py objects.
+
+    Buys (distinct traffic, CPU per answer without it / with it; the same 24 pairs as
+    :class:`SkipOwnMessages`): **1.055× at 100 events/s** (90 % interval 0.98–1.12), 1.015× as fast
+    as possible (0.99–1.14) — about 40 % of events are chat replies. Kept on the figure at the
+    issue's rate; the next measurement that puts it under 1.05× removes it."""
+    if not _SEND_REPLY:
+        parts: dict[str, Any] = {"embed": embed} if embed is not MISSING else {}
+        if view is not MISSING:
+            parts["view"] = view
+        await message.reply(content, allowed_mentions=allowed_mentions, mention_author=False, **parts)
+        return
     state = message._state
     with handle_message_parameters(
         content=content,
@@ -73,32 +116,12 @@ async def send_reply(
         await state.http.send_message(message.channel.id, params=params)
 
 
-class PayloadOnce(discord.Embed):
-    """An embed whose payload is built on its first send and kept: nothing changes an answer's
-    embed once it is rendered, and a repeated question sends the same one again."""
-
-    _payload: Any
-
-    def to_dict(self) -> Any:
-        try:
-            return self._payload
-        except AttributeError:
-            self._payload = payload = super().to_dict()
-            return payload
-
-
-class ComponentsOnce(discord.ui.View):
-    """A view of registered DynamicItem buttons that never listens (``is_finished``: then no send
-    puts it in discord.py's view store) and builds its components payload once."""
-
-    _payload: list[dict[str, Any]]
+class NeverListens(discord.ui.View):
+    """A view of registered DynamicItem buttons that never listens: ``is_finished`` (public API,
+    overridden) is True from the start, so no send puts it in discord.py's view store — a press is
+    routed by its custom_id to a new item, never to this object. Not an internal: kept here beside
+    them because it relies on discord.py consulting ``is_finished`` before storing a sent view
+    (``View.stop()`` would do the same only where an event loop runs when the view is built)."""
 
     def is_finished(self) -> bool:
         return True
-
-    def to_components(self) -> list[dict[str, Any]]:
-        try:
-            return self._payload
-        except AttributeError:
-            self._payload = payload = super().to_components()
-            return payload

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord_internals import ComponentsOnce
+from bot.discord_internals import NeverListens
 from bot.embeds import answer_embed, why_embed
 from bot.i18n import Lang, from_discord, t
 from bot.store.db import StoreUnavailable
@@ -332,12 +332,12 @@ def _recommendation_embed(answer: Answer, lang: Lang) -> discord.Embed:
     return embed
 
 
-class AnswerView(ComponentsOnce):
+class AnswerView(NeverListens):
     """An answer's buttons, sent with every repeat of the question like its embed.
 
     Every button is a DynamicItem registered with the bot at start-up (``DYNAMIC_ITEMS``): a press
-    is routed by its custom_id to a new item, never to this object, so the view never listens and
-    builds its components once (bot.discord_internals.ComponentsOnce)."""
+    is routed by its custom_id to a new item, never to this object, so the view never listens
+    (bot.discord_internals.NeverListens)."""
 
 
 def answer_view(answer: Answer, lang: Lang) -> AnswerView | None:

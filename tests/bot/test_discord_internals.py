@@ -4,7 +4,9 @@ same code against the local Discord double."""
 
 from __future__ import annotations
 
+import ast
 import inspect
+from pathlib import Path
 from types import SimpleNamespace
 
 import discord
@@ -12,6 +14,10 @@ import pytest
 from discord.shard import AutoShardedConnectionState
 
 from bot import discord_internals as internals
+
+BOT = Path(__file__).resolve().parents[2] / "bot"
+# discord.py's private names: used nowhere in bot/ but bot/discord_internals.py (issue #24, item 3).
+PRIVATE = {"_get_state", "handle_message_parameters", "_state", "AutoShardedConnectionState", "Route", "_handlers"}
 
 
 def test_point_at_moves_rest_and_gateway(monkeypatch):
@@ -33,6 +39,12 @@ def test_own_messages_are_skipped_and_others_parsed(monkeypatch):
     state.parse_message_create({"author": {"id": "42"}})
     state.parse_message_create({"author": {"id": "7"}})
     assert parsed == [{"author": {"id": "7"}}]
+
+
+def test_the_bot_gets_the_lighter_state():
+    from bot.app import GpuAdvisorBot
+
+    assert GpuAdvisorBot._get_state is internals.LighterState._get_state
 
 
 def test_the_state_is_built_as_discord_py_builds_its_own():
@@ -63,10 +75,45 @@ async def test_send_reply_posts_one_request_that_pings_no_one():
     assert payload["message_reference"]["message_id"] == 9
 
 
-def test_payloads_are_built_once_and_equal_discord_py_s_own():
-    embed = internals.PayloadOnce(title="x", description="y")
-    assert embed.to_dict() is embed.to_dict() and embed.to_dict() == discord.Embed.to_dict(embed)
-    view = internals.ComponentsOnce(timeout=None)
+def test_the_savers_can_be_turned_off_for_measuring(monkeypatch):
+    monkeypatch.setenv("GPU_ADVISOR_INTERNALS_OFF", "skip_own,send_reply")
+    assert not internals.enabled("skip_own") and not internals.enabled("send_reply")
+    monkeypatch.setenv("GPU_ADVISOR_INTERNALS_OFF", "")
+    assert internals.enabled("skip_own") and internals.enabled("send_reply")
+
+
+@pytest.mark.asyncio
+async def test_send_reply_turned_off_is_discord_py_s_reply(monkeypatch):
+    monkeypatch.setattr(internals, "_SEND_REPLY", False)
+    replies = []
+
+    async def reply(content, **kwargs):
+        replies.append((content, kwargs))
+
+    await internals.send_reply(SimpleNamespace(reply=reply), "hi")  # type: ignore[arg-type]
+    ((content, kwargs),) = replies
+    assert content == "hi" and kwargs == {"allowed_mentions": internals.SAFE, "mention_author": False}
+
+
+def test_a_view_that_never_listens_is_finished_before_any_loop_runs():
+    view = internals.NeverListens(timeout=None)
     view.add_item(discord.ui.Button(label="a", custom_id="ga:x"))
-    assert view.is_finished() and view.to_components() is view.to_components()
+    assert view.is_finished()
     assert view.to_components() == discord.ui.View.to_components(view)
+
+
+def test_no_private_name_of_discord_py_is_used_outside_this_module():
+    for path in BOT.rglob("*.py"):
+        if path.name == "discord_internals.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+        names |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+        names |= {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
+        names |= {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("discord")
+            for alias in node.names
+        }
+        assert not names & PRIVATE, (path, names & PRIVATE)

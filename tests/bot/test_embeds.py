@@ -170,13 +170,13 @@ def test_a_reply_is_rendered_once_per_answer_object_and_language(monkeypatch):
     assert (id(first), "en") in views._RENDERED and (id(second), "en") not in views._RENDERED
 
 
-def test_a_rendered_reply_builds_its_payload_once_and_builds_it_right():
+def test_a_rendered_reply_builds_its_payload_right():
     import discord
 
     from bot import views
 
     embed, view = views.rendered(advise(parse("which GPU for Kaggle under $700?").query), "en")
-    assert embed.to_dict() is embed.to_dict() and view.to_components() is view.to_components()
+    assert type(embed) is discord.Embed and type(view).to_components is discord.ui.View.to_components
     assert embed.to_dict() == discord.Embed.to_dict(embed)  # what discord.py itself would send
     assert view.to_components() == discord.ui.View.to_components(view)
     assert next(c["custom_id"] for row in view.to_components() for c in row["components"]).startswith("ga:cmp:")
