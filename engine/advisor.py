@@ -821,7 +821,7 @@ def _verdict(
         closest = max(range(len(label)), key=lambda i: (memory_gb[i], speeds[i]))  # equal memory: the faster
         if model is not None:
             return None, msg("advice.compare.verdict.none_hold", model=model, closest=label[closest]), excluded
-        return None, msg("advice.compare.verdict.none_fit", gb=need, closest=label[closest]), excluded
+        return closest, msg("advice.compare.verdict.none_fit", gb=need, closest=label[closest]), excluded
     if model is not None and len(fitting) == 1:
         return fitting[0], msg("advice.compare.verdict.only_one", pick=label[fitting[0]], model=model), excluded
     if model is not None and excluded:

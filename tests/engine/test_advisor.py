@@ -277,7 +277,7 @@ def test_a_faster_card_and_a_better_value_are_both_named():
 
 def test_when_no_setup_has_the_memory_the_verdict_says_so():
     c = advise(Query(kind="compare", task="llm_finetune", gpus=("rtx-3060-12gb", "rtx-3070"))).comparison
-    assert c.pick is None and c.verdict.key == "advice.compare.verdict.none_fit"
+    assert c.pick == 0 and c.verdict.key == "advice.compare.verdict.none_fit"  # picked: the closest
     assert english(c.verdict["closest"]) == "RTX 3060 12GB" and c.verdict["gb"] == 24
 
 
