@@ -574,3 +574,10 @@ def test_a_geforce_of_a_series_not_out_yet_is_said_so_not_guessed() -> None:
     assert parse("rtx 5095 worth it?").unknown_gpus == ("rtx 5095",)  # a typo of a released series: asked about
     assert parse("rtx 6000 ada vs 4090").query.gpus == ("rtx-6000-ada", "rtx-4090")  # a workstation card, not a series
     assert parse("等 6090 还是现在买 5090").query.topic == "next_generation"
+
+
+def test_an_ascend_chip_number_is_no_model_size() -> None:
+    # "昇腾910B" is Huawei's NPU, not a 910-billion-parameter model.
+    assert q("dots.ocr在华为昇腾910B可以成功部署么").model is None
+    assert q("华为910B能跑70B吗").model == "generic-70b"
+    assert q("Ascend 910B vs A100 for Qwen 72B?").model == "qwen2.5-72b"
