@@ -77,6 +77,10 @@ _TIMES = re.compile(r"(?<=[0-9])[ \t]?\*[ \t]?(?=[0-9A-Za-z])|(?<=[0-9][gG])[ \t
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # What may stand between two words of one GPU name: a space, hyphen or underscore, and "魔改" (modded),
 # which Chinese sellers put between a card and its doubled memory ("2080ti 魔改22G", "4090 魔改 48G").
+# How far after a bare size ("5B and 2B …") a family it sizes may be named.
+_SIZE_TO_FAMILY = 24
+# What may stand between such a size and the family: more sizes ("5B and 2B", "7B/13B", "7B、13B").
+_SIZES_BETWEEN = re.compile(r"(?:\s*(?:and|or|&|,|/|和|或|、)?\s*[0-9]+(?:\.[0-9]+)?\s?b)*\s*(?:的|the\s)?\s*")
 # A GeForce RTX number ("rtx 6090") and a catalog id of one ("rtx-5090-d"): their series (60, 50).
 # (xx50 to xx90: the workstation RTX 6000 / 4000 are no GeForce series)
 _GEFORCE_NUMBER = re.compile(r"rtx\s*([1-9][0-9])[5-9]0(?:\s*ti)?")
@@ -528,6 +532,10 @@ class Parser:
             sized = fam is None or bool(size)
             is_llm = sized or squash(fam).rstrip("s") in self.vocab.model_llm_families
             name = text[m.start() : m.end()].strip()
+            if fam is None and (named := self._family_after(text, scan, m.end())) is not None:
+                # "the 5B and 2B CogVideoX-Fun models": the sizes come before the family they size
+                fam_text, fam_llm = named
+                name, is_llm = f"{fam_text} {m.group('bare')}", fam_llm
             known = self._model_id(name)
             if known:
                 return known, is_llm, sized  # the catalog's id, which a Query keeps as it is
@@ -537,6 +545,24 @@ class Parser:
                 name = f"{text[m.start('fam') : m.end('fam')]} {size}"
             return name, is_llm, sized
         return None, False, False
+
+    def _family_after(self, text: str, scan: Scan, end: int) -> tuple[str, bool] | None:
+        """A family named without a size just after a bare size ("5B and 2B CogVideoX-Fun"): its name
+        as typed and whether it is an LLM family; taken from the scan."""
+        window = scan.low[end : end + _SIZE_TO_FAMILY]
+        if not self.vocab.model_families.search(window):
+            return None
+        for m in self.vocab.models.finditer(scan.low, end, end + _SIZE_TO_FAMILY):
+            fam = m.group("fam")
+            if fam is None:
+                continue  # another bare size ("5B and 2B …"): the family may follow it
+            between = scan.low[end : m.start()]
+            if not _SIZES_BETWEEN.fullmatch(between):
+                return None  # "a 7B LLM or SDXL": other words between, so the size is not the family's
+            if fam and not (m.group("size") or m.group("psize")) and scan.free(m.start(), m.end()):
+                scan.take(m.start(), m.end())
+                return text[m.start("fam") : m.end("fam")], squash(fam).rstrip("s") in self.vocab.model_llm_families
+        return None
 
     def cues(self, words: Words) -> Cues:
         """Which kind cues the text has, and the first explain topic it names (strong cues first)."""

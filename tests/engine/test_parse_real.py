@@ -581,3 +581,16 @@ def test_an_ascend_chip_number_is_no_model_size() -> None:
     assert q("dots.ocr在华为昇腾910B可以成功部署么").model is None
     assert q("华为910B能跑70B吗").model == "generic-70b"
     assert q("Ascend 910B vs A100 for Qwen 72B?").model == "qwen2.5-72b"
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("How much VRAM do the 5B and 2B CogVideoX-Fun models need to run 720x720 video?", "cogvideox-5b"),
+        ("5B CogVideoX on a 3060", "cogvideox-5b"),
+        ("跑 7B 和 14B 的千问需要多大显存", "qwen2.5-7b"),
+        ("Can my 3060 run a 7B LLM or SDXL?", "generic-7b"),  # other words between: the size is no SDXL's
+    ],
+)
+def test_sizes_before_the_family_they_size(text: str, model: str) -> None:
+    assert q(text).model == model
