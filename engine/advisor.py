@@ -504,6 +504,9 @@ def _named_card(
         overrides=ctx.price_overrides,
     )
     rank = next((i for i, p in enumerate(peers) if p.gpu_id == gpu.id), None)
+    of = len(peers)
+    if rank is None:  # priced only outside the ranked market (an older price): placed among the peers by value
+        rank, of = sum(p.perf_per_kusd > mine.perf_per_kusd for p in peers), of + 1
     said: dict[str, Value] = {
         "setup": setup(gpu.short_name, count),
         "gb": gpu.memory_gb,
@@ -526,8 +529,8 @@ def _named_card(
         mine,
         msg(
             "advice.recommend.named.ranked",
-            rank=(rank if rank is not None else len(peers)) + 1,
-            of=max(len(peers), (rank or 0) + 1),
+            rank=rank + 1,
+            of=of,
             better=setup(catalog.get(top.gpu_id).short_name, top.gpu_count),
             more=top.perf_per_kusd / mine.perf_per_kusd - 1,
             **said,

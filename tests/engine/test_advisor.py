@@ -636,3 +636,11 @@ def test_the_users_own_psu_is_judged_first():
     }
     assert verdicts == {550: "power.plan.psu.too_small", 650: "power.plan.psu.tight", 750: "power.plan.psu.fine"}
     assert advise(Query(kind="power", gpus=("rtx-4090",))).headline.key == "advice.power.headline"
+
+
+def test_a_named_card_priced_outside_the_ranked_market_is_placed_among_its_peers():
+    # The Titan RTX's price is from 2020, outside the ranked market: it is placed by its value among the
+    # peers and counted with them, never "ranks 14 of 13".
+    answer = advise(Query(kind="recommend", gpus=("titan-rtx",), organization=True))
+    ranked = answer.headline["items"][0]
+    assert ranked.key == "advice.recommend.named.ranked" and 1 <= ranked["rank"] <= ranked["of"]
