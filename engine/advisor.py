@@ -1180,6 +1180,8 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
             headline=msg("advice.power.ask"),
             follow_up=FollowUp(field="gpu", question=msg("advice.followup.power"), choices=()),
         )
+    if len(query.gpus) > 1 and not query.power_limit_w:
+        return _power_per_card(query)
     gpu = load_catalog().get(query.gpus[0])
     count = query.num_gpus or (query.gpu_counts[0] if query.gpu_counts else 1)
     if count > MACHINE_MAX_GPUS:
@@ -1222,6 +1224,38 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         power=result,
         rules=rules,
         caveats=result.warnings,
+    )
+
+
+def _power_per_card(query: Query) -> Answer:
+    """ "Upgrading from my 1660 Super (450 W PSU): 3090, 5060 Ti, 5070 Ti or 5080?": each named card
+    (with its stated count) sized on its own, and the user's PSU judged for each."""
+    catalog = load_catalog()
+    counts = query.gpu_counts or (1,) * len(query.gpus)
+    plans = [plan(g, n, psu_w=query.psu_w) for g, n in zip(query.gpus, counts, strict=False)]
+    if any(n > MACHINE_MAX_GPUS for n in counts):
+        raise UserError("error.power.count", max=MACHINE_MAX_GPUS)
+    each = tuple(
+        msg(
+            "advice.power.each_with_psu" if p.psu_verdict is not None else "advice.power.each",
+            setup=setup(catalog.get(p.gpu_id).short_name, p.gpu_count),
+            load_w=p.load_w,
+            psu_w=p.recommended_psu_w,
+            **({"verdict": p.psu_verdict} if p.psu_verdict is not None else {}),
+        )
+        for p in plans
+    )
+    headline = (
+        msg("advice.power.your_psu_each", psu=query.psu_w, items=each)
+        if query.psu_w
+        else msg("advice.power.per_card", items=each)
+    )
+    return Answer(
+        kind="power",
+        query=query,
+        headline=headline,  # each card's figures are in it: no single card's detail block or chart
+        rules=(Rule(id="power.psu", text=msg("advice.rule.psu"), source=plans[0].source),),
+        caveats=tuple(dict.fromkeys(w for p in plans for w in p.warnings)),
     )
 
 

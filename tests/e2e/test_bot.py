@@ -517,6 +517,8 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("训练 BM-DETR 需要多大显存的显卡？", ("计算机视觉", "每美元")),
         ("is my 750W PSU enough for a 4090?", ("Your 750 W PSU: fine", "about 650 W under load")),
         ("850W电源能带两张3090吗", ("你的 850 W 电源：太小", "满载约 900 W")),
+        ("my PSU is 450W: would a 3090 or a 5060 Ti work?", ("Your 450 W PSU: RTX 3090 too small", "RTX 5060 Ti")),
+        ("我的电源 650W，3080 和 4070 哪个能用？", ("你的 650 W 电源：RTX 3080 10GB够用", "RTX 4070够用")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

@@ -644,3 +644,15 @@ def test_a_named_card_priced_outside_the_ranked_market_is_placed_among_its_peers
     answer = advise(Query(kind="recommend", gpus=("titan-rtx",), organization=True))
     ranked = answer.headline["items"][0]
     assert ranked.key == "advice.recommend.named.ranked" and 1 <= ranked["rank"] <= ranked["of"]
+
+
+def test_a_psu_asked_about_several_cards_is_judged_for_each():
+    # "Upgrading from my 1660 Super (450 W PSU): 3090, 5060 Ti or 5070 Ti?": each card plus 200 W for CPU
+    # and board against 95 % of 450 W (427 W): 1660 Super 325 W fine, 3090 550 W and 5070 Ti 500 W too
+    # small, 5060 Ti 16GB 380 W fine — not one verdict for the first card named.
+    gpus = ("gtx-1660-super", "rtx-3090", "rtx-5060-ti-16gb", "rtx-5070-ti")
+    answer = advise(Query(kind="power", gpus=gpus, psu_w=450))
+    items = answer.headline["items"]
+    assert [i["verdict"].key.rsplit(".", 1)[1] for i in items] == ["fine", "too_small", "fine", "too_small"]
+    assert [i["load_w"] for i in items] == [325, 550, 380, 500]
+    assert answer.power is None  # no single card's detail block
