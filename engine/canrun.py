@@ -1367,6 +1367,11 @@ def _published_report(
             )
         )
         fits.append(key != "no")
+    parts = [*lines, said]
+    lora = published_need(spec.id, "lora") if need.mode == "full_finetune" else None
+    if lora is not None and checks and not all(fits):
+        # "Can a 3060 train SDXL?": a whole fine-tune does not fit; a LoRA, by the same tool's figures, may.
+        parts.append(msg("canrun.published.lora_instead", min_gb=lora.min_gb, recommended_gb=lora.recommended_gb))
     return CanRunReport(
         query=query,
         model_text=text,
@@ -1375,7 +1380,7 @@ def _published_report(
         model=spec,
         model_basis=basis,
         mode=need.mode,
-        headline=_sentences(*lines, said) if lines else said,
+        headline=_sentences(*parts),
         needs=(Need(mode=need.mode, precision="bf16", gib=need.min_gb),),
         published_fits=tuple(fits),
     )

@@ -99,7 +99,9 @@ _RULES = object()  # decide_task: keep the rules' task
 _SIZE_GATE = re.compile(r"[0-9]\s?b(?![a-z0-9])")  # every bare model size ("70b", "8x7b", "13 b") has one
 _HARDWARE = frozenset({"gpus:1", "gpus:2", "unknown_gpu", "memory", "apple"})
 _SUBJECTS = frozenset({"model", "budget", "topic", "hours", "count"})
-_TRAINED_WHOLE = frozenset({"cnn", "vision", "encoder", "speech"})  # model kinds trained whole, not with LoRA
+_TRAINED_WHOLE = frozenset(
+    {"cnn", "vision", "encoder", "speech", "diffusion"}
+)  # "train" is a whole training (LoRA is named)
 _NOT_FIT = frozenset({"cue:power", "cue:cloud", "compare_strong"})
 QUICK_CONFIDENCE = 0.8  # the quick model's kind is taken from this probability (else the full model decides)
 KIND_CONFIDENCE = 0.5  # below this, the kind is asked about ("kind" in missing, with kind_choices)

@@ -357,6 +357,7 @@ def _spread() -> list[object]:
         assess(q(task="kaggle", gpus=("gtx-1060-6gb", "rtx-3090"), gpu_counts=(1, 1))),  # floor: below and meets
         assess(q(task="llm_inference", gpus=("gt-1030",))),  # runs no LLM
         assess(q(gpus=("gt-1030",))),  # runs nothing: the learning floor and free notebooks
+        assess(q(model="sdxl", gpus=("rtx-3060-12gb",)), mode="full_finetune"),  # a LoRA instead
         assess(q(model="llama 3 70b", budget=Money(amount=2000, currency="USD"))),  # the fastest the budget buys
         assess(q(task="kaggle", min_memory_gb=12)),
         assess(q(task="kaggle", min_memory_gb=6)),
@@ -913,3 +914,11 @@ def test_with_a_budget_the_fastest_setup_it_buys_is_found_among_every_card_it_bu
     fastest = max(found, key=lambda a: a.decode.high)
     assert all(a.gpus_usd <= 2100 for a in found) and fastest.gpu_id == "rtx-3080-ti" and fastest.count == 4
     assert found == sorted(found, key=lambda a: (a.gpus_usd, -a.decode.low))  # shown cheapest first
+
+
+def test_training_sdxl_on_a_card_too_small_for_a_full_fine_tune_offers_the_lora():
+    # kohya sd-scripts: SDXL full fine-tune 24 GB; LoRA from 8 GB (10 recommended). A 12 GB card: no, and a LoRA fits.
+    report = assess(q(model="sdxl", gpus=("rtx-3060-12gb",)), mode="full_finetune")
+    assert report.published_fits == (False,) and "canrun.published.lora_instead" in report.headline.all_keys()
+    big = assess(q(model="sdxl", gpus=("rtx-3090",)), mode="full_finetune")
+    assert "canrun.published.lora_instead" not in big.headline.all_keys()

@@ -594,3 +594,9 @@ def test_an_ascend_chip_number_is_no_model_size() -> None:
 )
 def test_sizes_before_the_family_they_size(text: str, model: str) -> None:
     assert q(text).model == model
+
+
+def test_training_a_diffusion_model_is_a_whole_training_unless_lora_is_named() -> None:
+    assert q("can a 3060 train SDXL?").mode == "full_finetune"
+    assert q("train an SDXL LoRA on a 3060?").mode == "lora"
+    assert q("can a 3060 run SDXL?").mode is None
