@@ -550,7 +550,10 @@ def ladder(spec: ModelSpec, mode: Mode, gpu: Gpu | None = None) -> list[tuple[Mo
     """
     if mode == "inference":
         names = _LLM_INFERENCE if spec.kind == "llm" else _OTHER_INFERENCE
-        rungs = [_eight_bit(gpu, spec.kind == "llm") if n == "8bit" else n for n in names]
+        # 16 bits in the type the card has (a V100 runs FP16: no BF16 before Ampere; same memory)
+        rungs = [
+            _eight_bit(gpu, spec.kind == "llm") if n == "8bit" else _half(gpu) if n == "bf16" else n for n in names
+        ]
         if spec.release_precision and spec.release_precision not in ("fp32", "fp16", "bf16"):
             release = get_precision(spec.release_precision)
             rungs = [release.name] + [r for r in rungs if get_precision(r).bits < release.bits]

@@ -922,3 +922,10 @@ def test_training_sdxl_on_a_card_too_small_for_a_full_fine_tune_offers_the_lora(
     assert report.published_fits == (False,) and "canrun.published.lora_instead" in report.headline.all_keys()
     big = assess(q(model="sdxl", gpus=("rtx-3090",)), mode="full_finetune")
     assert "canrun.published.lora_instead" not in big.headline.all_keys()
+
+
+def test_a_card_without_bf16_runs_an_llm_at_fp16():
+    # Volta, Turing and Pascal have no BF16: the 16-bit rung is FP16 there (same memory), BF16 from Ampere on.
+    assert ladder(spec("llama-3-8b"), "inference", load_catalog().get("v100-32gb"))[0] == ("inference", "fp16")
+    assert ladder(spec("llama-3-8b"), "inference", load_catalog().get("rtx-3090"))[0] == ("inference", "bf16")
+    assert assess(q(model="llama 3 8b", gpus=("v100-32gb",))).verdicts[0].precision == "fp16"
