@@ -255,7 +255,8 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         # guide's floor for the task; models of other kinds rank as the task does, below.
         answer = can_run(query.model_copy(update={"kind": "can_run"}), ctx)
         report = answer.can_run
-        if report is not None and report.model is not None and report.model.kind == "llm" and report.alternatives:
+        if report is not None and report.model is not None and report.model.kind == "llm":
+            # (also when nothing a desk holds fits: "a job for a server or the cloud" is the answer)
             return answer.model_copy(update={"kind": "recommend", "query": query})  # a recommendation, by its setups
     if query.budget is not None and query.budget.currency != ctx.currency:
         ctx = ctx.model_copy(update={"currency": query.budget.currency})  # show prices in the budget's currency

@@ -656,3 +656,9 @@ def test_a_psu_asked_about_several_cards_is_judged_for_each():
     assert [i["verdict"].key.rsplit(".", 1)[1] for i in items] == ["fine", "too_small", "fine", "too_small"]
     assert [i["load_w"] for i in items] == [325, 550, 380, 500]
     assert answer.power is None  # no single card's detail block
+
+
+def test_a_recommendation_for_an_llm_no_desk_holds_says_so_rather_than_ranking_cards():
+    # "What hardware to fine-tune the full DeepSeek R1?": 671B — a job for a server or the cloud, not an RTX 3090.
+    answer = advise(Query(kind="recommend", task="llm_finetune", model="deepseek-r1"))
+    assert answer.can_run is not None and "canrun.headline.need" in answer.headline.all_keys()

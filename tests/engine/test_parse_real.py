@@ -600,3 +600,8 @@ def test_training_a_diffusion_model_is_a_whole_training_unless_lora_is_named() -
     assert q("can a 3060 train SDXL?").mode == "full_finetune"
     assert q("train an SDXL LoRA on a 3060?").mode == "lora"
     assert q("can a 3060 run SDXL?").mode is None
+
+
+def test_a_glued_deepseek_generation_is_read() -> None:
+    assert q("满血版DeepSeekR1微调需要什么硬件配置？").model == "deepseek-r1"
+    assert q("DeepSeekV3 on 8x H100?").model == "deepseek-v3"
