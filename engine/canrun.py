@@ -77,6 +77,9 @@ ALTERNATIVES_PER_TARGET = 3
 # up to 8 datacenter cards (one server).
 MAX_DESKTOP_GPUS = 4
 MAX_SERVER_GPUS = 8
+# What "a job for a server" is counted in: the 80 GB card most clouds rent, up to a small cluster.
+SERVER_GPU = "h100-sxm"
+MAX_CLUSTER_GPUS = 256
 
 _BARE_SIZE = re.compile(
     r"^\s*(?:an?\s+)?(?P<size>\d+(?:\.\d+)?)\s*b(?:illion)?(?:\s*param(?:eter)?s?)?(?:\s*(?:dense\s*)?(?:model|llm))?\s*$",
@@ -1743,6 +1746,15 @@ def assess(
             need_msg = msg(
                 "canrun.headline.need", rung=_label(top_mode, top_prec), gb=need.total_gb, desktop=MAX_DESKTOP_GPUS
             )
+            # "How many GPUs for a full training of Llama 2 70B?": the count of 80 GB data-centre cards,
+            # sharded (FSDP / ZeRO-3 for training, tensor parallel for serving), 8 to a server.
+            server = load_catalog().get(SERVER_GPU)
+            n = gpus_needed(spec, server, top_mode, top_prec, max_gpus=MAX_CLUSTER_GPUS, context=context)
+            if n is not None:
+                need_msg = _sentences(
+                    need_msg,
+                    msg("canrun.headline.servers", count=n, gpu=server.short_name, servers=-(-n // MAX_SERVER_GPUS)),
+                )
             if chosen == "full_finetune" and spec.kind == "llm" and spec.hidden_size and spec.layers:
                 alternatives = search("lora", query.vendor or "nvidia")
         if alternatives:

@@ -357,6 +357,7 @@ def _spread() -> list[object]:
         assess(q(task="kaggle", gpus=("gtx-1060-6gb", "rtx-3090"), gpu_counts=(1, 1))),  # floor: below and meets
         assess(q(task="llm_inference", gpus=("gt-1030",))),  # runs no LLM
         assess(q(gpus=("gt-1030",))),  # runs nothing: the learning floor and free notebooks
+        assess(q(model="llama-2-70b"), mode="full_finetune"),  # counted in server GPUs
         assess(q(model="sdxl", gpus=("rtx-3060-12gb",)), mode="full_finetune"),  # a LoRA instead
         assess(q(model="llama 3 70b", budget=Money(amount=2000, currency="USD"))),  # the fastest the budget buys
         assess(q(task="kaggle", min_memory_gb=12)),
@@ -929,3 +930,24 @@ def test_a_card_without_bf16_runs_an_llm_at_fp16():
     assert ladder(spec("llama-3-8b"), "inference", load_catalog().get("v100-32gb"))[0] == ("inference", "fp16")
     assert ladder(spec("llama-3-8b"), "inference", load_catalog().get("rtx-3090"))[0] == ("inference", "bf16")
     assert assess(q(model="llama 3 8b", gpus=("v100-32gb",))).verdicts[0].precision == "fp16"
+
+
+def test_a_need_no_desk_holds_is_counted_in_server_gpus():
+    # "How many GPUs for a full training of Llama 2 70B?": 1,109 GB at BF16 mixed precision; sharded over
+    # 80 GB H100s with FSDP/ZeRO-3 that is 16 of them, two 8-GPU servers.
+    report = assess(q(model="llama-2-70b"), mode="full_finetune")
+
+    def nested(m: Msg) -> list[Msg]:
+        return [
+            m,
+            *(
+                n
+                for v in m.args.values()
+                for i in (v if isinstance(v, tuple) else (v,))
+                if isinstance(i, Msg)
+                for n in nested(i)
+            ),
+        ]
+
+    servers = next(m for m in nested(report.headline) if m.key == "canrun.headline.servers")
+    assert servers["count"] == 16 and servers["servers"] == 2 and servers["gpu"] == "H100 SXM5"
