@@ -40,6 +40,7 @@ from engine.parse_numbers import (
     generic_counts,
     money_patterns,
     resolve_currency,
+    take_context,
     take_hourly,
     take_percents,
 )
@@ -704,6 +705,7 @@ class Parser:
         hours, hours_guessed = find_hours(scan, vocab)
         take_percents(scan, vocab)
         hourly = take_hourly(scan)
+        context = take_context(scan)
         apple = vocab.apple.find(words) is not None
         memory = find_memory(scan, vocab, unified=apple)
         budget, notes, budget_guessed, budget_per_card = self.budget(scan, words, lang, default_currency)
@@ -739,6 +741,7 @@ class Parser:
             "organization": True if vocab.organization.find(words) else None,
             "power_limit_w": power_limit,
             "psu_w": psu,
+            "context_tokens": context if context is None or 128 <= context <= 10_000_000 else None,
             "mode": mode,
             "precision": self.precision(words, mode),
             "cpu_only": True if not mentions and vocab.cpu_only.find(words) else None,

@@ -280,6 +280,36 @@ def take_hourly(scan: Scan) -> Decimal | None:
     return value if value > 0 else None
 
 
+# A context length: "32k context", "128K tokens of context", "context length 8192", "上下文 32k",
+# "max_model_len=16384". The gate: every one has a context word.
+_CONTEXT_WORD = re.compile(r"context|ctx|上下文|max[_\s-]?(?:model[_\s-]?)?len")
+_CONTEXT_NUMBER = r"(?P<n{i}>[0-9]{{1,3}}(?:,[0-9]{{3}})+|[0-9]+(?:\.[0-9]+)?)\s*(?P<k{i}>k)?"
+_CONTEXT = re.compile(
+    r"(?<![0-9a-z.,])" + _CONTEXT_NUMBER.format(i=1) + r"\s*(?:-?\s*tokens?\s*(?:of\s*)?)?\s*(?:-?\s*)"
+    r"(?:context|ctx|上下文)(?![a-z])"
+    r"|(?:context(?:[\s_-]*(?:length|len|window|size))?|ctx|上下文(?:长度|長度)?|max[_\s-]?(?:model[_\s-]?)?len(?:gth)?)"
+    r"\s*(?:of|=|:|：|为|是|to)?\s*" + _CONTEXT_NUMBER.format(i=2) + r"(?![0-9a-z])"
+)
+_POWERS_OF_TWO_K = frozenset({1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024})
+
+
+def take_context(scan: Scan) -> int | None:
+    """The context length in tokens the text states (taken: never money or memory), or None. "32k" is
+    32,768 tokens, as model cards count a power of two; "100k" is 100,000."""
+    if not _CONTEXT_WORD.search(scan.low):
+        return None
+    for m in _CONTEXT.finditer(scan.low):
+        if not scan.free(m.start(), m.end()):
+            continue
+        number = (m.group("n1") or m.group("n2")).replace(",", "")
+        k = m.group("k1") or m.group("k2")
+        value = float(number)
+        tokens = value * (1024 if value in _POWERS_OF_TWO_K else 1000) if k else value
+        scan.take(m.start(), m.end())
+        return round(tokens)
+    return None
+
+
 _NUMBER_START = re.compile(f"[0-9{_CN_DIGITS}]")  # every amount starts with one
 
 

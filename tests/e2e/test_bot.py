@@ -518,6 +518,8 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("is my 750W PSU enough for a 4090?", ("Your 750 W PSU: fine", "about 650 W under load")),
         ("850W电源能带两张3090吗", ("你的 850 W 电源：太小", "满载约 900 W")),
         ("my PSU is 450W: would a 3090 or a 5060 Ti work?", ("Your 450 W PSU: RTX 3090 too small", "RTX 5060 Ti")),
+        ("llama 3 8b with 128k context on a 3090?", ("RTX 3090: Yes", "KV cache          16.0")),
+        ("qwen2.5 7b 上下文 128k，4090 能跑吗", ("RTX 4090：可以", "KV 缓存     7.0")),
         ("我的电源 650W，3080 和 4070 哪个能用？", ("你的 650 W 电源：RTX 3080 10GB够用", "RTX 4070够用")),
     ],
 )

@@ -605,3 +605,18 @@ def test_training_a_diffusion_model_is_a_whole_training_unless_lora_is_named() -
 def test_a_glued_deepseek_generation_is_read() -> None:
     assert q("满血版DeepSeekR1微调需要什么硬件配置？").model == "deepseek-r1"
     assert q("DeepSeekV3 on 8x H100?").model == "deepseek-v3"
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("llama 3 8b with 32k context on a 3090", 32_768),
+        ("qwen2.5 7b 上下文 128k 需要多少显存", 131_072),
+        ("context length 8192 for llama 3 70b on 2 3090", 8_192),
+        ("max_model_len=16384 on a 4090 with qwen 14b", 16_384),
+        ("a 100k-token context for mistral 7b on a 4090?", 100_000),
+        ("I have a 32k budget for GPUs", None),  # money, not a context
+    ],
+)
+def test_a_stated_context_length_is_read(text: str, tokens: int | None) -> None:
+    assert q(text).context_tokens == tokens
