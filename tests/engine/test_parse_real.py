@@ -552,6 +552,7 @@ def test_a_laptop_spoken_of_in_general_leaves_the_named_card_a_desktop_card() ->
         ("kimi k2 on 8x H100?", "kimi-k2"),
         ("command r plus on four 3090s", "command-r-plus"),
         ("能用 3060 跑 whisper tiny 吗", "whisper-tiny"),
+        ("请问微调glm-4v-9b模型最低显存需要多少呢？", "glm-4v-9b"),
     ],
 )
 def test_a_models_name_words_pick_the_member_named(text: str, model: str) -> None:
