@@ -783,7 +783,9 @@ def _gpu_verdict(
         training = training_time(spec, gpu, tokens, mode=best.mode, gpus=count) if spec.kind == "llm" else None
     needed: list[tuple[Mode, str, int | None]] = []
     notes: list[Msg] = []
-    if (not best.fits or len(tried) > 1) and gpu.stacks:  # no "2× MacBook" or "8× laptop GPU"
+    # No "2× MacBook" or "8× laptop GPU"; and only a language model is split over cards by the usual
+    # tools (an image or video model runs on one: no "7× GTX 1050 Ti for Stable Diffusion").
+    if (not best.fits or len(tried) > 1) and gpu.stacks and spec.kind == "llm":
         for rung_mode, prec in (rungs[0], rungs[-1]) if len(rungs) > 1 else (rungs[0],):
             needed.append(
                 (
@@ -1247,7 +1249,11 @@ def _tunes_headline(setup: Msg, gb: float, rows: tuple[CardRow, ...], floor: Mem
             msg("canrun.card.tunes_lora", model=lora.model_name, need=lora.verdict.need_gib) if lora is not None else ""
         )
         lead = msg(
-            "canrun.card.tunes", setup=setup, model=qlora.model_name, need=qlora.verdict.need_gib, lora=with_lora
+            "canrun.card.tunes_offload" if qlora.verdict.offload else "canrun.card.tunes",
+            setup=setup,
+            model=qlora.model_name,
+            need=qlora.verdict.need_gib,
+            lora=with_lora,
         )
     if floor is not None and gb < floor.gb:
         return _sentences(lead, msg("canrun.card.floor", gb=floor.gb, rule=floor.rule))

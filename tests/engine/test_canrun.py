@@ -358,6 +358,7 @@ def _spread() -> list[object]:
         assess(q(task="llm_inference", gpus=("gt-1030",))),  # runs no LLM
         assess(q(gpus=("gt-1030",))),  # runs nothing: the learning floor and free notebooks
         assess(q(model="llama-2-70b"), mode="full_finetune"),  # counted in server GPUs
+        assess(q(task="llm_finetune", gpus=("quadro-rtx-6000",), gpu_counts=(2,))),  # QLoRA with CPU offload
         assess(q(model="sdxl", gpus=("rtx-3060-12gb",)), mode="full_finetune"),  # a LoRA instead
         assess(q(model="llama 3 70b", budget=Money(amount=2000, currency="USD"))),  # the fastest the budget buys
         assess(q(task="kaggle", min_memory_gb=12)),
@@ -951,3 +952,12 @@ def test_a_need_no_desk_holds_is_counted_in_server_gpus():
 
     servers = next(m for m in nested(report.headline) if m.key == "canrun.headline.servers")
     assert servers["count"] == 16 and servers["servers"] == 2 and servers["gpu"] == "H100 SXM5"
+
+
+def test_an_image_model_is_never_split_over_cards_and_an_offloaded_qlora_says_so():
+    # Stable Diffusion on a 4 GB card: no "it would take 7× GTX 1050 Ti" (image models run on one card).
+    sd = assess(q(model="sd-1.5", gpus=("gtx-1050-ti",)))
+    assert not sd.verdicts[0].fits and not sd.verdicts[0].needed
+    # Two 24 GB Turing cards fine-tune a 70B with QLoRA only with FSDP's CPU offload: the headline says so.
+    two = assess(q(task="llm_finetune", gpus=("quadro-rtx-6000",), gpu_counts=(2,)))
+    assert two.headline.key == "canrun.card.tunes_offload"
