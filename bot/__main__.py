@@ -33,7 +33,6 @@ from bot.chat import Conversations
 from bot.config import Settings
 from bot.observability import setup_logging
 from bot.terminal import SAMPLE_QUESTION, answer_once, run_chat
-from engine.advisor import AdviceContext
 
 NO_TOKEN = (
     "No DISCORD_TOKEN set: create an application at https://discord.com/developers/applications, add a bot, and "
@@ -205,6 +204,8 @@ def main() -> int:
         discord_debug=settings.log_discord_debug,
     )
     if settings.discord_token is None:
+        from engine.advisor import AdviceContext  # the engine: not imported before the bot's READY
+
         print(NO_TOKEN, file=sys.stderr)
         print(f"\n> {SAMPLE_QUESTION}\n\n{answer_once(SAMPLE_QUESTION, Conversations(), AdviceContext())}\n")
         if sys.stdin.isatty():

@@ -21,7 +21,7 @@ import os
 import time
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from aiohttp import web
@@ -44,9 +44,14 @@ from bot.store.store import open_store_when_up
 from bot.views import DYNAMIC_ITEMS
 from bot.words import catalog as message_catalog
 from bot.words import render
-from engine.advisor import AdviceContext
-from engine.advisor import warm_up as warm_up_engine
 from engine.errors import UserError
+
+if TYPE_CHECKING:
+    from engine.advisor import AdviceContext
+
+# The engine (parser, advisor) and the composer are not imported here: they load in the warm-up
+# after READY (_warm_up), or with an answer that comes before it (start-up, issue #24;
+# tests/bot/test_startup_imports.py).
 
 log = logging.getLogger("gpu_advisor")
 SAFE = discord.AllowedMentions.none()
@@ -163,9 +168,7 @@ class GpuAdvisorBot(internals.LighterState, commands.AutoShardedBot):
         self._prices: Expiring[dict] = Expiring(settings.community_price_cache_seconds)
         self._guild_settings: Expiring[GuildSettings] = Expiring(settings.settings_cache_seconds)
         self._contexts: Expiring[AdviceContext] = Expiring(settings.settings_cache_seconds)
-        self._default_context = AdviceContext(
-            currency=settings.default_currency, electricity_usd_per_kwh=settings.electricity_usd_per_kwh
-        )
+        self._default: AdviceContext | None = None  # see _default_context
         self.metrics = Metrics()
         self.degrade = DegradeMetrics(self.metrics.registry)
         self.breaker = Breaker(on_change=self.degrade.database)
@@ -252,7 +255,7 @@ class GpuAdvisorBot(internals.LighterState, commands.AutoShardedBot):
         down it is built from the last known settings and prices (else the defaults) and not kept,
         so the server's own context is back as soon as the database is."""
         if self.store is None:
-            return self._default_context
+            return self._default_context()
 
         async def build() -> AdviceContext:
             guild, fresh = await self._settings(guild_id)
@@ -269,6 +272,18 @@ class GpuAdvisorBot(internals.LighterState, commands.AutoShardedBot):
             return await self._contexts.get(guild_id, build)
         except _Degraded as degraded:
             return degraded.context
+
+    def _default_context(self) -> AdviceContext:
+        """The context without a database: the bot's default currency and electricity price (built
+        at first use, which loads the engine)."""
+        if self._default is None:
+            from engine.advisor import AdviceContext
+
+            s = self.settings
+            self._default = AdviceContext(
+                currency=s.default_currency, electricity_usd_per_kwh=s.electricity_usd_per_kwh
+            )
+        return self._default
 
     async def guild_settings(self, guild_id: int | None) -> GuildSettings:
         """A server's settings, cached for ``settings_cache_seconds`` (other shards see a change
@@ -450,6 +465,15 @@ class GpuAdvisorBot(internals.LighterState, commands.AutoShardedBot):
                 log.warning(
                     "starting the charts' worker failed", extra={"error": f"{type(error).__name__}: {error}"[:200]}
                 )
+
+
+def warm_up_engine() -> None:
+    """In the warm-up's thread: import the engine and the composer (not imported before READY), then
+    load the data and fill the engine's caches (engine.advisor.warm_up)."""
+    import bot.compose  # noqa: F401  # the composer: the first answer's embed needs it
+    from engine.advisor import warm_up
+
+    warm_up()
 
 
 def _gc_thresholds() -> tuple[int, ...]:

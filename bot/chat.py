@@ -8,19 +8,24 @@ Query, with a time-to-live; the bot can back it with the database so a restart k
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from bot.render import unknown_gpu_msg
-from engine.advisor import AdviceContext, advise
-from engine.answer import ANSWERS_REMEMBERED, Answer, FollowUp
-from engine.errors import UserError
-from engine.message import msg
-from engine.parse import parse
 from engine.query import ParseResult, Query
 
+if TYPE_CHECKING:
+    from engine.advisor import AdviceContext
+    from engine.answer import Answer
+
+# The engine (parser, advisor, answers) loads on first use, not when the bot is imported: the bot
+# warms it up in a thread after READY, and an answer before that loads what it needs (start-up,
+# issue #24). So this mirrors engine.answer.ANSWERS_REMEMBERED (tests/bot/test_startup_imports.py
+# checks that they agree) rather than importing it.
+ANSWERS_REMEMBERED = int(os.environ.get("GPU_ADVISOR_ANSWERS_REMEMBERED", "512"))
 TTL_SECONDS = 30 * 60
 MAX_CONVERSATIONS = 10_000
 # With the database behind it, memory keeps only the most recent threads; an older one is read back
@@ -89,12 +94,19 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
     asks again rather than comparing against something else; a question the engine refuses
     (``UserError``) is answered with what was wrong. Remembered like the engine's answers,
     so a repeated question gets the same Answer object (and bot.views.rendered its reply)."""
+    from bot.render import unknown_gpu_msg
+    from engine.advisor import advise
+    from engine.answer import Answer, FollowUp
+    from engine.errors import UserError
+    from engine.message import msg
+
     hints = tuple(unknown_gpu_msg(name) for name in result.unknown_gpus)
-    if hints and result.query.kind == "compare" and len(result.query.gpus) < 2:
+    not_out = tuple(n for n in result.notes if n.key == "parse.note.not_out_yet")  # "rtx 6090 vs 4090"
+    if (hints or not_out) and result.query.kind == "compare" and len(result.query.gpus) < 2:
         return Answer(
             kind="compare",
             query=result.query,
-            headline=msg("sentences", items=hints),
+            headline=msg("sentences", items=(*hints, *not_out)),
             follow_up=FollowUp(field="gpu", question=msg("advice.followup.compare"), choices=()),
         )
     try:
@@ -113,6 +125,8 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
 
 def understand(text: str, previous: Query | None, default_currency: str = "USD") -> ParseResult:
     """Parse ``text``; when it is a follow-up, merge it into ``previous``."""
+    from engine.parse import parse
+
     result = parse(text, default_currency=default_currency)
     if previous is not None and is_follow_up(text, result):
         return result.model_copy(update={"query": previous.merged(result.query)})

@@ -76,18 +76,20 @@ async def deliver(
 async def before(deadline: float, work: Awaitable[T]) -> T:
     """``await work``, cancelled at ``deadline`` (``time.monotonic()``) with ``TimeoutError``: past
     Discord's window an interaction callback can only fail, and discord.py may be sleeping before
-    its next 5xx retry (1, 3, 5 s ...)."""
-    task = asyncio.ensure_future(work)
+    its next 5xx retry (1, 3, 5 s ...).
+
+    The work runs in the caller's task under ``asyncio.timeout`` (one timer handle), not in a task
+    of its own: a task per response cost ≈11 µs more per call (18–22 against 7–10 µs in a loop of
+    20,000 calls, 2026-12-06; issue #24). A ``TimeoutError`` raised by the work itself passes
+    through as it is."""
+    timeout = asyncio.timeout(max(0.0, deadline - time.monotonic()))
     try:
-        done, _ = await asyncio.wait({task}, timeout=max(0.0, deadline - time.monotonic()))
-    except asyncio.CancelledError:
-        task.cancel()
+        async with timeout:
+            return await work
+    except TimeoutError:
+        if timeout.expired():
+            raise TimeoutError("Discord's window for this interaction closed") from None
         raise
-    if not done:
-        task.cancel()
-        task.add_done_callback(lambda t: t.cancelled() or t.exception())
-        raise TimeoutError("Discord's window for this interaction closed")
-    return task.result()
 
 
 def status_of(error: BaseException) -> str:

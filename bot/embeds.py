@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import discord
 
-from bot.compose import compose, compose_why
 from bot.document import Block, Document, Table, width
 from bot.locales import Lang
-from engine.answer import Answer
-from engine.performance import SpeedEstimate
+
+if TYPE_CHECKING:
+    from engine.answer import Answer
+    from engine.performance import SpeedEstimate
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
 TITLE_MAX, DESCRIPTION_MAX, FIELD_NAME_MAX, FIELD_VALUE_MAX, FOOTER_MAX, TOTAL_MAX = 256, 4096, 256, 1024, 2048, 6000
@@ -93,6 +95,8 @@ def _field(block: Block) -> str:
 
 
 def answer_embed(answer: Answer, lang: Lang = "en") -> discord.Embed:
+    from bot.compose import compose  # loads on first use (or the warm-up after READY), not at start-up
+
     return document_embed(compose(answer, lang))
 
 
@@ -115,6 +119,8 @@ def document_embed(doc: Document) -> discord.Embed:
 
 
 def why_embed(estimate: SpeedEstimate, relative: float, lang: Lang) -> discord.Embed:
+    from bot.compose import compose_why
+
     doc = compose_why(estimate, relative, lang)
     embed = discord.Embed(
         title=clip(doc.title, TITLE_MAX),

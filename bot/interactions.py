@@ -22,13 +22,15 @@ from discord import app_commands
 from bot.degrade import before, deliver, retry_delay, status_of
 from bot.i18n import Lang, from_discord, t
 from bot.views import answer_message
-from engine.answer import Answer
 from engine.catalog import load_catalog, normalize_name
 from engine.model_specs import load_model_catalog
 from engine.query import unknown_gpu
 
 if TYPE_CHECKING:
     from bot.app import GpuAdvisorBot
+    from engine.advisor import AdviceContext
+    from engine.answer import Answer
+    from engine.query import Query
 
 SAFE = discord.AllowedMentions.none()
 log = logging.getLogger("gpu_advisor.answers")
@@ -42,6 +44,14 @@ ALREADY_ACKNOWLEDGED = 40060
 # Commands whose every reply goes through respond()/send_answer(), so a "thinking…" acknowledgement
 # sent for them by watch_for_slow_answer() cannot collide with a direct interaction.response call.
 DEFERRABLE_MODULES = frozenset({"bot.cogs.advice", "bot.cogs.guide", "bot.cogs.chat"})
+
+
+def advise(query: Query, context: AdviceContext | None = None) -> Answer:
+    """``engine.advisor.advise`` for the commands: the engine is imported at the first answer (or by
+    the warm-up after READY), not when the cogs load before READY (start-up, issue #24)."""
+    from engine.advisor import advise as engine_advise
+
+    return engine_advise(query, context)
 
 
 def lang_of(interaction: discord.Interaction) -> Lang:
@@ -154,8 +164,22 @@ def watch_for_slow_answer(interaction: discord.Interaction) -> bool:
     delay = bot.settings.defer_after_seconds - age_of(interaction)
     if delay <= 0:
         return True
-    asyncio.get_running_loop().call_later(delay, lambda: asyncio.ensure_future(_defer_if_slow(interaction)))
+    # Cancelled once the answer went out (respond()): a timer that still fired after every answer
+    # cost a callback, and before the check below a task, per slash command (issue #24).
+    interaction.extras["defer_timer"] = asyncio.get_running_loop().call_later(delay, _defer_soon, interaction)
     return False
+
+
+def _defer_soon(interaction: discord.Interaction) -> None:
+    if not interaction.response.is_done():  # else answered: nothing to acknowledge
+        interaction.extras["defer_task"] = asyncio.ensure_future(_defer_if_slow(interaction))
+
+
+def _stop_watching(interaction: discord.Interaction) -> None:
+    """The first response went out: the "thinking…" timer of watch_for_slow_answer has nothing left to do."""
+    timer = interaction.extras.pop("defer_timer", None)
+    if timer is not None:
+        timer.cancel()
 
 
 async def acknowledge_now(interaction: discord.Interaction) -> None:
@@ -221,6 +245,7 @@ async def respond(
                         on_retry=retried,
                     ),
                 )
+                _stop_watching(interaction)
             else:
                 await deliver(
                     lambda: interaction.followup.send(**message, ephemeral=ephemeral),

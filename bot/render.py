@@ -7,13 +7,16 @@ discord.py, so the terminal starts fast.
 
 from __future__ import annotations
 
-from bot.compose import compose, counted
+from typing import TYPE_CHECKING
+
 from bot.document import Block, Document
 from bot.locales import Lang
 from bot.words import render, say
-from engine.answer import Answer
 from engine.message import Msg
 from engine.query import unknown_gpu as unknown_gpu_error
+
+if TYPE_CHECKING:
+    from engine.answer import Answer
 
 __all__ = ["answer_text", "counted", "document_text", "unknown_gpu", "unknown_gpu_msg"]
 
@@ -22,7 +25,16 @@ _BULLET = {"caveats": "! ", "why": "- ", "tips": "• ", "figures": "• ", "sou
 
 def answer_text(answer: Answer, lang: Lang = "en") -> str:
     """An answer for the terminal in ``lang``."""
+    from bot.compose import compose  # the composer (and the engine it reads) loads on first use
+
     return document_text(compose(answer, lang))
+
+
+def counted(name: str, count: int) -> str:
+    """ "2× RTX 3090", or just the name for one card (bot.compose.counted, loaded on first use)."""
+    from bot.compose import counted as compose_counted
+
+    return compose_counted(name, count)
 
 
 def document_text(doc: Document) -> str:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from bot.chat import Conversations, respond, understand
 from bot.locales import Lang
 from bot.render import answer_text
-from engine.advisor import AdviceContext
-from engine.answer import Answer
+
+if TYPE_CHECKING:  # the engine loads with the first answer: ``python -m bot`` imports this module
+    from engine.advisor import AdviceContext
+    from engine.answer import Answer
 
 SAMPLE_QUESTION = "which GPU for Kaggle under $500?"
 _KEY = (0, 0)  # one user, one channel
@@ -27,6 +30,8 @@ def reply_text(answer: Answer, lang: Lang) -> str:
 
 
 def run_chat(currency: str = "USD", snapshot: str | None = None) -> None:
+    from engine.advisor import AdviceContext
+
     context = AdviceContext(currency=currency, snapshot=snapshot)
     conversations = Conversations()
     interactive = sys.stdin.isatty()

@@ -13,23 +13,26 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.chat import ANSWERS_REMEMBERED
 from bot.discord_internals import NeverListens
 from bot.embeds import answer_embed, why_embed
 from bot.i18n import Lang, from_discord, t
 from bot.store.db import StoreUnavailable
 from bot.words import english, render
-from engine.advisor import advise
-from engine.answer import ANSWERS_REMEMBERED, Answer
 from engine.catalog import load_catalog
 from engine.codec import decode, encode
 from engine.errors import UserError
 from engine.money import Money
-from engine.performance import estimate, relative_speed
 from engine.query import Query
-from engine.specs import WORKLOADS
+from engine.specs import WORKLOADS  # loaded anyway with the message catalogs (bot.words → engine.money)
 
 if TYPE_CHECKING:
     from bot.app import GpuAdvisorBot
+    from engine.answer import Answer
+
+# The advisor (engine.advisor: the whole engine) and the composer load on the first press or answer,
+# or in the warm-up after READY — not when the bot is imported (start-up, issue #24): each callback
+# imports what it uses.
 
 ID = r"[a-z0-9.-]{1,40}"
 LANG = r"(?P<lang>en|zh-Hant|zh-Hans)"
@@ -68,6 +71,8 @@ class CompareButton(
         return cls(match["a"], match["b"], match["workload"], match["lang"])  # type: ignore[arg-type]
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        from engine.advisor import advise
+
         query = Query(kind="compare", gpus=(self.a, self.b), gpu_counts=(1, 1), workload=self.workload)
         await _show(interaction, advise(query, await _bot(interaction).context_for(interaction.guild_id)), self.lang)
 
@@ -88,6 +93,8 @@ class CloudButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:clou
         return cls(match["gpu"], match["lang"])  # type: ignore[arg-type]
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        from engine.advisor import advise
+
         query = Query(kind="cloud_vs_buy", gpus=(self.gpu,))
         await _show(interaction, advise(query, await _bot(interaction).context_for(interaction.guild_id)), self.lang)
 
@@ -110,6 +117,8 @@ class WhyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:why:(?
         return cls(match["gpu"], match["workload"], match["lang"])  # type: ignore[arg-type]
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        from engine.performance import estimate, relative_speed
+
         gpu = load_catalog().get(self.gpu)
         result = estimate(gpu, self.workload)  # type: ignore[arg-type]
         embed = why_embed(result, relative_speed(self.gpu, self.workload), self.lang)  # type: ignore[arg-type]
@@ -137,6 +146,8 @@ class FollowUpButton(
         return cls(match["field"], match["value"], getattr(item, "label", None) or match["value"], match["lang"])  # type: ignore[arg-type]
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        from engine.advisor import advise
+
         bot = _bot(interaction)
         key = (interaction.user.id, interaction.channel_id or 0)
         previous = await bot.conversations.get(key) or Query(kind="recommend")
@@ -210,6 +221,8 @@ class ChartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:char
         return cls(match["query"], LANG_CODES[match["lang"]])
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        from engine.advisor import advise
+
         answer = advise(decode(self.query), await _bot(interaction).context_for(interaction.guild_id))
         await send_chart(interaction, answer, self.lang)
 
@@ -234,6 +247,8 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:vote:
         return cls(match["vote"], match["query"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        from engine.advisor import advise
+
         bot = _bot(interaction)
         answer = advise(decode(self.query), await bot.context_for(interaction.guild_id))
         lang = interaction.extras.get("lang") or from_discord(interaction.locale)
@@ -312,7 +327,7 @@ def _keep(cache: OrderedDict, key: Hashable, value: Any) -> None:
         cache.popitem(last=False)
 
 
-_RECOMMEND_FIELDS = tuple(name for name in Answer.model_fields if name != "query")
+_RECOMMEND_FIELDS: tuple[str, ...] = ()  # Answer's fields less its query: read at the first recommendation
 _RECOMMENDATION_EMBEDS: OrderedDict[tuple, discord.Embed] = OrderedDict()
 
 
@@ -324,12 +339,21 @@ def _recommendation_embed(answer: Answer, lang: Lang) -> discord.Embed:
     exact question, so they are built per answer)."""
     if answer.kind != "recommend":
         return answer_embed(answer, lang)
-    key = (lang, answer.query.budget is not None, *(getattr(answer, name) for name in _RECOMMEND_FIELDS))
+    key = (lang, answer.query.budget is not None, *(getattr(answer, name) for name in _recommend_fields(answer)))
     embed = _recall(_RECOMMENDATION_EMBEDS, key)
     if embed is None:
         embed = answer_embed(answer, lang)
         _keep(_RECOMMENDATION_EMBEDS, key, embed)
     return embed
+
+
+def _recommend_fields(answer: Answer) -> tuple[str, ...]:
+    """``Answer``'s field names less ``query`` (from the answer's class: engine.answer is not
+    imported by this module)."""
+    global _RECOMMEND_FIELDS
+    if not _RECOMMEND_FIELDS:
+        _RECOMMEND_FIELDS = tuple(name for name in type(answer).model_fields if name != "query")
+    return _RECOMMEND_FIELDS
 
 
 class AnswerView(NeverListens):

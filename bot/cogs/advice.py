@@ -11,6 +11,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.interactions import (
+    advise,
     bot_of,
     command_cooldown,
     gpu_autocomplete,
@@ -41,7 +42,6 @@ from bot.options import (
     POWER_LIMIT_MIN,
     PRECISION_MAX,
 )
-from engine.advisor import advise
 from engine.errors import UserError
 from engine.money import Money, exchange_rates
 from engine.query import Mode, Query, Task

@@ -12,10 +12,17 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import charts
-from bot.interactions import bot_of, command_cooldown, gpu_autocomplete, lang_of, model_autocomplete, resolve_gpu
+from bot.interactions import (
+    advise,
+    bot_of,
+    command_cooldown,
+    gpu_autocomplete,
+    lang_of,
+    model_autocomplete,
+    resolve_gpu,
+)
 from bot.options import BUDGET_MAX, BUDGET_MIN, HOURS_MAX, HOURS_MIN, MODEL_MAX
 from bot.views import SAFE, send_chart
-from engine.advisor import advise
 from engine.errors import UserError
 from engine.money import Money
 from engine.query import Query, Task

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -28,8 +28,9 @@ from bot.i18n import Lang, t
 from bot.interactions import command_cooldown, send_answer
 from bot.observability import excerpt
 from bot.views import answer_message
-from engine.answer import Answer
-from engine.parse import LIMIT as PARSE_LIMIT
+
+if TYPE_CHECKING:  # the engine loads after READY (the warm-up) or with the first question (issue #24)
+    from engine.answer import Answer
 
 log = logging.getLogger("gpu_advisor.chat")
 SAFE = discord.AllowedMentions.none()
@@ -128,6 +129,8 @@ class Chat(commands.Cog):
         if not text:
             await self._deliver(message, guild_id, content=t(lang, "empty.question"))
             return
+        from engine.parse import LIMIT as PARSE_LIMIT
+
         started = time.perf_counter()
         async with bot.answering():  # type: ignore[attr-defined]
             try:

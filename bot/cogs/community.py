@@ -25,7 +25,6 @@ from bot.interactions import bot_of, command_cooldown, gpu_autocomplete, lang_of
 from bot.store import GuildSettings, PriceSummary, ScopeSummary
 from bot.store.prices import MIN_REPORTERS
 from engine.catalog import load_catalog
-from engine.cost import price_quote
 from engine.message import Msg, msg
 from engine.money import exchange_rates
 
@@ -89,6 +88,8 @@ def scope_line(scope: ScopeSummary, lang: Lang) -> str:
 
 def catalog_prices(gpu_id: str) -> tuple[Msg, ...]:
     """The prices answers use when no community median applies: new (or launch) and used, dated."""
+    from engine.cost import price_quote  # engine.cost (numpy) loads on first use, not at start-up (issue #24)
+
     out = []
     for condition in ("new", "used"):
         quote = price_quote(gpu_id, condition=condition)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from bot.store.rates import Rates, default_rates
 from bot.store.settings import GuildSettings
-from engine.advisor import AdviceContext
-from engine.cost import PriceQuote
+
+if TYPE_CHECKING:  # the engine loads on first use, not when the store is imported (start-up, issue #24)
+    from engine.advisor import AdviceContext
+    from engine.cost import PriceQuote
 
 
 def advice_context(
@@ -21,6 +24,8 @@ def advice_context(
 
     ``price_overrides`` is used only when the server turned community prices on.
     """
+    from engine.advisor import AdviceContext
+
     convert = (rates or default_rates()).convert
     return AdviceContext(
         snapshot=snapshot,

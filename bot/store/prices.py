@@ -32,7 +32,7 @@ import statistics
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import and_, func, select, update
@@ -41,9 +41,11 @@ from bot.store.db import Database, as_utc, utcnow
 from bot.store.errors import InvalidValue, LimitReached, NotFound, given
 from bot.store.models import price_reports
 from bot.store.rates import Convert, Rates, currency_codes
-from engine.cost import PriceQuote
 from engine.message import msg
 from engine.money import Money
+
+if TYPE_CHECKING:  # engine.cost (and numpy) loads on first use, not when the store is imported (issue #24)
+    from engine.cost import PriceQuote
 
 Condition = Literal["new", "used"]
 Scope = Literal["guild", "global"]
@@ -157,6 +159,8 @@ class PriceSummary(BaseModel):
             return None
         if self.currency != "USD":
             raise ValueError("price overrides are in USD: summarise with currency='USD'")
+        from engine.cost import PriceQuote
+
         kind = f"{self.condition} " if self.condition else ""
         return PriceQuote(
             gpu_id=self.gpu_id,

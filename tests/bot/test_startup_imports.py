@@ -1,5 +1,7 @@
 """Start-up (issue #24): a database already at the newest revision opens without importing alembic,
-and the newest revision read from the file names is alembic's one head. No timing is asserted."""
+and the newest revision read from the file names is alembic's one head; starting the bot imports
+neither the engine's advisor, parser and answers nor the composer (the warm-up after READY does).
+No timing is asserted."""
 
 from __future__ import annotations
 
@@ -53,3 +55,44 @@ def test_an_older_database_is_still_migrated(tmp_path: Path):
 
     before, after = asyncio.run(run())
     assert before == "0001" and after == head()
+
+
+# ---- the engine and the composer load after READY (the warm-up) or with the first answer (issue #24) ----
+
+HEAVY = ("engine.canrun", "engine.advisor", "engine.answer", "engine.parse", "engine.cost", "bot.compose")
+
+
+def test_starting_the_bot_does_not_import_the_engine():
+    """What ``python -m bot`` imports before READY — bot.__main__, bot.app and every cog — leaves the
+    engine's advisor, parser, answers and the composer for later."""
+    script = (
+        "import importlib, sys\n"
+        "import bot.__main__, bot.app\n"
+        "for cog in bot.app.COGS:\n"
+        "    importlib.import_module(cog)\n"
+        f"print(sorted(name for name in {HEAVY!r} if name in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_warm_up_loads_the_engine_and_the_composer():
+    script = (
+        "import sys\n"
+        "from bot.app import warm_up_engine\n"
+        "warm_up_engine()\n"
+        f"print(sorted(name for name in {HEAVY!r} if name not in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_mirrored_engine_constants_agree():
+    """The bot writes out two engine constants rather than import the engine for them."""
+    from bot.chat import ANSWERS_REMEMBERED
+    from bot.cogs.guide import TOPICS
+    from engine.answer import ANSWERS_REMEMBERED as ENGINE_ANSWERS_REMEMBERED
+    from engine.explain import TOPICS as ENGINE_TOPICS
+
+    assert ANSWERS_REMEMBERED == ENGINE_ANSWERS_REMEMBERED
+    assert TOPICS == ENGINE_TOPICS
