@@ -65,10 +65,14 @@ def test_unknown_gpu_in_a_comparison_asks_again():
     from bot.chat import respond
     from engine.advisor import AdviceContext
 
-    answer = respond(understand("rtx 9090 vs 4090", None), AdviceContext())
-    assert answer.comparison is None and "rtx 9090" in english(answer.headline)
-    assert "RTX 4090" in english(answer.headline)
+    answer = respond(understand("rtx 4095 vs 3090", None), AdviceContext())
+    assert answer.comparison is None and "rtx 4095" in english(answer.headline)
+    assert "RTX 4090" in english(answer.headline)  # did you mean …
     assert answer.follow_up is not None
+    # A card of a series not out yet is said so, and the comparison asks again (not "4090 vs 3090").
+    future = respond(understand("rtx 9090 vs 4090", None), AdviceContext())
+    assert future.comparison is None and "RTX 9090 is not out yet" in english(future.headline)
+    assert future.follow_up is not None
 
 
 def test_parser_notes_reach_the_answer():
