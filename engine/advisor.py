@@ -44,7 +44,7 @@ from engine.message import Msg, Value, msg
 from engine.model_specs import load_model_catalog
 from engine.money import Money, exchange_rates
 from engine.performance import compare, speed
-from engine.power import plan
+from engine.power import SUGGESTED_CUT_W, plan, power_limit_tradeoff
 from engine.query import BOUNDS, Objective, Query, Task
 from engine.specs import WORKLOADS, CloudInstance, Gpu, Workload
 from engine.support import caveats_for, software_caveats, software_notes
@@ -1207,6 +1207,12 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         )
     else:
         headline = msg("advice.power.headline", **said)
+    if query.topic == "cooling" and not query.power_limit_w and gpu.tdp_w > SUGGESTED_CUT_W * 2:
+        # "My 4090 runs at 85 °C while training, is that OK?": the guide's remedy leads — a power limit
+        # takes heat away for little speed, and a slot's gap between cards cools them by 10-30 °C.
+        cut = power_limit_tradeoff(gpu.tdp_w, gpu.tdp_w - SUGGESTED_CUT_W)
+        heat = msg("advice.power.heat", gpu=gpu.short_name, limit_w=cut.limit_w, slowdown=cut.slowdown_percent)
+        headline = msg("sentences", items=(heat, headline))
     if result.psu_w and result.psu_verdict is not None:
         # "Is my 750 W PSU enough for a 4090?": their PSU's verdict is the answer, the sizing its reason.
         yours = msg("advice.power.your_psu", psu=result.psu_w, verdict=result.psu_verdict)

@@ -662,3 +662,11 @@ def test_a_recommendation_for_an_llm_no_desk_holds_says_so_rather_than_ranking_c
     # "What hardware to fine-tune the full DeepSeek R1?": 671B — a job for a server or the cloud, not an RTX 3090.
     answer = advise(Query(kind="recommend", task="llm_finetune", model="deepseek-r1"))
     assert answer.can_run is not None and "canrun.headline.need" in answer.headline.all_keys()
+
+
+def test_a_card_running_hot_is_told_the_guides_power_limit_first():
+    # "My 4090 runs at 85 °C while training": −50 W (400 W) costs ≈ 4 % on the guide's power-limit curve
+    # through "−50 W ≈ −7 %", and a slot's gap cools cards by 10-30 °C; the PSU sizing follows.
+    answer = advise(Query(kind="power", gpus=("rtx-4090",), topic="cooling"))
+    heat = answer.headline["items"][0]
+    assert heat.key == "advice.power.heat" and heat["limit_w"] == 400 and 3 < heat["slowdown"] < 6

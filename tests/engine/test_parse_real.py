@@ -621,3 +621,7 @@ def test_a_glued_deepseek_generation_is_read() -> None:
 )
 def test_a_stated_context_length_is_read(text: str, tokens: int | None) -> None:
     assert q(text).context_tokens == tokens
+
+
+def test_a_temperature_question_about_a_card_is_a_cooling_question() -> None:
+    assert (q("4090 训练时温度 85 度正常吗").kind, q("4090 训练时温度 85 度正常吗").topic) == ("power", "cooling")
