@@ -1747,11 +1747,20 @@ def assess(
         if not alternatives and not verdicts and memory is None:
             # Nothing a person can put on a desk holds it ("full fine-tune of a 14B"): say how much
             # it needs in all, and what a LoRA/QLoRA fine-tune would take instead.
-            top_mode, top_prec = _alternative_targets(spec, chosen)[0]
+            targets = _alternative_targets(spec, chosen)
+            top_mode, top_prec = targets[0]
             need = estimate(spec, top_mode, top_prec, gpus=1, context=context)
             need_msg = msg(
                 "canrun.headline.need", rung=_label(top_mode, top_prec), gb=need.total_gb, desktop=MAX_DESKTOP_GPUS
             )
+            if chosen == "inference" and len(targets) > 1:
+                # "The cheapest way to run Grok-1?": what its smallest rung takes too (Q4_K_M, not only BF16),
+                # and the servers are counted for that one.
+                top_mode, top_prec = targets[-1]
+                least = estimate(spec, top_mode, top_prec, gpus=1, context=context)
+                need_msg = _sentences(
+                    need_msg, msg("canrun.headline.need_least", rung=_label(top_mode, top_prec), gb=least.total_gb)
+                )
             # "How many GPUs for a full training of Llama 2 70B?": the count of 80 GB data-centre cards,
             # sharded (FSDP / ZeRO-3 for training, tensor parallel for serving), 8 to a server.
             server = load_catalog().get(SERVER_GPU)

@@ -961,3 +961,10 @@ def test_an_image_model_is_never_split_over_cards_and_an_offloaded_qlora_says_so
     # Two 24 GB Turing cards fine-tune a 70B with QLoRA only with FSDP's CPU offload: the headline says so.
     two = assess(q(task="llm_finetune", gpus=("quadro-rtx-6000",), gpu_counts=(2,)))
     assert two.headline.key == "canrun.card.tunes_offload"
+
+
+def test_an_llm_no_desk_holds_says_what_its_smallest_rung_takes_and_counts_servers_for_it():
+    # Grok-1 (314B): 631 GB at BF16; at Q4_K_M ≈193 GB — four 80 GB H100s, not the eight BF16 would take.
+    report = assess(q(model="grok-1"))
+    keys = report.headline.all_keys()
+    assert "canrun.headline.need_least" in keys and "canrun.headline.servers" in keys
