@@ -8,24 +8,19 @@ Query, with a time-to-live; the bot can back it with the database so a restart k
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from engine.memo import ANSWERS_REMEMBERED
 from engine.query import ParseResult, Query
 
 if TYPE_CHECKING:
     from engine.advisor import AdviceContext
     from engine.answer import Answer
 
-# The engine (parser, advisor, answers) loads on first use, not when the bot is imported: the bot
-# warms it up in a thread after READY, and an answer before that loads what it needs (start-up,
-# issue #24). So this mirrors engine.answer.ANSWERS_REMEMBERED (tests/bot/test_startup_imports.py
-# checks that they agree) rather than importing it.
-ANSWERS_REMEMBERED = int(os.environ.get("GPU_ADVISOR_ANSWERS_REMEMBERED", "512"))
 TTL_SECONDS = 30 * 60
 MAX_CONVERSATIONS = 10_000
 # With the database behind it, memory keeps only the most recent threads; an older one is read back

@@ -25,9 +25,8 @@ from engine.advisor import AdviceContext, advise
 from engine.answer import Answer
 from engine.catalog import load_catalog
 from engine.errors import UserError
-from engine.explain import TOPICS
 from engine.money import Money, exchange_rates
-from engine.query import TASKS, Query
+from engine.query import TASKS, TOPICS, Query
 from engine.specs import WORKLOADS
 
 if TYPE_CHECKING:

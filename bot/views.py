@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.chat import ANSWERS_REMEMBERED
 from bot.discord_internals import NeverListens
 from bot.embeds import answer_embed, why_embed
 from bot.i18n import Lang, from_discord, t
@@ -22,6 +21,7 @@ from bot.words import english, render
 from engine.catalog import load_catalog
 from engine.codec import decode, encode
 from engine.errors import UserError
+from engine.memo import ANSWERS_REMEMBERED
 from engine.money import Money
 from engine.query import Query
 from engine.specs import WORKLOADS  # loaded anyway with the message catalogs (bot.words → engine.money)

@@ -21,7 +21,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import flowchart
-from engine.answer import ANSWERS_REMEMBERED, Answer, CompareRow, Comparison, FollowUp, Option, Rental, Rule
+from engine.answer import Answer, CompareRow, Comparison, FollowUp, Option, Rental, Rule
 from engine.canrun import assess, rung_label
 from engine.catalog import load_catalog
 from engine.cloud import SOURCE as CLOUD_SOURCE
@@ -39,6 +39,7 @@ from engine.cost import (
 from engine.cycles import worked_example
 from engine.errors import UserError
 from engine.explain import explain
+from engine.memo import ANSWERS_REMEMBERED
 from engine.memory import memory_floor, model_words
 from engine.message import Msg, Value, msg
 from engine.model_specs import load_model_catalog

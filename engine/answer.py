@@ -8,7 +8,6 @@ text, charts) only format; they never compute a number.
 from __future__ import annotations
 
 import datetime as dt
-import os
 from decimal import Decimal
 from typing import Literal
 
@@ -24,10 +23,6 @@ from engine.performance import RelativeSpeed
 from engine.power import PowerPlan
 from engine.query import Kind, Query
 from engine.specs import Gpu, Workload
-
-# How many answers (and parsed questions) a process remembers, so a repeated question is a lookup;
-# GPU_ADVISOR_ANSWERS_REMEMBERED=0 turns remembering off (bench/e2e_bench.py --forgetful).
-ANSWERS_REMEMBERED = int(os.environ.get("GPU_ADVISOR_ANSWERS_REMEMBERED", "512"))
 
 
 class Frozen(BaseModel):

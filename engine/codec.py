@@ -29,19 +29,12 @@ from engine.catalog import load_catalog
 from engine.cycles import Edition
 from engine.errors import UserError
 from engine.money import Money
-from engine.query import BOUNDS, CHOICES, Query
+from engine.query import BOUNDS, CHOICES, TOPICS, Query
 
 ID_BITS = 24
 COUNT_BITS = 13  # 0..8191 holds 1..4096
 MAX_ITEMS_BITS = 3  # 0..7 holds up to BOUNDS["gpus"] entries
 CURRENCY_LETTER_BITS = 5
-
-
-@cache
-def _topics() -> tuple[str, ...]:
-    from engine.explain import TOPICS
-
-    return tuple(TOPICS)
 
 
 @cache
@@ -123,7 +116,7 @@ LAYOUT: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("model", ("model",)),
     ("workload", ("choice", CHOICES["workload"])),
     ("organization", ("bool",)),
-    ("topic", ("choice", None)),  # the guide's topics (engine.explain.TOPICS)
+    ("topic", ("choice", TOPICS)),  # the guide's topics
     ("power_limit_w", ("int", BOUNDS["power_limit_w"].low, BOUNDS["power_limit_w"].high)),
     ("mode", ("choice", CHOICES["mode"])),
     ("precision", ("choice", None)),  # engine.memory.PRECISIONS
@@ -151,7 +144,7 @@ BUDGET_CENTS_BITS = _bits(int(BOUNDS["budget"].high) * 100 + 1)
 def _options(name: str, spec: tuple[Any, ...]) -> tuple[str, ...]:
     if spec[1] is not None:
         return tuple(spec[1])
-    return _topics() if name == "topic" else _precisions()
+    return _precisions()  # precision, whose names engine.memory holds (imported when first needed)
 
 
 def _stated(value: Any) -> bool:

@@ -15,24 +15,6 @@ from engine.cloud import guide_example
 from engine.cycles import worked_example
 from engine.datafiles import data_dir, read_yaml, validate_entries
 
-TOPICS = (
-    "tensor_cores",
-    "memory_bandwidth",
-    "cache",
-    "tma",
-    "precision",
-    "sparsity",
-    "pcie",
-    "nvlink",
-    "amd",
-    "cloud_vs_desktop",
-    "next_generation",
-    "carbon",
-    "cpu",
-    "cooling",
-    "multi_gpu",
-)
-
 
 class _Words(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")

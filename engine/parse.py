@@ -20,9 +20,9 @@ from functools import lru_cache
 from typing import Any
 
 from engine import query as _query
-from engine.answer import ANSWERS_REMEMBERED
 from engine.catalog import Catalog, load_catalog
 from engine.classify import NONE, Classifier, load_classifier
+from engine.memo import ANSWERS_REMEMBERED
 from engine.message import Msg, msg
 from engine.model_specs import load_model_catalog
 from engine.money import Money

@@ -86,6 +86,25 @@ BOUNDS: dict[str, Bound] = {
     "electricity_usd_per_kwh": Bound(0, 100),
 }
 MODEL_TEXT_BYTES = 13  # of a model name the catalog does not know: what a button can carry (engine.codec)
+# The guide's explanations a question may name (data/explain.yaml has one entry per topic; engine.explain
+# re-exports this). Kept here, beside the other choices, so that naming a topic needs no explanations.
+TOPICS = (
+    "tensor_cores",
+    "memory_bandwidth",
+    "cache",
+    "tma",
+    "precision",
+    "sparsity",
+    "pcie",
+    "nvlink",
+    "amd",
+    "cloud_vs_desktop",
+    "next_generation",
+    "carbon",
+    "cpu",
+    "cooling",
+    "multi_gpu",
+)
 CHOICES: dict[str, tuple[str, ...]] = {
     "kind": KINDS,
     "task": TASKS,
@@ -249,8 +268,6 @@ class Query(BaseModel):
     @field_validator("topic")
     @classmethod
     def _known_topic(cls, value: str | None) -> str | None:
-        from engine.explain import TOPICS  # engine.explain imports the answers, which import this module
-
         if value is not None and value not in TOPICS:
             raise UserError("error.unknown_topic", name=value, known=listed(TOPICS))
         return value

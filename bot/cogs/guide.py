@@ -10,28 +10,8 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.interactions import advise, command_cooldown, gpu_autocomplete, lang_of, resolve_gpu, send_answer
-from engine.query import Query
+from engine.query import TOPICS, Query
 
-# engine.explain.TOPICS, written out: importing engine.explain loads the whole engine (engine.answer),
-# which the bot loads after READY, not while its cogs load (start-up, issue #24).
-# tests/bot/test_startup_imports.py checks that the two agree.
-TOPICS = (
-    "tensor_cores",
-    "memory_bandwidth",
-    "cache",
-    "tma",
-    "precision",
-    "sparsity",
-    "pcie",
-    "nvlink",
-    "amd",
-    "cloud_vs_desktop",
-    "next_generation",
-    "carbon",
-    "cpu",
-    "cooling",
-    "multi_gpu",
-)
 Topic = Literal[TOPICS]  # type: ignore[valid-type]
 
 

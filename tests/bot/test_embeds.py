@@ -131,7 +131,8 @@ def test_chinese_answers_translate_known_caveats_and_tips():
 
 @pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
 def test_explanations_come_in_chinese_with_the_engines_figures(lang):
-    from engine.explain import TOPICS, explain
+    from engine.explain import explain
+    from engine.query import TOPICS
 
     for topic in TOPICS:
         words = explain(topic).wording(lang)

@@ -74,7 +74,7 @@ def test_retained_sizes_name_what_holds_memory():
 
 def test_rendered_replies_are_fewer_than_the_engines_answers():
     from bot import views
-    from engine.answer import ANSWERS_REMEMBERED
+    from engine.memo import ANSWERS_REMEMBERED
 
     held = views.RENDERED_REMEMBERED
     assert held == min(ANSWERS_REMEMBERED, 128)

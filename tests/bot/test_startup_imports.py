@@ -85,14 +85,3 @@ def test_the_warm_up_loads_the_engine_and_the_composer():
     )
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
-
-
-def test_the_mirrored_engine_constants_agree():
-    """The bot writes out two engine constants rather than import the engine for them."""
-    from bot.chat import ANSWERS_REMEMBERED
-    from bot.cogs.guide import TOPICS
-    from engine.answer import ANSWERS_REMEMBERED as ENGINE_ANSWERS_REMEMBERED
-    from engine.explain import TOPICS as ENGINE_TOPICS
-
-    assert ANSWERS_REMEMBERED == ENGINE_ANSWERS_REMEMBERED
-    assert TOPICS == ENGINE_TOPICS

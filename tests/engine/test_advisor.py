@@ -12,9 +12,9 @@ from engine import AdviceContext, advise
 from engine.advisor import workload_for
 from engine.catalog import load_catalog
 from engine.cost import price_quote, rank_by_value, value
-from engine.explain import TOPICS, explain
+from engine.explain import explain
 from engine.money import Money
-from engine.query import Query
+from engine.query import TOPICS, Query
 
 GUIDE_2023_CHART = [
     "rtx-4090",

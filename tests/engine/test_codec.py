@@ -12,11 +12,10 @@ from hypothesis import strategies as st
 from engine.catalog import load_catalog
 from engine.codec import LAYOUT, _code, decode, encode
 from engine.errors import UserError
-from engine.explain import TOPICS
 from engine.memory import PRECISIONS
 from engine.model_specs import load_model_catalog
 from engine.money import Money
-from engine.query import BOUNDS, CHOICES, MODEL_TEXT_BYTES, Query
+from engine.query import BOUNDS, CHOICES, MODEL_TEXT_BYTES, TOPICS, Query
 
 # The longest a button puts before the encoded query (bot.views: "ga:chart:s:", "ga:vote:down:").
 PREFIX = len("ga:vote:down:")

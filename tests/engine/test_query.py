@@ -19,11 +19,11 @@ from engine.cloud import break_even
 from engine.cost import price_quote
 from engine.datafiles import data_dir
 from engine.errors import UserError
-from engine.explain import TOPICS, explain
+from engine.explain import explain
 from engine.memory import MODES as MEMORY_MODES
 from engine.message import Msg
 from engine.money import Money
-from engine.query import BOUNDS, MODES, Query, user_error
+from engine.query import BOUNDS, MODES, TOPICS, Query, user_error
 
 LANGS = ("en", "zh-Hant", "zh-Hans")
 
