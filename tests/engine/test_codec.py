@@ -126,32 +126,27 @@ def test_catalog_ids_do_not_collide_in_their_codes():
     assert len({_code(m) for m in MODELS}) == len(MODELS)
 
 
+PINNED_QUERY = Query(
+    kind="recommend",
+    task="llm_finetune",
+    budget=Money(amount=3000, currency="EUR"),
+    hours_per_day=8,
+    organization=True,
+    condition="used",
+)
+PINNED = "Fr1W#001PP0%QXi001Q"  # written out, not computed: the encoding of PINNED_QUERY on 2026-12-06
+
+
 def test_the_layout_is_pinned_so_posted_buttons_keep_working():
     """Changing this encoding breaks every button already posted: append fields and choices only."""
-    query = Query(
-        kind="recommend",
-        task="llm_finetune",
-        budget=Money(amount=3000, currency="EUR"),
-        hours_per_day=8,
-        organization=True,
-        condition="used",
-    )
-    assert encode(query) == PINNED
-    assert decode(PINNED) == query
+    assert encode(PINNED_QUERY) == PINNED
+    assert decode(PINNED) == PINNED_QUERY
 
 
-PINNED = "Fr1W#001PP0%QXi001Q"  # written out, not computed: the encoding of the query above on 2026-12-06
 # Buttons posted before the layout had versions (2026-12-03 to -06), written by that day's codec:
 # they decode to what they meant, an unknown model's text included.
 LEGACY = {
-    "gyf_^00AWU6CfDC0C4": Query(
-        kind="recommend",
-        task="llm_finetune",
-        budget=Money(amount=3000, currency="EUR"),
-        hours_per_day=8,
-        organization=True,
-        condition="used",
-    ),
+    "gyf_^00AWU6CfDC0C4": PINNED_QUERY,
     "kU$20HJbzg15<BpWmRr#Zf|#PO>bmnY(f": Query(
         kind="can_run", model="SomeUnknownModelXYZ", gpus=("rtx-3090",), num_gpus=2, cpu_only=True
     ),
