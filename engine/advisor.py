@@ -165,12 +165,15 @@ def forget_answers() -> None:
 # ---- recommend -------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=8)
-def _candidates(organization: bool, tensor_cores_only: bool) -> tuple[str, ...]:
+@lru_cache(maxsize=32)
+def _candidates(organization: bool, tensor_cores_only: bool, vendor: str | None = None) -> tuple[str, ...]:
+    """The cards a buyer can put in their machine (``Gpu.buyable``), of ``vendor`` when one is given."""
     return tuple(
         g.id
         for g in load_catalog().gpus.values()
-        if g.buyable(organization) and (g.has_tensor_cores or not tensor_cores_only)
+        if g.buyable(organization)
+        and (g.has_tensor_cores or not tensor_cores_only)
+        and (vendor is None or g.vendor == vendor)
     )
 
 
@@ -433,7 +436,7 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
                 rank_by_value(
                     workload,
                     gpu_counts=counts,
-                    candidates=[c for c in _candidates(organization, False) if catalog.get(c).vendor == "nvidia"],
+                    candidates=_candidates(organization, False, "nvidia"),
                     min_memory_gb=most,
                     max_gpus_usd=budget,
                     snapshot=ctx.snapshot,
@@ -495,11 +498,7 @@ def _named_card(
     peers = rank_by_value(
         workload,
         gpu_counts=(count,),
-        candidates=[
-            c
-            for c in _candidates(bool(query.organization), tensor_cores_only=False)
-            if not same_vendor or catalog.get(c).vendor == "nvidia"
-        ],
+        candidates=_candidates(bool(query.organization), False, "nvidia" if same_vendor else None),
         min_memory_gb=gpu.memory_gb,
         snapshot=ctx.snapshot,
         condition=query.condition,
@@ -572,7 +571,7 @@ def _most_memory(
     affordable = rank_by_value(
         workload_for(query),
         gpu_counts=counts,
-        candidates=[c for c in _candidates(organization, False) if catalog.get(c).vendor == vendor],
+        candidates=_candidates(organization, False, vendor),
         max_gpus_usd=budget,
         snapshot=ctx.snapshot,
         condition=query.condition,
@@ -624,12 +623,11 @@ def _multi_gpu(
 ) -> tuple[Option, ...]:
     """The best 2- and 4-GPU systems within budget, for users who want more speed than one card —
     of NVIDIA cards unless the user opted into a vendor (the guide's advice holds for every setup)."""
-    catalog = load_catalog()
     vendor = query.vendor or "nvidia"
     found = best_per_count(
         workload,
         gpu_counts=(2, 4),
-        candidates=[c for c in _candidates(organization, True) if catalog.get(c).vendor == vendor],
+        candidates=_candidates(organization, True, vendor),
         min_memory_gb=floor_gb,
         max_gpus_usd=budget,
         snapshot=ctx.snapshot,
@@ -1080,10 +1078,9 @@ def _card_bought(query: Query, ctx: AdviceContext) -> str | None:
     for_card = query.desktop_usd - base_system(1, load_catalog().snapshot(ctx.snapshot).date).usd
     if for_card <= 0:
         return None
-    nvidia = [c for c in _candidates(bool(query.organization), True) if load_catalog().get(c).vendor == "nvidia"]
     found = best_per_count(
         workload_for(query),
-        candidates=nvidia,
+        candidates=_candidates(bool(query.organization), True, "nvidia"),
         max_gpus_usd=for_card,
         snapshot=ctx.snapshot,
         condition=query.condition,
