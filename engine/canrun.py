@@ -1039,10 +1039,15 @@ def cheapest_setups(
     # and slots) and, with a budget, the fastest setup it buys.
     keep = [min(found, key=lambda a: (a.count, a.gpus_usd), default=None)]
     if max_usd is not None:
-        keep.append(max((a for a in found if a.decode), key=lambda a: (a.decode.high, -a.gpus_usd), default=None))  # type: ignore[union-attr]
+        keep.append(max((a for a in found if a.decode), key=_fastest_first, default=None))
     kept = list(dict.fromkeys(a for a in keep if a is not None))
     shown = [a for a in found if a not in kept][: max(limit - len(kept), 1)] + kept
     return sorted(shown, key=lambda a: (a.gpus_usd, -(a.decode.low if a.decode else 0)))
+
+
+def _fastest_first(alt: Alternative) -> tuple[float, Decimal]:
+    """Order for "the fastest setup": decode speed, then the lower price."""
+    return (alt.decode.high if alt.decode else 0.0, -alt.gpus_usd)
 
 
 def _alternative_targets(spec: ModelSpec, mode: Mode) -> list[tuple[Mode, str]]:
@@ -1554,7 +1559,7 @@ def _headline(
         else:
             offer = msg("canrun.cheapest", cheapest=_alternative_words(cheapest))
         head = _sentences(head, offer)
-        fastest = max(alternatives, key=lambda a: (a.decode.high if a.decode else 0, -a.gpus_usd))
+        fastest = max(alternatives, key=_fastest_first)
         if within_budget and fastest.decode and fastest is not cheapest and fastest is not top:
             # "The best GPU for Llama 3 70B under $2,000": the fastest setup the budget buys beside the cheapest.
             head = _sentences(head, msg("canrun.fastest_in_budget", fastest=_alternative_words(fastest)))
