@@ -155,7 +155,7 @@ class Gpu(Frozen):
         computers (Macs, DGX Spark, Strix Halo: whole systems, not cards), no SXM/OAM modules outside
         servers, and for a person (not a lab or company) no passively cooled server cards, which need a
         server's airflow that a desktop case does not give (they stay in answers that name them)."""
-        if self.platform in ("laptop", "embedded", "unified_memory") or self.gpu_class == "laptop":
+        if not self.stacks:  # a laptop's chip, an embedded module or a whole computer: no card to add
             return False
         if organization:
             return True
