@@ -1009,7 +1009,8 @@ def cheapest_setups(
             candidates.append((gpu, quote, n))
     found: list[Alternative] = []
     for gpu, quote, n in candidates:
-        prec = _eight_bit(gpu) if precision in ("fp8", "int8") else precision
+        # the card's own 8-bit and 16-bit types (same memory): a P100 trains in FP16, not BF16
+        prec = _eight_bit(gpu) if precision in ("fp8", "int8") else _half(gpu) if precision == "bf16" else precision
         split = inference_split(gpu, n) if mode == "inference" else "tensor"
         est = estimate(spec, mode, prec, gpus=n, context=context, split=split, runtime=runtime_of(gpu))
         decode = (
@@ -1532,6 +1533,7 @@ def _headline(
     need: Msg | None = None,
     needs: list[Need] | None = None,
     within_budget: bool = False,
+    asked: Mode | None = None,
 ) -> Msg:
     if need is not None:
         head = _sentences(msg("canrun.headline.model", model=model_words(spec)), need)
@@ -1549,15 +1551,18 @@ def _headline(
     if alternatives and not any(v.fits for v in verdicts) and (memory is None or not memory.fits):
         cheapest = min(alternatives, key=lambda a: a.gpus_usd)
         top = alternatives[0]
+        # "Full fine-tune of Qwen 14B": nothing on a desk holds the work asked, so what is offered is
+        # another mode (LoRA, QLoRA), and the offer says so rather than calling it the cheapest fit.
+        instead = "instead_" if asked is not None and all(a.mode != asked for a in alternatives) else ""
         if (top.mode, top.precision) != (cheapest.mode, cheapest.precision):
             offer = msg(
-                "canrun.cheapest_and_top",
+                f"canrun.{instead}cheapest_and_top",
                 cheapest=_alternative_words(cheapest),
                 rung=_label(top.mode, top.precision),
                 top=_alternative_words(top, with_label=False),
             )
         else:
-            offer = msg("canrun.cheapest", cheapest=_alternative_words(cheapest))
+            offer = msg(f"canrun.{instead}cheapest", cheapest=_alternative_words(cheapest))
         head = _sentences(head, offer)
         fastest = max(alternatives, key=_fastest_first)
         if within_budget and fastest.decode and fastest is not cheapest and fastest is not top:
@@ -1802,7 +1807,14 @@ def assess(
         memory_verdict=memory,
         alternatives=tuple(alternatives),
         headline=_headline(
-            spec, verdicts, memory, alternatives, need_msg, needs, within_budget=query.budget_usd() is not None
+            spec,
+            verdicts,
+            memory,
+            alternatives,
+            need_msg,
+            needs,
+            within_budget=query.budget_usd() is not None,
+            asked=chosen,
         ),
         needs=tuple(needs),
         notes=tuple(notes),

@@ -373,6 +373,7 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 70b", min_memory_gb=24, num_gpus=2), precision="bf16"),  # …per GPU
         assess(q(model="llama 3.1 405b", gpus=("rtx-4090",), gpu_counts=(2,))),  # no rung fits two cards
         assess(q(model="32B")),  # no GPU: the cheapest, and the best precision's cheapest beside it
+        assess(q(model="qwen 14b"), mode="full_finetune"),  # no desk holds it: a lighter fine-tune instead
         assess(q(model="llama 3 8b", cpu_only=True)),  # no GPU at all: the CPU and system RAM
         assess(q(model="sdxl", gpus=("rtx-3060-12gb", "rtx-3070", "gtx-1060-6gb")), mode="lora"),  # published
         assess(q(model="sdxl"), mode="full_finetune"),
@@ -968,3 +969,26 @@ def test_an_llm_no_desk_holds_says_what_its_smallest_rung_takes_and_counts_serve
     report = assess(q(model="grok-1"))
     keys = report.headline.all_keys()
     assert "canrun.headline.need_least" in keys and "canrun.headline.servers" in keys
+
+
+def test_a_full_fine_tune_no_desk_holds_offers_a_lighter_one_as_such():
+    # "How much VRAM to full fine-tune Qwen 14B?": 241 GB at BF16 mixed precision, more than 4 desktop cards
+    # hold. What a desk can do is a LoRA or QLoRA fine-tune, and the headline says it is another mode, not
+    # "the cheapest that fits" the full fine-tune that was asked.
+    report = assess(q(model="qwen 14b"), mode="full_finetune")
+    assert report.mode == "full_finetune" and report.alternatives
+    assert {a.mode for a in report.alternatives} <= {"lora", "qlora"}
+    keys = report.headline.all_keys()
+    assert "canrun.instead_cheapest_and_top" in keys and "canrun.cheapest_and_top" not in keys
+    # a cheapest fit of the mode asked keeps its wording
+    assert "canrun.cheapest" in assess(q(model="llama 2 7b"), mode="full_finetune").headline.all_keys()
+
+
+def test_a_setup_offered_on_a_card_without_bf16_says_fp16():
+    # The cheapest setups for a BF16 fine-tune may be Pascal or Volta cards, which train in FP16 (same memory).
+    # A lab's cheapest for a full fine-tune of a 7B: 8× Tesla P100 (Pascal) and 8× T4 (Turing), both FP16.
+    report = assess(q(model="llama 2 7b", organization=True), mode="full_finetune")
+    assert {"tesla-p100", "t4"} <= {a.gpu_id for a in report.alternatives}
+    for alt in report.alternatives:
+        half = "bf16" if load_catalog().architecture(alt.gpu_id).features.bf16 else "fp16"
+        assert alt.precision == half, (alt.gpu_id, alt.precision)
