@@ -405,6 +405,10 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         )
     else:
         headline = msg(f"advice.recommend.headline.{objective}", **said)
+    passed = found[0] if named is None and _legacy(catalog.get(found[0].gpu_id)) else None
+    if passed is not None and passed.gpu_id not in (lead.gpu_id, value_pick.gpu_id):
+        # "the best value is a $312 V100": said, and why it is not the pick
+        caveats.append(msg("advice.caveat.legacy_not_lead", gpu=catalog.get(passed.gpu_id).short_name))
     if value_pick.gpu_id != lead.gpu_id or value_pick.gpu_count != lead.gpu_count:
         beside = msg(
             "advice.recommend.value_beside",
@@ -553,12 +557,20 @@ def _lead(
     every = ranked(True, limit=None) or ranked(False, limit=None)
     catalog = load_catalog()
     leading = [v for v in every if query.vendor is not None or catalog.get(v.gpu_id).vendor == "nvidia"] or every
+    # A card today's default PyTorch builds no longer run (Volta's V100 and Titan V: CUDA 13 dropped them)
+    # is shown, with that caveat, but does not lead a purchase while a supported card is on the list.
+    leading = [v for v in leading if not _legacy(catalog.get(v.gpu_id))] or leading
     value_pick = leading[0] if leading else found[0]
     if objective == "fastest":
         return max(leading, key=lambda v: v.speed), value_pick, objective
     if objective == "cheapest":
         return min(leading, key=lambda v: v.system_usd), value_pick, objective
     return value_pick, value_pick, objective
+
+
+def _legacy(gpu: Gpu) -> bool:
+    """An NVIDIA card that only PyTorch's legacy CUDA build, or none, still runs."""
+    return gpu.vendor == "nvidia" and gpu.software.pytorch in ("legacy", "dropped")
 
 
 def _most_memory(
@@ -624,10 +636,12 @@ def _multi_gpu(
     """The best 2- and 4-GPU systems within budget, for users who want more speed than one card —
     of NVIDIA cards unless the user opted into a vendor (the guide's advice holds for every setup)."""
     vendor = query.vendor or "nvidia"
+    catalog = load_catalog()
+    supported = tuple(g for g in _candidates(organization, True, vendor) if not _legacy(catalog.get(g)))
     found = best_per_count(
         workload,
         gpu_counts=(2, 4),
-        candidates=_candidates(organization, True, vendor),
+        candidates=supported,
         min_memory_gb=floor_gb,
         max_gpus_usd=budget,
         snapshot=ctx.snapshot,

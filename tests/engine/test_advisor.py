@@ -9,7 +9,7 @@ import pytest
 
 from bot.words import english
 from engine import AdviceContext, advise
-from engine.advisor import workload_for
+from engine.advisor import _candidates, workload_for
 from engine.catalog import load_catalog
 from engine.cost import price_quote, rank_by_value, value
 from engine.explain import explain
@@ -670,3 +670,18 @@ def test_a_card_running_hot_is_told_the_guides_power_limit_first():
     answer = advise(Query(kind="power", gpus=("rtx-4090",), topic="cooling"))
     heat = answer.headline["items"][0]
     assert heat.key == "advice.power.heat" and heat["limit_w"] == 400 and 3 < heat["slowdown"] < 6
+
+
+def test_a_card_pytorch_no_longer_runs_does_not_lead_a_purchase():
+    # Used V100s give the most 16-bit training per dollar in today's market (the table shows it, at 100 %),
+    # but today's default PyTorch wheels (CUDA 13) no longer run Volta: a research group asking what to buy
+    # is led to a supported card, told why the V100 is not the pick, and offered no multi-V100 setup.
+    query = Query(kind="recommend", task="other", organization=True)  # data-centre cards are in the running
+    market = rank_by_value("train16", candidates=_candidates(True, True), min_memory_gb=10, limit=1)
+    assert market[0].gpu_id == "v100-16gb"  # the premise: the market's best value is a Volta card
+    answer = advise(query)
+    lead = load_catalog().get(answer.options[0].gpu_id)
+    assert lead.software.pytorch == "current"
+    assert "v100-16gb" in {o.gpu_id for o in answer.options}
+    assert any(c.key == "advice.caveat.legacy_not_lead" for c in answer.caveats)
+    assert all(load_catalog().get(o.gpu_id).software.pytorch == "current" for o in answer.alternatives)
