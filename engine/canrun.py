@@ -995,7 +995,9 @@ def cheapest_setups(
     index = _price_index(id(load_catalog()), snapshot, condition, organization, vendor)
     candidates: list[tuple[Gpu, PriceQuote, int]] = []
     for (_, server, linked), cards in index:
-        most = MAX_SERVER_GPUS if server else MAX_DESKTOP_GPUS
+        # only a language model is split over cards by the usual tools: an image, video or vision model
+        # runs on one card ("FLUX.1 on 3× RTX 3070" is no setup anyone can run)
+        most = 1 if spec.kind != "llm" else MAX_SERVER_GPUS if server else MAX_DESKTOP_GPUS
         split: Split = "tensor" if linked or mode != "inference" else "pipeline"
         # FP8 and INT8 take the same memory: the count does not depend on which one a card runs.
         n = gpus_needed(spec, cards[0][0], mode, precision, max_gpus=most, context=context, split=split)

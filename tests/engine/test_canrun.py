@@ -992,3 +992,12 @@ def test_a_setup_offered_on_a_card_without_bf16_says_fp16():
     for alt in report.alternatives:
         half = "bf16" if load_catalog().architecture(alt.gpu_id).features.bf16 else "fp16"
         assert alt.precision == half, (alt.gpu_id, alt.precision)
+
+
+def test_the_setups_offered_for_an_image_model_are_single_cards():
+    # FLUX.1 [dev] does not fit a GTX 1070 8GB; what is offered is one card that holds it, never
+    # "3× RTX 3070 at INT8" (the usual tools run an image model on one card).
+    report = assess(q(model="flux dev", gpus=("gtx-1070",)))
+    assert not report.verdicts[0].fits and report.alternatives
+    assert all(a.count == 1 for a in report.alternatives)
+    assert all(a.need_gib <= a.memory_gb for a in report.alternatives)
