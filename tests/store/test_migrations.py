@@ -40,7 +40,7 @@ async def test_upgrade_an_old_database_with_data_in_it(backend, clock):
             "INSERT INTO price_reports (guild_id, user_id, gpu_id, amount_hundredths, currency, condition, place,"
             " reported_at, created_at) VALUES (:g, :u, 'rtx-3090', :a, :c, 'used', :p, :t, :t)"
         ).bindparams(T)
-        for u, a, c in [(1, 65000, "USD"), (2, 70000, "USD"), (3, 66069, "EUR"), (4, 9578800, "JPY")]:
+        for u, a, c in [(1, 65000, "USD"), (2, 70000, "USD"), (3, 60997, "EUR"), (4, 11153100, "JPY")]:
             await conn.execute(insert, {"g": 10, "u": u, "a": a, "c": c, "p": f"shop {u}", "t": when})
         await conn.execute(
             sa.text(
@@ -78,8 +78,8 @@ async def test_upgrade_an_old_database_with_data_in_it(backend, clock):
     assert [r.price.amount for r in reversed(reports)] == [
         Decimal(650),
         Decimal(700),
-        Decimal("660.69"),
-        Decimal(95788),
+        Decimal("609.97"),
+        Decimal(111531),
     ]
     summary = await new.prices.price_summary("rtx-3090", 10)
     assert summary.guild.count == 4 and summary.guild.median.amount == Decimal(700)

@@ -59,11 +59,11 @@ async def test_partial_updates_keep_other_fields_and_reset_restores_defaults(sto
 async def test_changing_currency_keeps_the_real_electricity_price(store):
     # Not set: the default 0.12 USD shows in the server's currency.
     got = await store.settings.set(5, currency="EUR")
-    assert got.electricity_per_kwh == Decimal("0.1133")  # 0.12 × 0.94384
+    assert got.electricity_per_kwh == Decimal("0.1046")  # 0.12 × 0.87138
     # Set explicitly in EUR, then switched to JPY: converted, not reinterpreted.
     await store.settings.set(6, currency="EUR", electricity_per_kwh="0.30")
     got = await store.settings.set(6, currency="JPY")
-    assert got.currency == "JPY" and Decimal(43) < got.electricity_per_kwh < Decimal(44)
+    assert got.currency == "JPY" and Decimal(54) < got.electricity_per_kwh < Decimal(55)
 
 
 async def test_defaults_come_from_the_bot(backend):
@@ -101,7 +101,7 @@ async def test_advice_context_from_settings(store):
     off = await store.settings.set(1, currency="EUR", electricity_per_kwh=Decimal("0.30"))
     ctx = advice_context(off, price_overrides={"rtx-3090": quote})
     assert ctx.currency == "EUR" and ctx.price_overrides == {}
-    assert ctx.electricity_usd_per_kwh == Decimal("0.317850")  # 0.30 / 0.94384
+    assert ctx.electricity_usd_per_kwh == Decimal("0.344281")  # 0.30 / 0.87138
     on = await store.settings.set(1, use_community_prices=True)
     assert advice_context(on, price_overrides={"rtx-3090": quote}).price_overrides == {"rtx-3090": quote}
 
@@ -121,7 +121,7 @@ async def test_concurrent_changes_to_different_fields_are_all_kept(store):
 def test_bot_defaults_convert_the_usd_electricity_price():
     assert GuildSettings.bot_defaults("USD", Decimal("0.12")).electricity_per_kwh == Decimal("0.12")
     eur = GuildSettings.bot_defaults("EUR", Decimal("0.12"))
-    assert (eur.currency, eur.electricity_per_kwh) == ("EUR", Decimal("0.1133"))
+    assert (eur.currency, eur.electricity_per_kwh) == ("EUR", Decimal("0.1046"))
 
 
 @pytest.mark.parametrize("guild", [None, 0, -1, True])
