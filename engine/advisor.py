@@ -111,14 +111,19 @@ class AdviceContext(BaseModel):
 
 
 def workload_for(query: Query) -> Workload:
-    """The yardstick: the one asked for, else the task's, else — a model named to run, no task —
+    """The yardstick: the one asked for, else the task's (16-bit inference when the text says the work is
+    inference, as for a vision or speech model run in real time), else — a model named to run, no task —
     decode speed for an LLM and 16-bit inference for an image model; 16-bit training otherwise."""
     if query.workload:
         return query.workload
     if query.task:
         if query.mode in ("full_finetune", "lora", "qlora", "pretrain"):
             return "train16"  # "a GPU for SD LoRA training": training speed, whatever the task runs later
+        if query.mode == "inference" and not query.task.startswith("llm"):
+            return "infer16"  # "a GPU for real-time detection": running a vision or speech model, not training it
         return TASK_WORKLOAD.get(query.task, "train16")
+    if query.mode == "inference" and not query.model:
+        return "infer16"  # "what GPU to run this project's inference?": an unnamed model run, not trained
     if query.model and query.mode in (None, "inference"):
         model_id = load_model_catalog().resolve(query.model)
         kind = load_model_catalog().get(model_id).kind if model_id else None

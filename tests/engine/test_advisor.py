@@ -685,3 +685,14 @@ def test_a_card_pytorch_no_longer_runs_does_not_lead_a_purchase():
     assert "v100-16gb" in {o.gpu_id for o in answer.options}
     assert any(c.key == "advice.caveat.legacy_not_lead" for c in answer.caveats)
     assert all(load_catalog().get(o.gpu_id).software.pytorch == "current" for o in answer.alternatives)
+
+
+def test_inference_of_a_model_that_is_no_llm_is_ranked_by_16_bit_inference():
+    # "Which GPU for real-time YOLO inference?" runs a vision model: the yardstick is 16-bit inference,
+    # not training; an LLM's inference stays decode speed, and a vision task with no mode stays training.
+    assert workload_for(Query(kind="recommend", task="computer_vision", mode="inference")) == "infer16"
+    assert workload_for(Query(kind="recommend", mode="inference")) == "infer16"
+    assert workload_for(Query(kind="recommend", task="llm_inference", mode="inference")) == "decode"
+    assert workload_for(Query(kind="recommend", task="computer_vision")) == "train16"
+    answer = advise(Query(kind="recommend", task="computer_vision", mode="inference"))
+    assert any(r.id == "metric.infer16" for r in answer.rules)
