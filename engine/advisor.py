@@ -946,6 +946,13 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         named = rentals(workload_for(query), need, ctx.reference_gpu, named=query.gpus)
         if len({_card_line(r.gpu_id) for r in named}) >= 2:
             return _named_rentals(query, ctx, named, notes)
+        # "Colab gives me a V100 or a T4, which is faster?": cards offered on a platform whose prices we
+        # do not hold are weighed as cards, by speed for the work; no desktop the user did not ask about.
+        answer = compare_gpus(query.model_copy(update={"kind": "compare"}), ctx)
+        unpriced = tuple(load_catalog().get(g).short_name for g in query.gpus if g not in {r.gpu_id for r in named})
+        return answer.model_copy(
+            update={"notes": (msg("advice.cloud.named_unpriced", gpus=unpriced), *answer.notes, *notes)}
+        )
 
     def lead(headline: Msg) -> Msg:
         """A question that names no card asks what to rent: the cheapest offer per hour of work first."""

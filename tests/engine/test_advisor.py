@@ -696,3 +696,14 @@ def test_inference_of_a_model_that_is_no_llm_is_ranked_by_16_bit_inference():
     assert workload_for(Query(kind="recommend", task="computer_vision")) == "train16"
     answer = advise(Query(kind="recommend", task="computer_vision", mode="inference"))
     assert any(r.id == "metric.infer16" for r in answer.rules)
+
+
+def test_cards_a_platform_offers_without_prices_on_file_are_weighed_as_cards():
+    # "Colab offers a V100 or a T4: which is faster?" — no current rental price for either is on file, so
+    # the answer weighs the two cards for the work (a comparison with a pick), not a desktop the user never
+    # asked about, and says why no prices are shown.
+    answer = advise(Query(kind="cloud_vs_buy", gpus=("v100-16gb", "t4"), cloud_interest=True, task="llm_finetune"))
+    assert answer.kind == "compare" and answer.comparison is not None
+    assert set(answer.comparison.gpu_ids) == {"v100-16gb", "t4"} and answer.comparison.pick is not None
+    assert answer.notes[0].key == "advice.cloud.named_unpriced"
+    assert answer.break_even is None

@@ -395,6 +395,7 @@ def _answers() -> list:
         (q(kind="cloud_vs_buy", desktop_usd=2000), None),  # the card $2,000 buys, against renting as fast a card
         (q(kind="cloud_vs_buy", desktop_usd=500), None),  # less than a base system: no card named, an A100's price
         (q(kind="cloud_vs_buy", task="llm_finetune"), None),  # which cloud GPU to rent
+        (q(kind="cloud_vs_buy", gpus=("v100-16gb", "t4")), None),  # a platform's cards without prices on file
         (q(kind="cloud_vs_buy", desktop_usd=2000, cloud_usd_per_hour=2, hours_per_day=8), None),
         (q(kind="cloud_vs_buy", gpus=(unpriced,), hours_per_day=4), None),
         (q(kind="cloud_vs_buy", gpus=(unpriced,), cloud_usd_per_hour=1, hours_per_day=4), None),
