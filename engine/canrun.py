@@ -1245,9 +1245,12 @@ def _card_lean(gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, 
     return None
 
 
-def _tunes_headline(setup: Msg, gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None) -> Msg:
+def _tunes_headline(
+    setup: Msg, gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, full_first: bool = False
+) -> Msg:
     """ "RX 7900 XTX (24 GB) fine-tunes up to Qwen2.5 14B with QLoRA (14.9 GB) and Llama 3.1 8B with
-    LoRA (19.2 GB)": for a fine-tuning question, the largest model each adapter method trains."""
+    LoRA (19.2 GB)": for a fine-tuning question, the largest model each adapter method trains. Asked
+    about full fine-tuning ("4× A100 40GB, 全参微调"), the largest model trained in full leads."""
     largest = {use: next((r for r in rows if r.use == use and r.verdict.fits), None) for use in ("qlora", "lora")}
     qlora, lora = largest["qlora"], largest["lora"]
     if qlora is None:
@@ -1263,13 +1266,26 @@ def _tunes_headline(setup: Msg, gb: float, rows: tuple[CardRow, ...], floor: Mem
             need=qlora.verdict.need_gib,
             lora=with_lora,
         )
+    if full_first:
+        full = next((r for r in rows if r.use == "full_finetune" and r.verdict.fits), None)
+        first = (
+            msg("canrun.card.tunes_full", setup=setup, model=full.model_name, need=full.verdict.need_gib)
+            if full is not None
+            else msg("canrun.card.tunes_full_none", setup=setup)
+        )
+        lead = _sentences(first, lead)
     if floor is not None and gb < floor.gb:
         return _sentences(lead, msg("canrun.card.floor", gb=floor.gb, rule=floor.rule))
     return lead
 
 
 def _card_headline(
-    setup: Msg, gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, task: str | None = None
+    setup: Msg,
+    gb: float,
+    rows: tuple[CardRow, ...],
+    floor: MemoryFloor | None,
+    task: str | None = None,
+    mode: Mode | None = None,
 ) -> Msg:
     """ "RTX 3060 12GB (12 GB) runs LLMs up to Qwen2.5 14B (GGUF Q4_K_M: 9.0 GB, ~18-24 tokens/s);
     Llama 3.3 70B does not fit (needs 40.5 GB)." — the guide's floor as guidance, never a bare no.
@@ -1291,7 +1307,7 @@ def _card_headline(
         key = "canrun.card.floor_meets" if gb >= floor.gb else "canrun.card.floor_under"
         return msg(key, setup=setup, floor=floor.gb, rule=floor.rule)
     if task == "llm_finetune":
-        return _tunes_headline(setup, gb, rows, floor)
+        return _tunes_headline(setup, gb, rows, floor, full_first=mode == "full_finetune")
     chat = [r for r in rows if r.use == "chat"]
     runs = next((r for r in chat if r.verdict.fits), None)
     stops = next((r for r in chat if not r.verdict.fits), None)
@@ -1493,6 +1509,7 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
                 rows,
                 floor,
                 task,
+                query.mode,
             ),
             notes=(
                 *egpu_notes([g for g, _ in setups]),
@@ -1516,6 +1533,7 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
                 rows,
                 floor,
                 task,
+                query.mode,
             ),
             notes=(msg("canrun.card.name_a_model"),),
             assumptions=_ASSUMPTIONS,

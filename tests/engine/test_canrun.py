@@ -399,6 +399,8 @@ def _spread() -> list[object]:
         assess(q(min_memory_gb=12, num_gpus=2)),  # bare memory sizes: what they hold, no speed
         assess(q(task="llm_finetune", gpus=("rtx-3060-12gb",))),  # fine-tuning leads: QLoRA and LoRA sizes
         assess(q(task="llm_finetune", gpus=("gtx-1060-6gb",))),  # too small for an 8B QLoRA
+        assess(q(task="llm_finetune", mode="full_finetune", gpus=("rtx-3090",))),  # full fine-tuning leads
+        assess(q(task="llm_finetune", mode="full_finetune", gpus=("gtx-1050-ti",))),  # …even a small one
         assess(q(model="whisper large v3", gpus=("gtx-1060-6gb",))),  # a published inference need
     ]
     small_llm = spec("llama-3.1-8b").model_copy(update={"params_b": 0.5})
@@ -1001,3 +1003,26 @@ def test_the_setups_offered_for_an_image_model_are_single_cards():
     assert not report.verdicts[0].fits and report.alternatives
     assert all(a.count == 1 for a in report.alternatives)
     assert all(a.need_gib <= a.memory_gb for a in report.alternatives)
+
+
+def test_a_card_asked_about_full_fine_tuning_leads_with_what_it_trains_in_full():
+    # "4× A100 40GB, full-parameter fine-tuning: what fits?": the largest model trained in full leads (an 8B,
+    # sharded), then what QLoRA and LoRA reach; a card too small for any full fine-tune says so.
+    report = assess(q(task="llm_finetune", mode="full_finetune", gpus=("a100-40gb-sxm",), gpu_counts=(4,)))
+    keys = report.headline.all_keys()
+    assert keys.index("canrun.card.tunes_full") < keys.index("canrun.card.tunes")  # full fine-tuning first
+
+    def found(m: Msg, key: str) -> Msg | None:
+        if m.key == key:
+            return m
+        inner = (i for v in m.args.values() for i in (v if isinstance(v, tuple) else (v,)) if isinstance(i, Msg))
+        return next((f for i in inner if (f := found(i, key)) is not None), None)
+
+    first = found(report.headline, "canrun.card.tunes_full")
+    assert first is not None
+    full = next(r for r in report.card if r.use == "full_finetune" and r.verdict.fits)
+    assert first["model"] == full.model_name and first["need"] == full.verdict.need_gib
+    small = assess(q(task="llm_finetune", mode="full_finetune", gpus=("gtx-1050-ti",)))
+    assert "canrun.card.tunes_full_none" in small.headline.all_keys()
+    # without the full fine-tune asked, adapters lead as before
+    assert "canrun.card.tunes_full" not in assess(q(task="llm_finetune", gpus=("rtx-3090",))).headline.all_keys()
