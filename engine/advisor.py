@@ -43,7 +43,7 @@ from engine.memo import ANSWERS_REMEMBERED
 from engine.memory import memory_floor, model_words
 from engine.message import Msg, Value, msg
 from engine.model_specs import load_model_catalog
-from engine.money import Money, exchange_rates
+from engine.money import local_estimate
 from engine.performance import compare, speed
 from engine.power import SUGGESTED_CUT_W, plan, power_limit_tradeoff
 from engine.query import BOUNDS, Objective, Query, Task
@@ -182,16 +182,6 @@ def _candidates(organization: bool, tensor_cores_only: bool, vendor: str | None 
     )
 
 
-def _local(usd: Decimal, currency: str) -> Money | None:
-    if currency == "USD":
-        return None
-    rates = exchange_rates()
-    if not rates.supports(currency):
-        return None
-    converted = rates.convert(Money(amount=usd, currency="USD"), currency)
-    return Money(amount=converted.amount.quantize(Decimal(1)), currency=currency)  # "≈ CN¥5,398": no cents
-
-
 def setup(name: str, count: int) -> Msg:
     """A GPU with its count: "RTX 3090", "2× RTX 3090"."""
     return msg("advice.setup.many", count=count, name=name) if count > 1 else msg("advice.setup.one", name=name)
@@ -220,7 +210,7 @@ def _option(v: ValueOption, best: float, reference_gpu: str, currency: str, reas
         price=v.price,
         gpus_usd=gpus_usd,
         system_usd=v.system_usd,
-        gpus_local=_local(gpus_usd, currency),
+        gpus_local=local_estimate(gpus_usd, currency),
         reasons=reasons,
         caveats=tuple(caveats),
     )

@@ -51,8 +51,9 @@ from engine.memory import (
     resolve_model,
 )
 from engine.memory import active_params_b as _active_b
-from engine.message import Msg, msg
+from engine.message import Msg, Value, msg
 from engine.model_specs import ModelSpec, load_model_catalog
+from engine.money import local_estimate
 from engine.performance import scaling_efficiency
 from engine.query import Query
 from engine.specs import Gpu
@@ -1554,6 +1555,7 @@ def _headline(
     needs: list[Need] | None = None,
     within_budget: bool = False,
     asked: Mode | None = None,
+    currency: str = "USD",
 ) -> Msg:
     if need is not None:
         head = _sentences(msg("canrun.headline.model", model=model_words(spec)), need)
@@ -1577,26 +1579,32 @@ def _headline(
         if (top.mode, top.precision) != (cheapest.mode, cheapest.precision):
             offer = msg(
                 f"canrun.{instead}cheapest_and_top",
-                cheapest=_alternative_words(cheapest),
+                cheapest=_alternative_words(cheapest, currency=currency),
                 rung=_label(top.mode, top.precision),
-                top=_alternative_words(top, with_label=False),
+                top=_alternative_words(top, with_label=False, currency=currency),
             )
         else:
-            offer = msg(f"canrun.{instead}cheapest", cheapest=_alternative_words(cheapest))
+            offer = msg(f"canrun.{instead}cheapest", cheapest=_alternative_words(cheapest, currency=currency))
         head = _sentences(head, offer)
         fastest = max(alternatives, key=_fastest_first)
         if within_budget and fastest.decode and fastest is not cheapest and fastest is not top:
             # "The best GPU for Llama 3 70B under $2,000": the fastest setup the budget buys beside the cheapest.
-            head = _sentences(head, msg("canrun.fastest_in_budget", fastest=_alternative_words(fastest)))
+            head = _sentences(
+                head, msg("canrun.fastest_in_budget", fastest=_alternative_words(fastest, currency=currency))
+            )
     return head
 
 
-def _alternative_words(alt: Alternative, *, with_label: bool = True) -> Msg:
-    """ "2× RTX 3090 at GGUF Q4_K_M ($1,600 for the GPUs, ~12-16 tokens/s)"."""
+def _alternative_words(alt: Alternative, *, with_label: bool = True, currency: str = "USD") -> Msg:
+    """ "2× RTX 3090 at GGUF Q4_K_M ($1,600 for the GPUs, ~12-16 tokens/s)"; with a budget in another
+    currency, the price in it too ("$1,356 ≈ CN¥9,352")."""
+    local = local_estimate(alt.gpus_usd, currency)
+    said: dict[str, Value] = {"usd": alt.gpus_usd, **({"local": local} if local else {})}
+    suffix = "_local" if local else ""
     cost = (
-        msg("canrun.alt.cost_speed", usd=alt.gpus_usd, low=alt.decode.low, high=alt.decode.high)
+        msg(f"canrun.alt.cost_speed{suffix}", low=alt.decode.low, high=alt.decode.high, **said)
         if alt.decode
-        else msg("canrun.alt.cost", usd=alt.gpus_usd)
+        else msg(f"canrun.alt.cost{suffix}", **said)
     )
     setup = _setup(alt.name, alt.count)
     if with_label:
@@ -1835,6 +1843,7 @@ def assess(
             needs,
             within_budget=query.budget_usd() is not None,
             asked=chosen,
+            currency=query.budget.currency if query.budget else "USD",
         ),
         needs=tuple(needs),
         notes=tuple(notes),

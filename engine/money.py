@@ -92,3 +92,15 @@ def exchange_rates() -> ExchangeRates:
 
 def usd(amount: Decimal | int | float | str) -> Money:
     return Money(amount=Decimal(str(amount)), currency="USD")
+
+
+def local_estimate(amount_usd: Decimal, currency: str) -> Money | None:
+    """A dollar price shown in another currency ("≈ CN¥5,398", no cents) at the dated rates; None for
+    dollars and for a currency the rates do not hold."""
+    if currency == "USD":
+        return None
+    rates = exchange_rates()
+    if not rates.supports(currency):
+        return None
+    converted = rates.convert(Money(amount=amount_usd, currency="USD"), currency)
+    return Money(amount=converted.amount.quantize(Decimal(1)), currency=currency)

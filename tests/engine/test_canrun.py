@@ -374,6 +374,8 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 405b", gpus=("rtx-4090",), gpu_counts=(2,))),  # no rung fits two cards
         assess(q(model="32B")),  # no GPU: the cheapest, and the best precision's cheapest beside it
         assess(q(model="qwen 14b"), mode="full_finetune"),  # no desk holds it: a lighter fine-tune instead
+        assess(q(model="llama 3 70b", budget=Money(amount=Decimal(15000), currency="CNY"))),  # ≈ CN¥ prices
+        assess(q(model="qwen 14b", budget=Money(amount=Decimal(4000), currency="EUR")), mode="full_finetune"),
         assess(q(model="llama 3 8b", cpu_only=True)),  # no GPU at all: the CPU and system RAM
         assess(q(model="sdxl", gpus=("rtx-3060-12gb", "rtx-3070", "gtx-1060-6gb")), mode="lora"),  # published
         assess(q(model="sdxl"), mode="full_finetune"),
@@ -1026,3 +1028,22 @@ def test_a_card_asked_about_full_fine_tuning_leads_with_what_it_trains_in_full()
     assert "canrun.card.tunes_full_none" in small.headline.all_keys()
     # without the full fine-tune asked, adapters lead as before
     assert "canrun.card.tunes_full" not in assess(q(task="llm_finetune", gpus=("rtx-3090",))).headline.all_keys()
+
+
+def test_setups_within_a_budget_in_another_currency_show_their_price_in_it():
+    # "Llama 3 70B under €2,000": each setup's dollar price and its euro estimate at the dated rates.
+    from engine.money import local_estimate
+
+    report = assess(q(model="llama 3 70b", budget=Money(amount=Decimal(2000), currency="EUR")))
+    cost = next(m for m in _all(report.headline) if m.key.startswith("canrun.alt.cost"))
+    assert cost.key.endswith("_local")
+    assert cost["local"] == local_estimate(cost["usd"], "EUR") and cost["local"].currency == "EUR"
+    # in dollars: no second figure
+    plain = assess(q(model="llama 3 70b", budget=Money(amount=Decimal(2000), currency="USD")))
+    assert not any(m.key.endswith("_local") for m in _all(plain.headline))
+
+
+def _all(m: Msg) -> list[Msg]:
+    """A message and every message inside it."""
+    inner = (i for v in m.args.values() for i in (v if isinstance(v, tuple) else (v,)) if isinstance(i, Msg))
+    return [m, *(n for i in inner for n in _all(i))]
