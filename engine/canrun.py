@@ -55,6 +55,7 @@ from engine.message import Msg, Value, msg
 from engine.model_specs import ModelSpec, load_model_catalog
 from engine.money import local_estimate
 from engine.performance import scaling_efficiency
+from engine.power import plan
 from engine.query import Query
 from engine.specs import Gpu
 
@@ -1595,6 +1596,18 @@ def _headline(
     return head
 
 
+def _rig_notes(alternatives: list[Alternative]) -> list[Msg]:
+    """What three or four desktop cards take beyond their price, for the cheapest such setup shown: the
+    PSU the load needs (engine.power, guide §power) and a board with the slots for them."""
+    catalog = load_catalog()
+    rigs = [a for a in alternatives if a.count >= 3 and catalog.get(a.gpu_id).gpu_class != "datacenter"]
+    if not rigs:
+        return []
+    rig = min(rigs, key=lambda a: a.gpus_usd)
+    sized = plan(rig.gpu_id, rig.count)
+    return [msg("canrun.note.rig", setup=_setup(rig.name, rig.count), psu=sized.recommended_psu_w, load=sized.load_w)]
+
+
 def _alternative_words(alt: Alternative, *, with_label: bool = True, currency: str = "USD") -> Msg:
     """ "2× RTX 3090 at GGUF Q4_K_M ($1,600 for the GPUs, ~12-16 tokens/s)"; with a budget in another
     currency, the price in it too ("$1,356 ≈ CN¥9,352")."""
@@ -1812,6 +1825,7 @@ def assess(
                 alternatives = search("lora", query.vendor or "nvidia")
         if alternatives:
             quote_date, snapshot_id = alternatives[0].price.date, alternatives[0].price.snapshot_id
+            notes.extend(_rig_notes(alternatives))
         elif max_usd is not None:
             notes.append(msg("canrun.note.none_in_budget", desktop=MAX_DESKTOP_GPUS, server=MAX_SERVER_GPUS))
     if other == "qlora" and chosen == "lora":

@@ -1047,3 +1047,17 @@ def _all(m: Msg) -> list[Msg]:
     """A message and every message inside it."""
     inner = (i for v in m.args.values() for i in (v if isinstance(v, tuple) else (v,)) if isinstance(i, Msg))
     return [m, *(n for i in inner for n in _all(i))]
+
+
+def test_a_setup_of_three_or_more_desktop_cards_says_what_the_rig_takes():
+    # "Llama 3 70B under $2,000": 4× RTX 3060 12GB is the cheapest; four cards need a PSU for ≈880 W
+    # (4 × 170 W + 200 W CPU/board → 950 W) and a board with a slot for each, which the price leaves out.
+    from engine.power import plan
+
+    report = assess(q(model="llama 3 70b", budget=Money(amount=Decimal(2000), currency="USD")))
+    rig = next(n for n in report.notes if n.key == "canrun.note.rig")
+    four = min((a for a in report.alternatives if a.count >= 3), key=lambda a: a.gpus_usd)
+    sized = plan(four.gpu_id, four.count)
+    assert (rig["psu"], rig["load"]) == (sized.recommended_psu_w, sized.load_w)
+    # one or two cards: no such note
+    assert not any(n.key == "canrun.note.rig" for n in assess(q(model="llama 3 8b")).notes)
