@@ -1204,24 +1204,40 @@ CARD_MODELS: tuple[
 )
 
 
+# What a card runs is remembered for this many (card, count) setups: ≈30 KB pickled each (the estimates
+# inside are shared with engine.memory's cache), and questions name a few popular cards again and again.
+CARDS_REMEMBERED = 64
+
+
 def card_capabilities(gpu: Gpu | float, count: int = 1) -> tuple[CardRow, ...]:
     """For each use, the largest reference model the setup runs (at the best rung that fits) and,
     when it exists, the next one up that does not fit — what the setup can do, and where it stops.
     ``gpu`` may be a bare memory size in GB ("what runs in 12 GB?"): the same rows, without speeds."""
+    return _capabilities(gpu.id if isinstance(gpu, Gpu) else float(gpu), count, id(load_catalog()))
+
+
+@lru_cache(maxsize=CARDS_REMEMBERED)
+def _capabilities(setup: str | float, count: int, catalog_key: int) -> tuple[CardRow, ...]:
+    """:func:`card_capabilities`, remembered per card (or memory size) and count: "what does my 3090
+    run?" is asked of the same few cards over and over, and each costs 10-18 verdicts. Each use's
+    models grow in size, so the first that does not fit ends its walk (none after it would fit)."""
     models = load_model_catalog()
+    gpu = load_catalog().get(setup) if isinstance(setup, str) else None
     rows: list[CardRow] = []
     for use, mode, precision, ids in CARD_MODELS:
-        verdicts = [
-            (
-                i,
-                _memory_verdict(models.get(i), mode, gpu, count, None, precision)
-                if isinstance(gpu, float | int)
-                else _gpu_verdict(models.get(i), mode, gpu, count, None, precision),
+        fitting: tuple[str, GpuVerdict | MemoryVerdict] | None = None
+        stops: tuple[str, GpuVerdict | MemoryVerdict] | None = None
+        for i in ids:
+            verdict = (
+                _gpu_verdict(models.get(i), mode, gpu, count, None, precision)
+                if gpu is not None
+                else _memory_verdict(models.get(i), mode, float(setup), count, None, precision)
             )
-            for i in ids
-        ]
-        fitting = [pair for pair in verdicts if pair[1].fits]
-        shown = fitting[-1:] + [pair for pair in verdicts if not pair[1].fits][:1]
+            if not verdict.fits:
+                stops = (i, verdict)
+                break
+            fitting = (i, verdict)
+        shown = [pair for pair in (fitting, stops) if pair is not None]
         rows += [CardRow(use=use, model_id=i, model_name=models.get(i).name, verdict=v) for i, v in shown]
     return tuple(rows)
 

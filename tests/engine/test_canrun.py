@@ -1061,3 +1061,21 @@ def test_a_setup_of_three_or_more_desktop_cards_says_what_the_rig_takes():
     assert (rig["psu"], rig["load"]) == (sized.recommended_psu_w, sized.load_w)
     # one or two cards: no such note
     assert not any(n.key == "canrun.note.rig" for n in assess(q(model="llama 3 8b")).notes)
+
+
+def test_what_a_card_runs_stops_at_the_first_model_too_big_and_is_remembered():
+    # Each use's reference models grow in size, so the walk ends at the first that does not fit; the rows
+    # are those a walk over every model gives (the largest that fits, the first that does not).
+    from engine.canrun import CARD_MODELS, _gpu_verdict, card_capabilities
+
+    models = load_model_catalog()
+    for gpu_id, count in (("rtx-3060-12gb", 1), ("rtx-4090", 1), ("rtx-3090", 2), ("a100-80gb-sxm", 4), ("gt-1030", 1)):
+        gpu = load_catalog().get(gpu_id)
+        expected = []
+        for use, mode, precision, ids in CARD_MODELS:
+            verdicts = [(i, _gpu_verdict(models.get(i), mode, gpu, count, None, precision)) for i in ids]
+            fits = [p for p in verdicts if p[1].fits]
+            expected += [(use, i) for i, _ in fits[-1:] + [p for p in verdicts if not p[1].fits][:1]]
+        rows = card_capabilities(gpu, count)
+        assert [(r.use, r.model_id) for r in rows] == expected, gpu_id
+        assert card_capabilities(gpu, count) is rows  # remembered
