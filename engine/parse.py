@@ -17,7 +17,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine import query as _query
 from engine.catalog import Catalog, load_catalog
@@ -159,8 +159,7 @@ class Reading:
     about_gpus: bool = False  # a word about GPUs or machine learning is there (see _relevant)
 
 
-@dataclass(frozen=True)
-class Cues:
+class Cues(NamedTuple):
     kinds: Hits
     topic: str | None
     topic_strong: bool
@@ -215,6 +214,8 @@ class Parser:
         self._newest_series: int | None = None  # the newest GeForce RTX series in the catalog (50)
         self._models: dict[str, str | None] = {}
         self._max_budget = Decimal(vocab.money["max_plausible"])
+        # a start word, or one with an "s" after it: "tok in starts or tok[:-1] in starts" for "…s"
+        self._plural_starts = index.starts | {start + "s" for start in index.starts}
         targets = _VARIANT | vocab.gpu_laptop
         self._typo_targets = tuple(sorted(w for w in targets if len(w) >= 3))
         self._typo_exact = frozenset(
@@ -343,20 +344,11 @@ class Parser:
         mentions: list[Mention] = []
         unknown: list[str] = []
         loose: list[Count] = []
-        starts = self.index.starts
-        i, n = 0, len(toks)
-        while i < n:
-            tok = toks[i][0]
-            # Only what _run accepts may begin a name: a start word (maybe as a plural or after
-            # "2x"), or a number followed by a variant word ("3090 super"). Skip the rest cheaply.
-            if not (
-                tok in starts
-                or (tok[-1] == "s" and tok[:-1] in starts)
-                or ("x" in tok and self._nx_start(tok))
-                or (tok.isdigit() and i + 1 < n and toks[i + 1][0] in _VARIANT)
-            ):
-                i += 1
-                continue
+        i = 0  # the first token not yet read
+        for at in self._name_starts(toks):
+            if at < i:
+                continue  # inside a name already read
+            i = at
             run = self._run(toks, i, scan)
             found = self._match(run, laptop, scan) if run else None
             if found:
@@ -389,6 +381,20 @@ class Parser:
                 self._unknown(run, scan, laptop, mentions, unknown, loose)
             i += 1
         return mentions, unknown, loose
+
+    def _name_starts(self, toks: list[tuple[str, int, int]]) -> list[int]:
+        """Where a name may begin, which is only what _run accepts: a start word (maybe as a plural or
+        after "2x"), or a number followed by a variant word ("3090 super"). Most words are none, and are
+        skipped here in one pass (a start word and its plural are one set: see ``_plural_starts``)."""
+        starts, n = self._plural_starts, len(toks)
+        names = [t for t, _, _ in toks]
+        return [
+            i
+            for i, tok in enumerate(names)
+            if tok in starts
+            or ("x" in tok and self._nx_start(tok))
+            or (tok.isdigit() and i + 1 < n and names[i + 1] in _VARIANT)
+        ]
 
     def _memory_variant(
         self, scan: Scan, run: list[tuple[str, int, int]], start: int, end: int, laptop: bool

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from operator import itemgetter
+from functools import cache, reduce
+from itertools import accumulate
+from operator import add, itemgetter, or_
 from re import _constants as _sre_constants  # type: ignore[attr-defined]  # for anchors of raw entries
 from re import _parser as _sre_parser  # type: ignore[attr-defined]
 from typing import Any
@@ -71,24 +72,123 @@ def _by_first_character(phrases: list[str]) -> str:
 
 
 class Words:
-    """What one text offers phrase lists to match: its characters and the first two to four
-    characters of each Latin word. A list none of whose anchors is here cannot match, and is not
-    searched; most lists are absent from most questions, so most searches end here."""
+    """What one text offers phrase lists to match: its characters, its words and the first two to four
+    characters of each. A list none of whose anchors is here cannot match, and is not searched; most
+    lists are absent from most questions, so most searches end here.
 
-    __slots__ = ("keys", "low")
+    ``opened`` says which lists may match, one bit per gate (see :func:`_new_gate`), so that a list
+    asks one ``&`` instead of a set intersection of its own (a question asks some sixty lists). It is
+    read in one pass over the text's characters and one over its words: a word's bits (its own, and
+    those of its first two to four characters) are looked up once per process and remembered. Gates
+    made after this text was read are all open (the bits from ``1 << count`` up), which only costs a
+    search: a gate never decides a match, it only skips a search."""
+
+    __slots__ = ("low", "opened")
 
     def __init__(self, low: str) -> None:
         self.low = low
-        keys = set(low)
-        starts = _WORD_START.findall(low)
-        keys.update(starts, map(_FIRST_THREE, starts), map(_FIRST_TWO, starts))  # map: no Python frame per word
-        self.keys = keys
+        count, memo = _GATES[0], _WORD_BITS  # in this order (see _new_gate)
+        opened = reduce(or_, map(_CHAR_GATES.__getitem__, _CHAR_GATES.keys() & set(low)), -(1 << count))
+        words = _TOKEN.findall(low)
+        bits = list(map(memo.get, words))
+        if None in bits:
+            bits = [memo[w] if w in memo else _word_bits(w, memo) for w in words]
+        for needle, needle_bits in _NEEDLE_GATES:  # strings a raw entry starts with or holds, anywhere
+            if needle in low:
+                opened |= needle_bits
+        if not low.isascii():  # two characters a phrase in Chinese starts with (see _leading_pair)
+            pairs = _PAIR_GATES.keys() & set(map(add, low, low[1:]))
+            opened = reduce(or_, map(_PAIR_GATES.__getitem__, pairs), opened)
+        self.opened = reduce(or_, bits, opened)
+
+    @property
+    def keys(self) -> set[str]:
+        """The anchors the text has: its characters and the first two to four characters of each word."""
+        words = _TOKEN.findall(self.low)
+        return set(self.low).union(map(_FIRST_FOUR, words), map(_FIRST_THREE, words), map(_FIRST_TWO, words))
 
 
-_FIRST_THREE, _FIRST_TWO = itemgetter(slice(3)), itemgetter(slice(2))
-# The first two to four characters of a word; the word start is checked after the first character,
-# so that the regex engine skips to letters and digits.
-_WORD_START = re.compile(r"[a-z0-9](?<![a-z0-9].)[a-z0-9]{1,3}")
+_FIRST_FOUR, _FIRST_THREE, _FIRST_TWO = itemgetter(slice(4)), itemgetter(slice(3)), itemgetter(slice(2))
+# Every gated part of every PhraseSet has one bit. An anchor (see _anchor) maps to the bits of the parts
+# it opens: one character where the text has it anywhere, two to four where a word starts with them;
+# a whole word maps to the bits of the parts that may begin with it (see _first_words), two characters
+# to those of the parts with a phrase in Chinese that begins with them (see _leading_pair), and a longer
+# string written anywhere to those of the raw parts an entry of which starts with it or holds it.
+_CHAR_GATES: dict[str, int] = {}
+_PREFIX_GATES: dict[str, int] = {}
+_TOKEN_GATES: dict[str, int] = {}
+_PAIR_GATES: dict[str, int] = {}
+_NEEDLE_GATES: tuple[tuple[str, int], ...] = ()  # a tuple, replaced whole: read while a gate is made
+_GATES = [0]  # how many bits are given out
+_UNGATED = -1  # every bit: a part that is always searched
+_WORD_BITS: dict[str, int] = {}  # a word → the bits it opens, remembered (see Words)
+WORDS_REMEMBERED = 20_000  # words whose gate bits are remembered (a bound: people type anything)
+
+
+def _word_bits(word: str, memo: dict[str, int]) -> int:
+    """The gates one word of a text opens: as a whole word, and by its first two to four characters."""
+    get = _PREFIX_GATES.get
+    bits = _TOKEN_GATES.get(word, 0) | get(word[:2], 0) | get(word[:3], 0) | get(word[:4], 0)
+    if len(memo) < WORDS_REMEMBERED:
+        memo[word] = bits
+    return bits
+
+
+def _new_gate(
+    anchors: Iterable[str], tokens: Iterable[str] = (), pairs: Iterable[str] = (), needles: Iterable[str] = ()
+) -> int:
+    """A new bit for a part of a PhraseSet, opened by any of its anchors, by any of ``tokens`` written
+    as a whole word, or by any of ``pairs`` or ``needles`` written anywhere (see :attr:`Words.opened`).
+    The tables are filled and the remembered words dropped before the bit counts: a text read
+    meanwhile finds the gate open, or the tables complete."""
+    global _WORD_BITS, _NEEDLE_GATES
+    bit = 1 << _GATES[0]
+    for anchor in anchors:
+        table = _CHAR_GATES if len(anchor) == 1 else _PREFIX_GATES
+        table[anchor] = table.get(anchor, 0) | bit
+    for table, keys in ((_TOKEN_GATES, tokens), (_PAIR_GATES, pairs)):
+        for key in keys:
+            table[key] = table.get(key, 0) | bit
+    table = dict(_NEEDLE_GATES)
+    for needle in needles:
+        table[needle] = table.get(needle, 0) | bit
+    _NEEDLE_GATES = tuple(table.items())
+    _WORD_BITS = {}
+    _GATES[0] += 1
+    return bit
+
+
+def _first_words(entry: str) -> frozenset[str] | None:
+    """The words (runs of ``[a-z0-9]``) a match of a plain phrase can begin with, when its words are
+    only letters and digits: "fine tune" begins with "fine", "finetune", "finetunes" or "finetunees"
+    ("fine-tuned" with "fine"). Its regex (see :func:`_phrase`) starts at a word start and ends at a
+    word end, and each space between its words matches spaces and hyphens or nothing, so the word
+    the match begins with ends at the first space or hyphen matched, or with the phrase. None for
+    other phrases ("c++", "显存"), which are gated by their first characters alone (:func:`_anchor`).
+
+    A stronger gate than the anchor: "fine-tuning" has the anchor of "fine tune" but none of its
+    first words, so most phrase lists whose first letters a question has are still not searched."""
+    text = entry.strip().lower()
+    words = [w for w in re.split(r"[\s\-]+", text) if w]
+    if not words or not _LATIN.match(text[:1]) or not _LATIN.match(text[-1:]):
+        return None
+    if not all(_ALNUM.fullmatch(w) for w in words):
+        return None
+    joined = list(accumulate(words))  # "fine", "finetune"
+    return frozenset([*joined, joined[-1] + "s", joined[-1] + "es"])
+
+
+_ALNUM = re.compile(r"[a-z0-9]+")
+
+
+def _leading_pair(entry: str) -> str | None:
+    """The first two characters of a plain phrase that starts with two characters neither Latin nor a
+    space or hyphen ("显存" of "显存不够"): its regex starts with them as they are, so a text without
+    them has no match. A stronger gate than the first character alone ("显" starts many phrases)."""
+    text = entry.strip().lower()
+    if len(text) < 2 or _LATIN.match(text[:1]) or re.search(r"[\s\-]", text[:2]):
+        return None
+    return text[:2]
 
 
 def _anchor(entry: str) -> str:
@@ -160,6 +260,48 @@ def _walk(items: list[Any], open_: set[str], limit: int) -> tuple[set[str], set[
         if len(open_) + len(closed) > 256:
             raise ValueError("too many strings")
     return open_, closed
+
+
+def _required_strings(regex: str) -> frozenset[str] | None:
+    r"""Strings one of which every match of a raw regex holds, read from its top level: a run of
+    literal characters ("°" of ``[0-9]{2,3}\s?°``) or a group of literal alternatives ("run", "fit"
+    of ``\bcan\b[^.?!]{0,40}\b(?:run|fit)\b``); of those, the one whose shortest string is longest.
+    None when there is none. A gate for an entry whose literal starts are common (every digit, "is")."""
+    if "(?i" in regex:
+        return None
+    try:
+        items = list(_sre_parser.parse(regex))
+    except Exception:  # a parser change in a future Python: no gate from it
+        return None
+    found: list[frozenset[str]] = []
+    run = ""
+    for op, av in items:
+        if op is _sre_constants.LITERAL:
+            run += chr(av)
+            continue
+        found.append(frozenset([run]))
+        run = ""
+        if op is _sre_constants.SUBPATTERN:
+            found.append(_literal_alternatives(list(av[-1])))
+        elif op is _sre_constants.BRANCH:  # a group without a name is no group once parsed
+            found.append(_literal_alternatives([(op, av)]))
+    found.append(frozenset([run]))
+    best = max(found, key=lambda strings: (min(map(len, strings), default=0), -len(strings)))
+    if not best or min(map(len, best)) == 0:
+        return None
+    return frozenset(s for s in best if not any(t != s and t in s for t in best))  # "fit" says "fits"
+
+
+def _literal_alternatives(items: list[Any]) -> frozenset[str]:
+    """The strings a group of literal alternatives matches ("run|fit"), else none (an empty set)."""
+    c = _sre_constants
+    alternatives = items[0][1][1] if len(items) == 1 and items[0][0] is c.BRANCH else [items]
+    out = set()
+    for alternative in alternatives:
+        if not alternative or any(op is not c.LITERAL for op, _ in alternative):
+            return frozenset()
+        out.add("".join(chr(av) for _, av in alternative))
+    return frozenset(out)
 
 
 def _chars(op: Any, av: Any) -> set[str] | None:
@@ -234,24 +376,40 @@ class PhraseSet:
     the plain phrases, which start with a literal and so let the regex engine skip ahead, and the
     raw ``re:`` entries, which would take that shortcut away from the phrases if mixed in.
 
-    :meth:`find` searches like :meth:`search`, but skips a part whose anchors the text lacks: the
-    first characters of each plain phrase (checked against :class:`Words`) and the literal strings
-    each raw entry starts with (checked as substrings)."""
+    :meth:`find` searches like :meth:`search`, but skips a part whose anchors the text lacks (see
+    :class:`Words`): the words a plain phrase may begin with (:func:`_first_words`), or its first two
+    Chinese characters (:func:`_leading_pair`), or else its first characters; the literal strings
+    each raw entry starts with, or what it must hold where those are common (:func:`_required_strings`)."""
 
-    def __init__(self, entries: Iterable[str]) -> None:
+    def __init__(self, entries: Iterable[str], *, by_first_words: bool = True) -> None:
+        """``by_first_words=False`` gates the plain phrases by their first characters alone, for a list
+        whose :meth:`could_match` also gates a looser pattern (a model family may run into digits
+        there: "chatglm2", "qwen2.5"), which the first words of the phrases do not cover."""
         items = sorted({str(e) for e in entries}, key=len, reverse=True)
         plain = [f"(?:{_phrase(e)})" for e in items if not e.startswith("re:")]
         raw = [f"(?:{_phrase(e)})" for e in items if e.startswith("re:")]
         self.pattern = "|".join(plain + raw) or NEVER.pattern
         grouped = _by_first_character([_phrase(e) for e in items if not e.startswith("re:")]) if plain else ""
         self._parts = tuple(re.compile(part) for part in (grouped, "|".join(raw)) if part) or (NEVER,)
-        # Per part: (pattern, its search, gated, anchors checked against Words.keys, needles checked as
-        # substrings). A one-character needle is in the text exactly when it is in Words.keys (whose
-        # other keys are longer), so it is checked with the anchors, in one set operation.
-        gates: list[tuple[re.Pattern[str], Search, bool, frozenset[str], tuple[str, ...]]] = []
+        # Per part: (pattern, its search, its gate bit). The gate bit is open in Words.opened when one of
+        # the part's anchors is in the text (see the class docstring).
+        gates: list[tuple[re.Pattern[str], Search, int]] = []
         if plain:
-            anchors = frozenset(_anchor(e) for e in items if not e.startswith("re:"))
-            gates.append((self._parts[0], self._parts[0].search, True, anchors, ()))
+            anchors: set[str] = set()
+            first_words: set[str] = set()
+            pairs: set[str] = set()
+            for e in items:
+                if e.startswith("re:"):
+                    continue
+                words = _first_words(e) if by_first_words else None
+                pair = _leading_pair(e) if by_first_words else None
+                if words is not None:
+                    first_words.update(words)
+                elif pair is not None:
+                    pairs.add(pair)
+                else:
+                    anchors.add(_anchor(e))
+            gates.append((self._parts[0], self._parts[0].search, _new_gate(anchors, first_words, pairs)))
         if raw:
             starts: set[tuple[str, bool]] = set()
             keys: set[str] = set()
@@ -265,20 +423,30 @@ class PhraseSet:
                     gated = False
                     continue
                 starts.update((s, found[1]) for s in found[0])
-                if found[1]:
-                    keys.update(map(_anchor, found[0]))
-                else:
-                    keys.update(n for n in found[0] if len(n) == 1)
-                    needles.update(n for n in found[0] if len(n) > 1)
+                at_word = found[1]  # then its anchors are word starts (keys of Words), else substrings
+                first = list(map(_anchor, found[0])) if at_word else list(found[0])
+                weakest = min(map(len, first))
+                required = _required_strings(e[3:]) if weakest <= 2 else None
+                if required is not None and (
+                    min(map(len, required)) > weakest or all(len(r) == 1 and not _LATIN.match(r) for r in required)
+                ):
+                    # It may start with any digit or with "is", which most questions have; what it must
+                    # hold is rarer ("°", "run" or "fit")
+                    first, at_word = sorted(required), False
+                keys.update(a for a in first if at_word or len(a) == 1)
+                needles.update(a for a in first if not at_word and len(a) > 1)
             pattern = self._parts[-1]
-            checked = all(_starts_with_check(e[3:]) for e in items if e.startswith("re:"))
+            # One entry led by a check is enough to make the regex engine try every position
+            checked = any(_starts_with_check(e[3:]) for e in items if e.startswith("re:"))
             search = _StartsAt(pattern, starts).search if gated and checked else pattern.search
-            gates.append((pattern, search, gated, frozenset(keys), tuple(sorted(needles))))
+            bit = _new_gate(keys, needles=needles) if gated else _UNGATED
+            gates.append((pattern, search, bit))
         self._gates = tuple(gates)
         if len(self._parts) == 1:  # the common case, without a Python-level wrapper
             self.search = self._parts[0].search  # type: ignore[method-assign, assignment]
             self.match = self._parts[0].match  # type: ignore[method-assign, assignment]
-            if len(gates) == 1 and not gates[0][4]:
+            if len(gates) == 1:
+                self._bit, self._search = gates[0][2], gates[0][1]
                 self.find = self._find_by_anchors  # type: ignore[method-assign]
 
     def search(self, text: str) -> re.Match[str] | None:
@@ -286,21 +454,15 @@ class PhraseSet:
         found = [m for m in (p.search(text) for p in self._parts) if m]
         return min(found, key=lambda m: m.start()) if found else None
 
-    def _skip(self, gated: bool, anchors: frozenset[str], needles: tuple[str, ...], words: Words) -> bool:
-        return gated and anchors.isdisjoint(words.keys) and not (needles and any(n in words.low for n in needles))
-
     def _find_by_anchors(self, words: Words) -> re.Match[str] | None:
-        _, search, gated, anchors, _ = self._gates[0]
-        if gated and anchors.isdisjoint(words.keys):
-            return None
-        return search(words.low)
+        return self._search(words.low) if self._bit & words.opened else None
 
     def find(self, words: Words) -> re.Match[str] | None:
         """:meth:`search` on ``words.low``, without searching parts that cannot match there."""
         found = None
-        keys, low = words.keys, words.low
-        for _, search, gated, anchors, needles in self._gates:
-            if gated and anchors.isdisjoint(keys) and not (needles and any(n in low for n in needles)):
+        opened, low = words.opened, words.low
+        for _, search, bit in self._gates:
+            if not bit & opened:
                 continue
             m = search(low)
             if m is not None and (found is None or m.start() < found.start()):
@@ -309,9 +471,7 @@ class PhraseSet:
 
     def could_match(self, words: Words) -> bool:
         """False when no entry can match ``words`` (the check :meth:`find` makes before searching)."""
-        return not all(
-            gated and self._skip(gated, anchors, needles, words) for _, _, gated, anchors, needles in self._gates
-        )
+        return any(bit & words.opened for _, _, bit in self._gates)
 
     def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
         return next((m for m in (p.match(text, pos) for p in self._parts) if m), None)
@@ -322,8 +482,8 @@ class PhraseSet:
     def finditer_in(self, words: Words) -> list[re.Match[str]]:
         """:meth:`finditer` on ``words.low``, skipping parts that cannot match there."""
         out: list[re.Match[str]] = []
-        for pattern, _, gated, anchors, needles in self._gates:
-            if gated and self._skip(gated, anchors, needles, words):
+        for pattern, _, bit in self._gates:
+            if not bit & words.opened:
                 continue
             out += pattern.finditer(words.low)
         return sorted(out, key=lambda m: m.start()) if len(self._gates) > 1 else out
@@ -483,7 +643,7 @@ def load_vocab() -> Vocab:
         ),
         version_words=PhraseSet(raw["version_words"]),
         models=_model_pattern(families, models["name_words"]),
-        model_families=PhraseSet(families),
+        model_families=PhraseSet(families, by_first_words=False),  # it gates `models` (see find_model)
         model_llm_families=frozenset(squash(f) for f in models["llm_families"]),
         gpu_noise=frozenset(names["noise"]),
         gpu_lines=frozenset(names["lines"]),
