@@ -131,7 +131,7 @@ def score(rows: Iterable[dict[str, Any]]) -> tuple[dict[str, float], float, list
     full = 0
     errors = []
     for row in rows:
-        got = as_fields(parse(row["text"]).query)
+        got = as_fields(parse(row["text"], standalone=True).query)
         ok = True
         for name in FIELDS:
             if field_right(name, row["expected"][name], got[name]):

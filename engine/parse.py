@@ -290,7 +290,13 @@ class Parser:
         names the tier that has it ("Mac Studio M1 64GB" → M1 Max 64 GB)."""
         m = _APPLE_BASE.fullmatch(gpu_id)
         if m is None:
-            return gpu_id
+            # "M4 Max、128G内存": a Pro, Max or Ultra named with a memory size is that tier's machine with it
+            chip = _APPLE_CHIP.fullmatch(gpu_id)
+            if chip is None or not memory:
+                return gpu_id
+            gpus = self.index.catalog.gpus
+            same_tier = self._apple_chips().get(chip.group("gen"), {}).get(chip.group("tier") or "", [])
+            return next((g for size in memory for g in same_tier if gpus[g].unified_memory_gb == size), gpu_id)
         tiers = ("max", "ultra") if studio else ("", "pro", "max", "ultra")
         by_tier = self._apple_chips().get(m.group("gen"), {})
         gpus = self.index.catalog.gpus
@@ -467,7 +473,7 @@ class Parser:
             if not ids:
                 continue
             start, end = run[0][1], run[length - 1][2]
-            if core.isdigit() and self._money_context(scan, start, end):
+            if core.isdigit() and (self._money_context(scan, start, end) or _resolution(scan.low, start, end)):
                 return None
             memory = next((float(t[:-2]) for t in tokens[:length] if t.endswith("gb") and t[:-2].isdigit()), None)
             variants = self.index.derived.get((core, extras), ids) if memory is None else ids
@@ -689,7 +695,7 @@ class Parser:
         )
         return Money(amount=total, currency=budget.currency)
 
-    def read(self, text: str, default_currency: str = "USD") -> Reading:
+    def read(self, text: str, default_currency: str = "USD", standalone: bool = False) -> Reading:
         """Every pass but the kind's final decision: the fields the text states and the signals the
         kind and task classifier reads."""
         text, cut = clean(text)
@@ -720,7 +726,7 @@ class Parser:
             budget = self.per_card(budget, num_gpus, notes)
         condition, condition_unsure = self.condition(words)
         cues = self.cues(words)
-        follow_up = len(low) <= FOLLOW_UP_MAX and vocab.follow_up.find(words) is not None
+        follow_up = not standalone and len(low) <= FOLLOW_UP_MAX and vocab.follow_up.find(words) is not None
 
         about_gpus = vocab.domain_words.find(words) is not None
         task, task_from_stage = self.task(words, model, model_llm)
@@ -895,8 +901,8 @@ class Parser:
             out.add(f"mode:{said_mode}")
         return frozenset(out)
 
-    def parse(self, text: str, default_currency: str = "USD") -> ParseResult:
-        reading = self.read(text, default_currency)
+    def parse(self, text: str, default_currency: str = "USD", standalone: bool = False) -> ParseResult:
+        reading = self.read(text, default_currency, standalone)
         fields = reading.fields
         kind, choices, task = self.decide(reading)
         topic = reading.topic
@@ -989,6 +995,8 @@ class Parser:
             return "cloud_vs_buy", (), task
         if reading.fields["psu_w"] and _HARDWARE & s and not reading.fields["model"]:  # "850W能带两张3090吗"
             return "power", (), task
+        if {"topic:next_generation", "topic_strong"} <= s:  # "buy a 5090 now or wait?": the guide on waiting
+            return "explain", (), task
         if "worth" in s and not _NOT_FIT & s:  # "4090 值得买吗": is that card a good buy
             return "recommend", (), task
         if "requires" in s and not _NOT_FIT & s:  # "what GPU do I need for Whisper?": the model's need
@@ -999,6 +1007,15 @@ class Parser:
             return kinds.best, (), task
         choices = tuple(k for k, p in kinds.ranked() if p >= CHOICE_FLOOR)[:3]
         return kinds.best, choices if len(choices) > 1 else (), task
+
+
+_RESOLUTION_LEFT = re.compile(r"[0-9]{3,4}\s*[x×*]\s*$")
+_RESOLUTION_RIGHT = re.compile(r"\s*[x×*]\s*[0-9]{3,4}(?![0-9])")
+
+
+def _resolution(low: str, start: int, end: int) -> bool:
+    """A bare number that is one side of an image size ("a 1080x1080 video", "2080×1080") is no GPU."""
+    return bool(_RESOLUTION_LEFT.search(low, max(0, start - 8), start) or _RESOLUTION_RIGHT.match(low, end))
 
 
 _APPLE_BASE = re.compile(r"apple-(?P<gen>m[1-9])-\d+gb")  # a base chip: no Pro, Max or Ultra
@@ -1158,7 +1175,9 @@ def _parser_for(catalog: Catalog) -> Parser:
     return entry[1]
 
 
-def parse(text: str, *, default_currency: str = "USD", catalog: Catalog | None = None) -> ParseResult:
+def parse(
+    text: str, *, default_currency: str = "USD", catalog: Catalog | None = None, standalone: bool = False
+) -> ParseResult:
     """Read a question into a ``ParseResult``; never raises on any text.
 
     ``default_currency`` (the guild's) settles amounts whose currency the text leaves open;
@@ -1166,10 +1185,10 @@ def parse(text: str, *, default_currency: str = "USD", catalog: Catalog | None =
     catalog are remembered: the same questions come back, and a ParseResult is frozen.
     """
     if catalog is None:
-        return _parse_installed(text, default_currency)
-    return _parser_for(catalog).parse(text, default_currency)
+        return _parse_installed(text, default_currency, standalone)
+    return _parser_for(catalog).parse(text, default_currency, standalone)
 
 
 @lru_cache(maxsize=ANSWERS_REMEMBERED)
-def _parse_installed(text: str, default_currency: str) -> ParseResult:
-    return _parser_for(load_catalog()).parse(text, default_currency)
+def _parse_installed(text: str, default_currency: str, standalone: bool = False) -> ParseResult:
+    return _parser_for(load_catalog()).parse(text, default_currency, standalone)

@@ -625,3 +625,63 @@ def test_a_stated_context_length_is_read(text: str, tokens: int | None) -> None:
 
 def test_a_temperature_question_about_a_card_is_a_cooling_question() -> None:
     assert (q("4090 训练时温度 85 度正常吗").kind, q("4090 训练时温度 85 度正常吗").topic) == ("power", "cooling")
+
+
+# --- a first message is read as a whole question, not as the follow-up of one never asked -----------
+
+
+def test_a_first_message_that_ends_like_a_follow_up_still_gets_a_kind():
+    # Chinese questions often end in 呢 or start with 如果, the marks of a follow-up ("那4090呢？"). In a
+    # conversation that keeps the earlier question's kind; as a first message (standalone) the kind is
+    # decided as for any question, not left empty (which answered "I answer questions about buying GPUs").
+    text = "4060 Ti 16G 是否能微调呢"
+    assert "kind" not in parse(text).query.model_fields_set  # a follow-up: the conversation's kind stays
+    first = parse(text, standalone=True).query
+    assert first.kind == "can_run" and first.gpus == ("rtx-4060-ti-16gb",)
+    assert parse("那4090呢？", standalone=True).query.gpus == ("rtx-4090",)
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu"),
+    [
+        ("M3 Max、64G内存能跑 Llama 3 70B 吗？", "apple-m3-max-64gb"),  # a tier and a memory size: that machine
+        ("MacBook Pro M4 Max with 128GB, can it run a 120B model?", "apple-m4-max-128gb"),
+        ("M2 Max, 32GB: llama 3 8b?", "apple-m2-max-32gb"),
+    ],
+)
+def test_a_mac_chip_with_its_memory_is_that_machine(text: str, gpu: str) -> None:
+    assert q(text, standalone=True).gpus == (gpu,)
+
+
+def test_an_image_size_is_no_card_and_no_count():
+    # "1080x1080" is a resolution: no "1080× GTX 1080"
+    query = q("What GPU do I need to train NeRF on 1080x1080 frames? I have a 3060.", standalone=True)
+    assert query.gpus == ("rtx-3060-12gb",) and query.num_gpus is None
+    assert q("2x 3090 enough for it?", standalone=True).gpu_counts == (2,)  # a count is still a count
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Should I get a 5080 now or wait?",
+        "5070 Ti 现在买还是等等？",
+        "Is it worth waiting for the next gen or buy a 5090?",
+    ],
+)
+def test_buy_now_or_wait_reaches_the_guide_on_waiting(text: str) -> None:
+    query = q(text, standalone=True)
+    assert query.kind == "explain" and query.topic == "next_generation"
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("Can I fine-tune SD 1.5 on my 3060?", "sd-1.5"),
+        ("微调SDXL需要多大显存？", "sdxl"),
+        ("dreambooth sdxl on a 4070?", "sdxl"),
+    ],
+)
+def test_fine_tuning_an_image_model_trains_it(text: str, model: str) -> None:
+    # "fine-tune SDXL" is training (kohya's published figures), not running it
+    query = q(text, standalone=True)
+    assert query.model == model and query.mode == "full_finetune"
