@@ -236,7 +236,9 @@ class Parser:
         if nx and nx.group(2) in self.index.starts:
             return nx.group(2), start + len(nx.group(1)) + 1
         if tok[-1] == "s" and (tok[:-1] in self.index.starts or tok[:-1] in _VARIANT):
-            plural = count_patterns(self.vocab).search_before(scan.left(start, 24))
+            left = scan.left(start, 24)
+            # a count, or "how many" / "几张", before it says "V100s" is V100s, not the V100S card
+            plural = count_patterns(self.vocab).search_before(left) or _HOW_MANY.search(left)
             if tok not in self.index.starts or plural:
                 return tok[:-1], start
         return tok, start
@@ -1009,6 +1011,7 @@ class Parser:
         return kinds.best, choices if len(choices) > 1 else (), task
 
 
+_HOW_MANY = re.compile(r"\bhow many\s+(?:\w+\s+)?$")
 _RESOLUTION_LEFT = re.compile(r"[0-9]{3,4}\s*[x×*]\s*$")
 _RESOLUTION_RIGHT = re.compile(r"\s*[x×*]\s*[0-9]{3,4}(?![0-9])")
 

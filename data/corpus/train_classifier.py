@@ -73,7 +73,7 @@ class Data:
 
     def __init__(self, parser: Parser, rows: list[dict[str, Any]]) -> None:
         self.rows = rows
-        self.readings: list[Reading] = [parser.read(r["text"]) for r in rows]
+        self.readings: list[Reading] = [parser.read(r["text"], standalone=True) for r in rows]
         self.labels = {head: [label(r, head) for r in rows] for head in HEADS}
 
         self.grams = [gram_keys(r.low) for r in self.readings]

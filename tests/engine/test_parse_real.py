@@ -685,3 +685,16 @@ def test_fine_tuning_an_image_model_trains_it(text: str, model: str) -> None:
     # "fine-tune SDXL" is training (kohya's published figures), not running it
     query = q(text, standalone=True)
     assert query.model == model and query.mode == "full_finetune"
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu"),
+    [
+        ("How many V100s do I need to fine-tune a 13B?", "v100-16gb"),  # a plural, as after a count
+        ("how many 2070s can one 1000W PSU feed?", "rtx-2070"),
+        ("Is a Tesla V100S 32GB fine for training?", "v100s"),  # the V100S card, named as such
+        ("Is the 2070s good for deep learning?", "rtx-2070-super"),  # no count: the 2070 Super
+    ],
+)
+def test_how_many_before_a_plural_reads_it_as_a_plural(text: str, gpu: str) -> None:
+    assert q(text, standalone=True).gpus == (gpu,)
