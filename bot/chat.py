@@ -24,13 +24,18 @@ if TYPE_CHECKING:
 TTL_SECONDS = 30 * 60
 MAX_CONVERSATIONS = 10_000
 # With the database behind it, memory keeps only the most recent threads; an older one is read back
-# from the database when its user follows up (≈1.2 KB each in memory: 10,000 held 12 MB, the
-# database keeps them all for TTL_SECONDS; docs/performance.md, "Memory").
+# from the database when its user follows up (the database keeps them all for TTL_SECONDS). Once
+# written, a thread is held in its stored form, ≈0.15 KB instead of ≈1.5 KB of objects (issue #24).
 HELD_WITH_DATABASE = 2_048
 # Conversation state reaches the database in batches this many seconds apart (see WriteThroughConversations).
 BATCH_SECONDS = 2.0
 # A follow-up is short and states no kind of its own ("what about used?").
 FOLLOW_UP_MAX_WORDS = 8
+# Answers to parsed questions remembered by ``respond``: as many as bot.views keeps rendered replies,
+# fewer than the engine's answers. On real traffic a question is seldom asked twice, and 512 of them
+# held ≈2.7 MB beyond what the engine's own memories hold (bot.observability.retained_sizes,
+# 2026-12-06); a repeat past these gets the engine's remembered answer and is only rendered again.
+RESPONSES_REMEMBERED = min(ANSWERS_REMEMBERED, 128)
 
 
 @dataclass
@@ -46,9 +51,10 @@ class Conversations:
 
     ttl: float = TTL_SECONDS
     max_size: int = MAX_CONVERSATIONS
-    _last: OrderedDict[tuple[int, int], tuple[float, Query]] = field(default_factory=OrderedDict)
+    _last: OrderedDict[tuple[int, int], tuple[float, Query | str]] = field(default_factory=OrderedDict)
 
-    def get(self, key: tuple[int, int], now: float | None = None) -> Query | None:
+    def get(self, key: tuple[int, int], now: float | None = None) -> Query | str | None:
+        """The query held for ``key`` (as put, or in its :func:`stored_form` once compacted)."""
         now = time.monotonic() if now is None else now
         entry = self._last.get(key)
         if entry is None or now - entry[0] > self.ttl:
@@ -56,7 +62,7 @@ class Conversations:
             return None
         return entry[1]
 
-    def put(self, key: tuple[int, int], query: Query, now: float | None = None) -> None:
+    def put(self, key: tuple[int, int], query: Query | str, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
         last = self._last
         last[key] = (now, query)
@@ -67,12 +73,31 @@ class Conversations:
                 break
             del last[oldest_key]
 
+    def compact(self, key: tuple[int, int], query: Query, stored: str) -> None:
+        """Hold ``stored`` (the :func:`stored_form` of ``query``) instead of ``query`` if ``key`` still
+        holds that very query: same place, same time."""
+        entry = self._last.get(key)
+        if entry is not None and entry[1] is query:
+            self._last[key] = (entry[0], stored)
+
     def __len__(self) -> int:
         return len(self._last)
 
     def keys(self) -> list[tuple[int, int]]:
         """The held keys, least recently used first (for tests and diagnostics)."""
         return list(self._last)
+
+
+def stored_form(query: Query | str) -> str:
+    """A conversation's query as it is stored: JSON of the fields the user stated (``exclude_unset``
+    keeps which ones they were, so :func:`from_stored` gives back an equal query with the same
+    ``model_fields_set``). A string is taken to be this form already."""
+    return query if isinstance(query, str) else query.model_dump_json(exclude_unset=True)
+
+
+def from_stored(query: Query | str) -> Query:
+    """The query of :func:`stored_form` (or the query itself)."""
+    return Query.model_validate_json(query) if isinstance(query, str) else query
 
 
 def is_follow_up(text: str, result: ParseResult) -> bool:
@@ -82,7 +107,7 @@ def is_follow_up(text: str, result: ParseResult) -> bool:
     return short and "kind" not in stated and bool(stated - {"kind"})
 
 
-@lru_cache(maxsize=ANSWERS_REMEMBERED)
+@lru_cache(maxsize=RESPONSES_REMEMBERED)
 def respond(result: ParseResult, context: AdviceContext) -> Answer:
     """The engine's answer to a parsed question, with what the parser has to say back: ignored
     values, and GPU names it did not know ("did you mean …?") — a comparison with an unknown card
@@ -119,10 +144,12 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
 
 
 def understand(text: str, previous: Query | None, default_currency: str = "USD") -> ParseResult:
-    """Parse ``text``; when it is a follow-up, merge it into ``previous``."""
+    """Parse ``text``; when it is a follow-up, merge it into ``previous``. With no previous question
+    the text is read as a whole question (``standalone``): "…能微调呢？" ends like a follow-up but,
+    as a first message, has a kind of its own to find."""
     from engine.parse import parse
 
-    result = parse(text, default_currency=default_currency)
+    result = parse(text, default_currency=default_currency, standalone=previous is None)
     if previous is not None and is_follow_up(text, result):
         return result.model_copy(update={"query": previous.merged(result.query)})
     return result
@@ -135,7 +162,8 @@ class MemoryConversationStore:
         self._conversations = Conversations(ttl=ttl)
 
     async def get(self, key: tuple[int, int]) -> Query | None:
-        return self._conversations.get(key)
+        found = self._conversations.get(key)
+        return None if found is None else from_stored(found)
 
     async def put(self, key: tuple[int, int], query: Query) -> None:
         self._conversations.put(key, query)
@@ -151,8 +179,9 @@ class WriteThroughConversations:
     shutdown) writes what is left, so only a crash can lose the last two seconds of threads. Each
     batch costs a transaction whatever its size: at 0.5 s, writing was ≈4 % of the bot's CPU per
     answer under load (bench/e2e_bench.py), at 2 s a quarter of that. Memory holds the ``held``
-    most recent threads (``HELD_WITH_DATABASE``); an older one comes back from the database, and a
-    thread not yet written is found in the pending batch.
+    most recent threads (``HELD_WITH_DATABASE``), each written one in the form the database stores
+    (the JSON written once for both; read back into a Query when its user follows up); an older one
+    comes back from the database, and a thread not yet written is found in the pending batch.
     """
 
     def __init__(
@@ -176,7 +205,7 @@ class WriteThroughConversations:
             found = await self._backing.get(key)  # type: ignore[attr-defined]
             if found is not None:
                 self._memory.put(key, found)
-        return found
+        return None if found is None else from_stored(found)
 
     async def put(self, key: tuple[int, int], query: Query) -> None:
         self._memory.put(key, query)
@@ -189,6 +218,14 @@ class WriteThroughConversations:
         await self.flush()
 
     async def flush(self) -> None:
-        batch, self._dirty = list(self._dirty.items()), {}
-        if batch:
-            await self._backing.put_many(batch)  # type: ignore[attr-defined]
+        """Write the batch; memory then holds each written query in its stored form (written out once,
+        for both): ≈0.15 KB instead of ≈1.5 KB of objects (issue #24)."""
+        dirty, self._dirty = self._dirty, {}
+        if not dirty:
+            return
+        batch: list[tuple[tuple[int, int], Query | str]] = []
+        for key, query in dirty.items():
+            stored = stored_form(query)
+            self._memory.compact(key, query, stored)
+            batch.append((key, stored))
+        await self._backing.put_many(batch)  # type: ignore[attr-defined]

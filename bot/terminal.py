@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from bot.chat import Conversations, respond, understand
+from bot.chat import Conversations, from_stored, respond, understand
 from bot.locales import Lang
 from bot.render import answer_text
 
@@ -18,7 +18,8 @@ _KEY = (0, 0)  # one user, one channel
 
 
 def answer_once(text: str, conversations: Conversations, context: AdviceContext) -> str:
-    result = understand(text, conversations.get(_KEY), context.currency)
+    held = conversations.get(_KEY)
+    result = understand(text, None if held is None else from_stored(held), context.currency)
     conversations.put(_KEY, result.query)
     return reply_text(respond(result, context), result.language)
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import io
 import re
-from collections import OrderedDict
+import sys
+from collections import OrderedDict, deque
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
@@ -307,8 +308,49 @@ def rendered(answer: Answer, lang: Lang) -> tuple[discord.Embed, discord.ui.View
     if hit is not None and hit[0] is answer:
         return hit[1], hit[2]
     embed, view = _recommendation_embed(answer, lang), answer_view(answer, lang)
-    _keep(_RENDERED, key, (answer, embed, view))
+    _RENDERED[key] = (answer, embed, view)
+    while len(_RENDERED) > RENDERED_REMEMBERED:
+        _, (_, _, forgotten) = _RENDERED.popitem(last=False)  # unpacked: no tuple holds it any more
+        if forgotten is not None and not _release(forgotten):
+            _STILL_SENDING.append(forgotten)
+        del forgotten
+        _release_sent()
     return embed, view
+
+
+# Forgotten views that a send still held when they were forgotten (a burst of answers in flight):
+# looked at again, two per forgotten view, and released once their send is done; beyond
+# STILL_SENDING_MAX the oldest are left to the garbage collector, as before.
+STILL_SENDING_MAX = 1_024
+_STILL_SENDING: deque[discord.ui.View] = deque()
+
+
+def _release_sent() -> None:
+    pending = _STILL_SENDING
+    for _ in range(min(2, len(pending))):
+        view = pending.popleft()
+        if not _release(view):
+            pending.append(view)
+        del view  # before the next look: a local reference would count as someone else's
+    while len(pending) > STILL_SENDING_MAX:
+        pending.popleft()
+
+
+def _release(view: discord.ui.View) -> bool:
+    """Break a forgotten view's reference cycles (each button points back at its view) when nothing
+    else holds it, so it is freed at once instead of waiting, promoted, for a full collection of the
+    garbage collector (issue #24: forgotten views were ≈9 KB each and the largest kind of garbage
+    waiting for one, 2,881 of them after 6,000 events). False when something else still holds it
+    (a send in flight, or waiting to retry): it keeps its buttons."""
+    if sys.getrefcount(view) > _VIEW_HELD_BY_RELEASE + len(view.children):
+        return False
+    view.clear_items()
+    return True
+
+
+# References to a forgotten view that are not someone else's when _release looks: the caller's
+# local, _release's parameter and getrefcount's argument (tests/bot/test_memory_bounds.py).
+_VIEW_HELD_BY_RELEASE = 3
 
 
 def _recall(cache: OrderedDict, key: Hashable) -> Any:
@@ -321,7 +363,7 @@ def _recall(cache: OrderedDict, key: Hashable) -> Any:
 
 def _keep(cache: OrderedDict, key: Hashable, value: Any) -> None:
     """Store ``value`` as the newest entry of ``cache``, forgetting the oldest beyond
-    ``RENDERED_REMEMBERED`` (both render caches)."""
+    ``RENDERED_REMEMBERED`` (the recommendation embeds; ``rendered`` does the same for its replies)."""
     cache[key] = value
     while len(cache) > RENDERED_REMEMBERED:
         cache.popitem(last=False)

@@ -16,13 +16,16 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import math
 import time
-from collections.abc import Awaitable, Callable
+from array import array
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
 from sqlalchemy import delete, select
 
+from bot.chat import from_stored, stored_form
 from bot.store.db import Database, as_utc, is_unavailable, utcnow
 from bot.store.models import conversations
 from engine.query import Query
@@ -37,6 +40,7 @@ log = logging.getLogger("gpu_advisor.store")
 CATCH_UP_SECONDS = 15.0
 T = TypeVar("T")
 Key = tuple[int, int]
+_HASH_BITS = (1 << 64) - 1
 
 
 class LiveKeys:
@@ -47,63 +51,72 @@ class LiveKeys:
     0), and a shard to one process, so every row of a key is written by the one process that serves
     it. That process loads the live keys once at start-up (:meth:`QueuedConversations.load_live_keys`,
     in the background: until it is done every key "may exist" and is read as before) and adds each
-    key it writes. Keys are held as their hash (an int) with the monotonic time their row expires;
-    a hash collision only costs a read that finds nothing.
+    key it writes.
 
-    Entries are kept in order of expiry (the time to live is the same for all, and a rewrite moves
-    its key to the end), so dropping the expired ones looks only at the front: O(1) per entry, and
-    memory bounded by the keys written in one time to live (≈ 100 bytes each).
+    Memory is fixed, whatever the number of users (issue #24: a dict of one entry per key written in
+    the last time to live held 4.3 MB of small objects after 50,000 users, all pinned among the
+    answers' short-lived ones): a table of ``slots`` expiry times (16-bit, in ticks of ``ttl / 30``
+    seconds, rounded up), and each key marks three slots picked by its hash with the time its
+    row expires, never lowering a later one. A key may exist while all its slots are still live: a
+    key that was stored always is (never a thread missed); a key that was not may be too, when other
+    keys share its slots — that costs a read that finds nothing (≈3 % of new keys with 50,000 live
+    ones in 2**19 slots), and so does a key up to one tick after its row expired. Ticks count modulo
+    2**16 (45 days at the default time to live): a slot untouched that long may look live again for
+    one time to live, which again costs only reads.
     """
 
-    def __init__(self, ttl: float, *, clock: Callable[[], float] = time.monotonic) -> None:
+    SLOTS = 1 << 19  # 1 MB
+    TICKS_PER_TTL = 30
+
+    def __init__(self, ttl: float, *, clock: Callable[[], float] = time.monotonic, slots: int = SLOTS) -> None:
+        if slots & (slots - 1) or slots < 1 << 10:
+            raise ValueError("slots must be a power of two, at least 1024")
         self.ttl = ttl
         self.clock = clock
         self.loaded = False
-        self._until: dict[int, float] = {}
-
-    def __len__(self) -> int:
-        return len(self._until)
+        self._tick = max(ttl / self.TICKS_PER_TTL, 1e-3)
+        self._epoch = clock()
+        self._span = math.ceil(ttl / self._tick) + 1  # the most ticks a live key can have left
+        self._mask = slots - 1
+        self._until = array("H", bytes(2 * slots))  # 0: never marked
 
     def may_exist(self, key: Key) -> bool:
         if not self.loaded:
             return True
-        until = self._until.get(hash(key))
-        return until is not None and until > self.clock()
+        h = hash(key) & _HASH_BITS
+        mask, until, span = self._mask, self._until, self._span
+        now = int((self.clock() - self._epoch) // self._tick)
+        return (
+            0 < (until[h & mask] - now) % 65536 <= span
+            and 0 < (until[(h >> 21) & mask] - now) % 65536 <= span
+            and 0 < (until[(h >> 42) & mask] - now) % 65536 <= span
+        )
 
     def add(self, keys: list[Key]) -> None:
-        now = self.clock()
-        until = now + self.ttl
-        held = self._until
+        self._mark(keys, self.ttl)
+
+    def _mark(self, keys: list[Key], seconds: float) -> None:
+        at = self.clock() - self._epoch
+        now = int(at // self._tick)
+        mark = math.ceil((at + seconds) / self._tick)
+        left = mark - now
+        if left <= 0:
+            return
+        value, span, mask, until = mark % 65536, self._span, self._mask, self._until
         for key in keys:
-            h = hash(key)
-            held.pop(h, None)  # to the end: the dict stays in order of expiry
-            held[h] = until
-        self._evict(now)
-
-    def discard(self, key: Key) -> None:
-        self._until.pop(hash(key), None)
-
-    def _evict(self, now: float) -> None:
-        held = self._until
-        while held:
-            first = next(iter(held))
-            if held[first] > now:
-                return
-            del held[first]
+            h = hash(key) & _HASH_BITS
+            for i in (h & mask, (h >> 21) & mask, (h >> 42) & mask):
+                had = (until[i] - now) % 65536
+                if had < left or had > span:  # never lower a later expiry that another key set
+                    until[i] = value
 
     def loaded_from(self, rows: list[tuple[Key, float]]) -> None:
-        """The keys found in the database, each with the seconds its row has left, soonest first;
-        keys this process wrote meanwhile are kept (they expire last, so the order holds)."""
-        now = self.clock()
-        written, self._until = self._until, {}
+        """The keys found in the database, each with the seconds its row has left (held for the time
+        to live at most); keys this process wrote meanwhile stay marked."""
         for key, left in rows:
             if left > 0:
-                self._until[hash(key)] = now + min(left, self.ttl)
-        for h, until in written.items():
-            self._until.pop(h, None)
-            self._until[h] = until
+                self._mark([key], min(left, self.ttl))
         self.loaded = True
-        self._evict(now)
 
 
 class ConversationStore:
@@ -146,8 +159,9 @@ class ConversationStore:
     async def put(self, key: tuple[int, int], query: Query) -> None:
         await self.put_many([(key, query)])
 
-    async def put_many(self, items: list[tuple[tuple[int, int], Query]]) -> None:
-        """Upsert several conversations in one transaction (the bot batches its writes)."""
+    async def put_many(self, items: Sequence[tuple[tuple[int, int], Query | str]]) -> None:
+        """Upsert several conversations in one transaction (the bot batches its writes); a query may
+        come already written out (:func:`stored_form`, as bot.chat keeps it)."""
         if not items:
             return
         now = as_utc(self.clock())
@@ -155,8 +169,7 @@ class ConversationStore:
             {
                 "user_id": user_id,
                 "channel_id": channel_id,
-                # exclude_unset keeps which fields the user stated, exactly as the in-memory store does.
-                "query_json": query.model_dump_json(exclude_unset=True),
+                "query_json": stored_form(query),
                 "expires_at": now + self.ttl,
                 "updated_at": now,
             }
@@ -261,7 +274,7 @@ class QueuedConversations:
         self.on_read_failed = on_read_failed
         self.on_lost = on_lost
         self.clock = clock
-        self._pending: dict[Key, tuple[float, Query]] = {}  # (first failure, newest query), oldest first
+        self._pending: dict[Key, tuple[float, Query | str]] = {}  # (first failure, newest query), oldest first
         self._retrier: asyncio.Task[None] | None = None
         self._overflow = 0
 
@@ -273,7 +286,7 @@ class QueuedConversations:
     async def get(self, key: Key) -> Query | None:
         queued = self._pending.get(key)
         if queued is not None:
-            return queued[1]
+            return from_stored(queued[1])
         if self.keys is not None and not self.keys.may_exist(key):
             self.skipped_reads += 1
             return None
@@ -320,7 +333,7 @@ class QueuedConversations:
             return
         keys.add([key for key, _ in later])
 
-    async def put_many(self, items: list[tuple[Key, Query]]) -> None:
+    async def put_many(self, items: Sequence[tuple[Key, Query | str]]) -> None:
         if not items:
             return
         if self.keys is not None:
@@ -337,7 +350,7 @@ class QueuedConversations:
             self._queue(items)
             self._retry_soon()
 
-    def _queue(self, items: list[tuple[Key, Query]]) -> None:
+    def _queue(self, items: Sequence[tuple[Key, Query | str]]) -> None:
         now = self.clock()
         for key, query in items:
             first = self._pending.pop(key, (now, query))[0]

@@ -157,3 +157,14 @@ def test_an_unsure_reading_is_answered_and_offers_the_other_readings_as_buttons(
     assert any(re.fullmatch(item.__discord_ui_compiled_template__, button.custom_id) for item in DYNAMIC_ITEMS)
     sure = respond(unsure.model_copy(update={"missing": (), "kind_choices": ()}), AdviceContext())
     assert sure.follow_up is None
+
+
+def test_a_first_message_that_reads_like_a_follow_up_is_answered_as_a_question():
+    # "…是否能微调呢" ends like a follow-up ("那4090呢？"). As the first message of a conversation it is
+    # read as a question of its own (a can-run about the user's card), not refused; after a question it
+    # still refines that question.
+    first = understand("4060Ti 16G 是否能微调呢", None)
+    assert first.query.kind == "can_run" and first.query.gpus == ("rtx-4060-ti-16gb",)
+    previous = understand("预算5000元买什么显卡跑大模型", None).query
+    again = understand("那4090呢？", previous)
+    assert again.query.kind == previous.kind and again.query.gpus == ("rtx-4090",)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.chat import HELD_WITH_DATABASE, WriteThroughConversations
+from bot.chat import HELD_WITH_DATABASE, WriteThroughConversations, from_stored
 from bot.observability import retained_sizes
 from engine.money import Money
 from engine.query import Query
@@ -32,8 +32,8 @@ class Backing:
         self.reads.append(key)
         return self.rows.get(key)
 
-    async def put_many(self, batch: list[tuple[tuple[int, int], Query]]) -> None:
-        self.rows.update(batch)
+    async def put_many(self, batch: list[tuple[tuple[int, int], Query | str]]) -> None:
+        self.rows.update((key, from_stored(query)) for key, query in batch)
 
 
 def test_memory_holds_the_most_recent_threads_and_the_database_the_rest():
@@ -51,6 +51,31 @@ def test_memory_holds_the_most_recent_threads_and_the_database_the_rest():
         assert amount(await store.get((1, 0))) == 2
         assert backing.reads == [(1, 0)]
         assert amount(await store.get((4, 0))) == 5 and backing.reads == [(1, 0)]
+
+    asyncio.run(run())
+
+
+def test_written_threads_are_held_in_their_stored_form_and_read_back_whole():
+    """Issue #24: a Query is ≈1.5 KB of objects; once its batch is written, memory holds the JSON the
+    database got (written out once for both) and a follow-up reads it back, equal and with the same
+    fields stated."""
+
+    async def run() -> None:
+        backing = Backing()
+        store = WriteThroughConversations(backing, batch_seconds=3600)
+        stated = Query(kind="recommend", budget=Money(amount=700, currency="EUR"), condition="used")
+        await store.put((1, 0), stated)
+        assert await store.get((1, 0)) is stated  # not written yet: the object itself
+        await store.flush()
+        held = store._memory.get((1, 0))
+        assert isinstance(held, str) and len(held) < 200
+        again = await store.get((1, 0))
+        assert again == stated and again is not None and again.model_fields_set == stated.model_fields_set
+        assert backing.rows[(1, 0)] == stated and backing.reads == []
+        newer = stated.merged(Query(condition="new"))
+        await store.put((1, 0), newer)
+        await store.flush()
+        assert await store.get((1, 0)) == newer
 
     asyncio.run(run())
 
@@ -73,11 +98,14 @@ def test_retained_sizes_name_what_holds_memory():
 
 
 def test_rendered_replies_are_fewer_than_the_engines_answers():
-    from bot import views
+    from bot import chat, views
     from engine.memo import ANSWERS_REMEMBERED
 
     held = views.RENDERED_REMEMBERED
     assert held == min(ANSWERS_REMEMBERED, 128)
+    # respond remembers as many answers as there are rendered replies: a repeat it remembers is
+    # the same Answer object, which views.rendered looks up by identity.
+    assert chat.respond.cache_info().maxsize == chat.RESPONSES_REMEMBERED == held
 
 
 def test_the_remembered_memory_estimates_hold_a_few_megabytes_when_full():
@@ -95,3 +123,44 @@ def test_the_remembered_memory_estimates_hold_a_few_megabytes_when_full():
     _objects, size = retained_sizes(prefixes=("engine",), top=1000)["engine.memory._estimate()"]
     assert 1_000_000 < size < 16_000_000
     memory._estimate.cache_clear()
+
+
+def test_a_forgotten_reply_view_is_freed_at_once_unless_someone_still_holds_it():
+    """Issue #24: each button points back at its view, so a view the render cache forgot waited,
+    promoted, for a full collection of the garbage collector (≈9 KB each, the largest kind of
+    garbage after thousands of events). ``rendered`` now breaks that cycle when it forgets a view
+    nobody else holds; a view still held (a send waiting to retry) keeps its buttons."""
+    import gc
+    import weakref
+
+    from bot import views
+    from engine.advisor import advise
+    from engine.parse import parse
+
+    async def run() -> None:
+        answers = [advise(parse(f"which GPU for Kaggle under ${b}?").query) for b in range(300, 305)]
+        held = views.rendered(answers[0], "en")[1]
+        forgotten = weakref.ref(views.rendered(answers[1], "en")[1])
+        assert held is not None and forgotten() is not None
+        buttons = len(held.children)
+        gc.disable()
+        try:
+            for n in range(views.RENDERED_REMEMBERED + 2):
+                views.rendered(answers[2 + n % 3].model_copy(), "en")  # a new answer object each time
+            assert forgotten() is None  # freed by reference counting, no collection needed
+            assert len(held.children) == buttons > 0  # still whole: someone holds it
+            assert held.to_components() == discord_components(held)
+            sent = weakref.ref(held)
+            del held  # its send is done: released at one of the next renders
+            for _ in range(3):
+                views.rendered(answers[2].model_copy(), "en")
+            assert sent() is None and not views._STILL_SENDING
+        finally:
+            gc.enable()
+
+    def discord_components(view: object) -> list:
+        import discord
+
+        return discord.ui.View.to_components(view)  # type: ignore[arg-type]
+
+    asyncio.run(run())

@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import inspect
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
+
+import pytest
 
 from bot.chat import MemoryConversationStore, understand
 from bot.store import ConversationStore
@@ -86,7 +89,7 @@ class Reads:
         self.count += 1
         return await self.store.get(key)
 
-    async def put_many(self, items: list[tuple[tuple[int, int], Query]]) -> None:
+    async def put_many(self, items: Sequence[tuple[tuple[int, int], Query | str]]) -> None:
         await self.store.put_many(items)
 
     async def live_keys(self, updated_since: dt.datetime | None = None) -> Any:
@@ -101,7 +104,7 @@ class Ticks:
         return self.now
 
 
-def test_live_keys_expire_in_order_and_are_dropped_from_the_front():
+def test_live_keys_expire_with_their_rows():
     ticks = Ticks()
     keys = LiveKeys(ttl=60, clock=ticks)
     assert keys.may_exist((1, 1))  # nothing loaded yet: every key may exist
@@ -109,14 +112,40 @@ def test_live_keys_expire_in_order_and_are_dropped_from_the_front():
     assert keys.may_exist((9, 9)) and keys.may_exist((8, 8)) and not keys.may_exist((1, 1))
     keys.add([(1, 1)])
     ticks.now += 30
-    keys.add([(2, 2), (1, 1)])  # (1, 1) again: moves to the end, the order stays that of expiry
-    assert not keys.may_exist((9, 9)) and len(keys) == 3  # (9, 9) was dropped from the front
+    keys.add([(2, 2), (1, 1)])  # (1, 1) again: its row lives 60 s from now
+    assert not keys.may_exist((9, 9))  # its row expired 20 s ago
     ticks.now += 45
     assert keys.may_exist((1, 1)) and keys.may_exist((2, 2)) and not keys.may_exist((8, 8))
-    keys.add([(3, 3)])
-    assert len(keys) == 3  # (8, 8) expired and was dropped by the add
-    keys.discard((3, 3))
-    assert not keys.may_exist((3, 3))
+    ticks.now += 16  # one tick (ttl / 30) after the rows of (1, 1) and (2, 2) expired
+    assert not keys.may_exist((1, 1)) and not keys.may_exist((2, 2))
+
+
+def test_live_keys_never_miss_a_stored_key_and_seldom_read_one_never_stored():
+    """Issue #24: a fixed table instead of an entry per key; a key stored within its time to live is
+    always found, whichever keys share its slots, and a shorter row never shortens a longer one."""
+    ticks = Ticks()
+    keys = LiveKeys(ttl=1800, clock=ticks, slots=1 << 16)
+    keys.loaded_from([((u, 1), 1800.0) for u in range(2_000)])
+    keys.loaded_from([((u, 1), 5.0) for u in range(2_000)])  # the same keys, shorter: still 1800 s
+    stored = [(u, 2) for u in range(5_000)]
+    for start in range(0, len(stored), 500):
+        keys.add(stored[start : start + 500])
+        last = ticks.now
+        ticks.now += 60
+    assert all(keys.may_exist(key) for key in stored)  # all written within the last 30 min
+    ticks.now = last + 1800 - 1
+    assert all(keys.may_exist(key) for key in stored[-500:])  # the last batch, 1 s before its rows expire
+    never = [(u, 3) for u in range(10_000)]
+    assert sum(keys.may_exist(key) for key in never) < 200  # ≈ the share of slots still live, cubed
+    ticks.now = last + 1800 + 60  # one tick (ttl / 30) after the last rows expired
+    assert not any(keys.may_exist(key) for key in stored) and not any(keys.may_exist(k) for k in never)
+
+
+def test_live_keys_hold_a_fixed_table():
+    keys = LiveKeys(ttl=1800)
+    assert len(keys._until) * keys._until.itemsize == 1 << 20  # 1 MB, whatever the number of users
+    with pytest.raises(ValueError):
+        LiveKeys(ttl=60, slots=1000)
 
 
 async def test_a_key_never_stored_costs_no_read(backend, store):
@@ -126,7 +155,7 @@ async def test_a_key_never_stored_costs_no_read(backend, store):
     queue = QueuedConversations(reads)  # type: ignore[arg-type]
     assert await queue.get((7, 7)) is None and reads.count == 1  # not loaded yet: read, as before
     await queue.load_live_keys(catch_up=None)
-    assert queue.keys is not None and queue.keys.loaded and len(queue.keys) == 1
+    assert queue.keys is not None and queue.keys.loaded
     assert await queue.get((7, 7)) is None and await queue.get((1, 2)) is None
     assert reads.count == 1 and queue.skipped_reads == 2
     assert await queue.get((1, 1)) == Query(kind="power") and reads.count == 2
