@@ -105,7 +105,7 @@ _TRAINED_WHOLE = frozenset(
 )  # "train" is a whole training (LoRA is named)
 _NOT_FIT = frozenset({"cue:power", "cue:cloud", "compare_strong"})
 QUICK_CONFIDENCE = 0.8  # the quick model's kind is taken from this probability (else the full model decides)
-KIND_CONFIDENCE = 0.5  # below this, the kind is asked about ("kind" in missing, with kind_choices)
+KIND_CONFIDENCE = 0.6  # below this, the kind is asked about ("kind" in missing, with kind_choices); chosen on dev
 CHOICE_FLOOR = 0.12  # a kind this likely is offered as a choice
 TASK_CONFIDENCE = 0.7  # the classifier's task fills a task the rules did not find from this probability
 MAX_GPUS = int(BOUNDS["gpus"].high)  # cards a Query holds
