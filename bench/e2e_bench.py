@@ -76,7 +76,7 @@ SHARES = {
     "click": 0.13,
 }
 CORPUS_KINDS = ("chat", "ask")
-DEFAULT_N, DEFAULT_ROUNDS = 70, 8  # 8 rounds × 2 phases × 70 events ask 624 of the corpus's 661 questions
+DEFAULT_N, DEFAULT_ROUNDS = 70, 8  # 8 rounds × 2 phases × 70 events ask ≈624 of the corpus's 1,138 questions
 ZH_LOCALE_SHARE = 0.35  # slash commands from Chinese-language clients (the corpus is ≈40 % Chinese)
 TASKS = ("kaggle", "learning", "llm_inference", "llm_finetune", "image_generation", "computer_vision", "nlp", "rl")
 MODES = ("inference", "qlora", "lora", "full_finetune")

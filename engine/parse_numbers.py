@@ -189,10 +189,15 @@ def _bare_ok(scan: Scan, m: re.Match[str], value: Decimal, pats: MoneyPatterns, 
     year_like = 1900 <= value <= 2099 and value == int(value)
     if not (m.group("mult") or m.group("wan")) and (value < money["min_bare"] or year_like):
         return False
+    if _GEFORCE_SHAPED.fullmatch(m.group(0).strip()) and scan.left(m.start(), 4).endswith("the "):
+        return False  # "waiting for the 6090": a card's number (one not out yet), not $6,090
     if per_card or pats.cue_after.match(scan.low, m.end()):
         return True
     left = _clause_before(scan, m.start())
     return bool(pats.cue_before.search(left) or pats.per_card_before.search(left))
+
+
+_GEFORCE_SHAPED = re.compile(r"[1-9]0[5-9]0")  # 1050 … 9090: a GeForce model number's shape
 
 
 def _clause_before(scan: Scan, start: int) -> str:

@@ -698,3 +698,9 @@ def test_fine_tuning_an_image_model_trains_it(text: str, model: str) -> None:
 )
 def test_how_many_before_a_plural_reads_it_as_a_plural(text: str, gpu: str) -> None:
     assert q(text, standalone=True).gpus == (gpu,)
+
+
+def test_the_number_of_a_card_not_out_yet_is_no_budget():
+    # "waiting for the 6090": the shape of a GeForce number after "the" is a card, not $6,090
+    assert q("is it worth waiting for the 7090 or should I buy a 5080?", standalone=True).budget is None
+    assert q("I can spend 1500 for a gpu", standalone=True).budget is not None  # a plain amount still is
