@@ -1300,7 +1300,16 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
 
 def can_run(query: Query, ctx: AdviceContext) -> Answer:
     """Will a named model fit and how fast; otherwise the cheapest GPUs that fit (engine.canrun).
-    The query's mode, precision and context length, when stated, replace the engine's defaults."""
+    The query's mode, precision and context length, when stated, replace the engine's defaults.
+    Two or more different cards and no model are weighed against each other: offers to rent, priced per
+    unit of work ("renting for LoRA runs: an A100 40GB or a 4090?"), or a comparison with a pick ("would a
+    4070 or a 7800 XT be enough?"), rather than what the first card alone runs."""
+    if not query.model and len(set(query.gpus)) >= 2:
+        if query.cloud_interest:
+            named = rentals(workload_for(query), None, ctx.reference_gpu, named=query.gpus)
+            if len({_card_line(r.gpu_id) for r in named}) >= 2:
+                return _named_rentals(query, ctx, named, ())
+        return compare_gpus(query.model_copy(update={"kind": "compare"}), ctx)
     report = assess(
         query,
         snapshot=ctx.snapshot,

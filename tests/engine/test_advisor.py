@@ -707,3 +707,19 @@ def test_cards_a_platform_offers_without_prices_on_file_are_weighed_as_cards():
     assert set(answer.comparison.gpu_ids) == {"v100-16gb", "t4"} and answer.comparison.pick is not None
     assert answer.notes[0].key == "advice.cloud.named_unpriced"
     assert answer.break_even is None
+
+
+def test_two_cards_without_a_model_are_weighed_not_only_the_first():
+    # "renting for LoRA runs: A100 40GB or a 4090 on a marketplace?": both cards' offers, priced per hour
+    # of work (the 4090 is the cheaper per unit of work), not what the A100 alone runs.
+    rent = advise(
+        Query(kind="can_run", gpus=("a100-40gb-sxm", "rtx-4090"), cloud_interest=True, mode="lora", min_memory_gb=40)
+    )
+    assert rent.kind == "cloud_vs_buy" and {"a100-40gb-sxm", "rtx-4090"} <= {r.gpu_id for r in rent.rentals}
+    assert rent.rentals[0].gpu_id == "rtx-4090"
+    # "my 3060 runs out of memory, would a 3090 help?": the two compared, with a pick
+    both = advise(Query(kind="can_run", gpus=("rtx-3060-12gb", "rtx-3090")))
+    assert both.kind == "compare" and both.comparison is not None and both.comparison.pick is not None
+    # with a model named, each card's verdict as before
+    named = advise(Query(kind="can_run", gpus=("rtx-4070", "rx-7800-xt"), model="sdxl"))
+    assert named.kind == "can_run" and len(named.can_run.verdicts) == 2
