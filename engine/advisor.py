@@ -1304,12 +1304,10 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
     Two or more different cards and no model are weighed against each other: offers to rent, priced per
     unit of work ("renting for LoRA runs: an A100 40GB or a 4090?"), or a comparison with a pick ("would a
     4070 or a 7800 XT be enough?"), rather than what the first card alone runs."""
-    if not query.model and len(set(query.gpus)) >= 2:
-        if query.cloud_interest:
-            named = rentals(workload_for(query), None, ctx.reference_gpu, named=query.gpus)
-            if len({_card_line(r.gpu_id) for r in named}) >= 2:
-                return _named_rentals(query, ctx, named, ())
-        return compare_gpus(query.model_copy(update={"kind": "compare"}), ctx)
+    if not query.model and len(set(query.gpus)) >= 2 and query.cloud_interest:
+        named = rentals(workload_for(query), None, ctx.reference_gpu, named=query.gpus)
+        if len({_card_line(r.gpu_id) for r in named}) >= 2:
+            return _named_rentals(query, ctx, named, ())
     report = assess(
         query,
         snapshot=ctx.snapshot,

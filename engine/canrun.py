@@ -1498,6 +1498,22 @@ def _card_name(gpu: Gpu, count: int) -> str | Msg:
     return _setup(gpu.short_name, count)
 
 
+def _other_cards(
+    setups: list[tuple[Gpu, int]], first: Gpu, floor: MemoryFloor | None, task: str | None, mode: Mode | None
+) -> list[Msg]:
+    """ "Would a 4070 or a 7800 XT be enough?" with no model: each further card named gets its own line of
+    what it runs (the table shows the first); the guide's floor is said once, except where it is the
+    answer itself (work that is no LLM's)."""
+    said = floor if task in _NOT_LLM_TASKS else None
+    out: list[Msg] = []
+    for gpu, count in setups[1:4]:
+        if gpu.id == first.id:
+            continue
+        setup = msg("canrun.card.setup", setup=_card_name(gpu, count), gb=gpu.memory_gb)
+        out.append(_card_headline(setup, gpu.memory_gb, card_capabilities(gpu, count), said, task, mode))
+    return out
+
+
 def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
     """No model named: what the named card can do (the largest models it runs and trains, how
     fast, where it stops), with the guide's floor for the task as guidance; with only a memory
@@ -1521,13 +1537,16 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
             floor=floor,
             card=rows,
             lean=_card_lean(gpu.memory_gb, rows, floor, task),
-            headline=_card_headline(
-                msg("canrun.card.setup", setup=_card_name(gpu, count), gb=gpu.memory_gb),
-                gpu.memory_gb,
-                rows,
-                floor,
-                task,
-                query.mode,
+            headline=_sentences(
+                _card_headline(
+                    msg("canrun.card.setup", setup=_card_name(gpu, count), gb=gpu.memory_gb),
+                    gpu.memory_gb,
+                    rows,
+                    floor,
+                    task,
+                    query.mode,
+                ),
+                *_other_cards(setups, gpu, floor, task, query.mode),
             ),
             notes=(
                 *egpu_notes([g for g, _ in setups]),

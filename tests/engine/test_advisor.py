@@ -709,6 +709,11 @@ def test_cards_a_platform_offers_without_prices_on_file_are_weighed_as_cards():
     assert answer.break_even is None
 
 
+def _nested(m):
+    inner = (i for v in m.args.values() for i in (v if isinstance(v, tuple) else (v,)) if hasattr(i, "args"))
+    return [m, *(n for i in inner for n in _nested(i))]
+
+
 def test_two_cards_without_a_model_are_weighed_not_only_the_first():
     # "renting for LoRA runs: A100 40GB or a 4090 on a marketplace?": both cards' offers, priced per hour
     # of work (the 4090 is the cheaper per unit of work), not what the A100 alone runs.
@@ -717,9 +722,10 @@ def test_two_cards_without_a_model_are_weighed_not_only_the_first():
     )
     assert rent.kind == "cloud_vs_buy" and {"a100-40gb-sxm", "rtx-4090"} <= {r.gpu_id for r in rent.rentals}
     assert rent.rentals[0].gpu_id == "rtx-4090"
-    # "my 3060 runs out of memory, would a 3090 help?": the two compared, with a pick
-    both = advise(Query(kind="can_run", gpus=("rtx-3060-12gb", "rtx-3090")))
-    assert both.kind == "compare" and both.comparison is not None and both.comparison.pick is not None
+    # "would a 4070 or a 7800 XT be enough?" with no model: what each card runs, one line each
+    both = advise(Query(kind="can_run", gpus=("rtx-4070", "rx-7800-xt"), task="llm_inference"))
+    setups = [m for m in _nested(both.headline) if m.key == "canrun.card.setup"]
+    assert both.kind == "can_run" and len(setups) == 2
     # with a model named, each card's verdict as before
     named = advise(Query(kind="can_run", gpus=("rtx-4070", "rx-7800-xt"), model="sdxl"))
     assert named.kind == "can_run" and len(named.can_run.verdicts) == 2
