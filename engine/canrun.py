@@ -535,6 +535,11 @@ def imagenet_epoch(gpu: Gpu | str, *, gpus: int = 1) -> EpochEstimate:
 
 _LLM_INFERENCE = ("bf16", "8bit", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m")
 _OTHER_INFERENCE = ("fp16", "8bit")
+# Image and video diffusion models also run with their transformer in 4-bit NF4 (bitsandbytes): Forge's
+# flux1-dev-bnb-nf4 checkpoint, "recommended" for 6/8/12 GB cards by Forge's author
+# (github.com/lllyasviel/stable-diffusion-webui-forge/discussions/981, 2024-08-11), and diffusers'
+# BitsAndBytesConfig(load_in_4bit) for the same models.
+_DIFFUSION_INFERENCE = ("fp16", "8bit", "nf4")
 
 
 def _eight_bit(gpu: Gpu | None, llm: bool = False) -> str:
@@ -554,7 +559,13 @@ def ladder(spec: ModelSpec, mode: Mode, gpu: Gpu | None = None) -> list[tuple[Mo
     precision: a wider copy of those weights is no better.
     """
     if mode == "inference":
-        names = _LLM_INFERENCE if spec.kind == "llm" else _OTHER_INFERENCE
+        names = (
+            _LLM_INFERENCE
+            if spec.kind == "llm"
+            else _DIFFUSION_INFERENCE
+            if spec.kind == "diffusion"
+            else _OTHER_INFERENCE
+        )
         # 16 bits in the type the card has (a V100 runs FP16: no BF16 before Ampere; same memory)
         rungs = [
             _eight_bit(gpu, spec.kind == "llm") if n == "8bit" else _half(gpu) if n == "bf16" else n for n in names

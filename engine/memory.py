@@ -157,7 +157,7 @@ PRECISIONS: dict[str, Precision] = {
         Precision(
             name="awq-4bit", bits=4.25, compute="fp16", label="AWQ 4-bit (group 128)", source=_source("group_128")
         ),
-        Precision(name="nf4", bits=4.127, compute="fp16", label="NF4 (QLoRA)", source=_source("nf4")),
+        Precision(name="nf4", bits=4.127, compute="fp16", label="NF4", source=_source("nf4")),
         Precision(name="mxfp4", bits=4.25, compute="fp16", label="MXFP4", source=_source("mxfp4")),
         Precision(name="q4_0", bits=4.5, compute="fp16", label="GGUF Q4_0", source=_source("q4_0")),
         Precision(name="mlx-4bit", bits=4.5, compute="fp16", label="MLX 4-bit", source=_source("mlx", bits=4)),

@@ -1079,3 +1079,13 @@ def test_what_a_card_runs_stops_at_the_first_model_too_big_and_is_remembered():
         rows = card_capabilities(gpu, count)
         assert [(r.use, r.model_id) for r in rows] == expected, gpu_id
         assert card_capabilities(gpu, count) is rows  # remembered
+
+
+def test_an_image_diffusion_model_steps_down_to_nf4_and_nothing_else_does():
+    # FLUX.1 [dev] (12B) on a 12 GB card: FP16 26.1 GB and FP8/INT8 14.9 GB do not fit; its transformer in
+    # NF4 (Forge's flux1-dev-bnb-nf4, recommended for 6-12 GB cards) does: 12B × 4.127 bits + 3 GB + 1 GB.
+    verdict = assess(q(model="flux dev", gpus=("rtx-3060-12gb",))).verdicts[0]
+    assert verdict.fits and verdict.precision == "nf4"
+    assert [p for _, p in ladder(spec("flux-1-dev"), "inference")] == ["fp16", "int8", "nf4"]
+    assert [p for _, p in ladder(spec("resnet-50"), "inference")] == ["fp16", "int8"]  # no 4-bit CNN rung
+    assert ladder(spec("sdxl"), "inference")[0] == ("inference", "fp16")  # SDXL still leads at FP16
