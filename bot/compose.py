@@ -315,7 +315,12 @@ def spec_blocks(gpu: Gpu, lang: Lang) -> list[Block]:
         (say(lang, "spec.architecture"), f"{load_catalog().architectures[gpu.architecture].name} ({gpu.release_year})"),
         (
             say(lang, "spec.class"),
-            say(lang, "spec.class_value", cls=say(lang, f"class.{gpu.gpu_class}"), form=gpu.form_factor),
+            say(
+                lang,
+                "spec.class_value",
+                cls=say(lang, f"class.{gpu.gpu_class}"),
+                form=say(lang, f"form.{gpu.form_factor}"),
+            ),
         ),
         (say(lang, "spec.memory"), f"{gpu.memory_gb:g} GB {gpu.memory_type}"),
         (say(lang, "spec.bandwidth"), f"{gpu.bandwidth_gbs:g} GB/s"),

@@ -273,3 +273,11 @@ def test_help_still_exits_0(capsys):
 def test_odd_but_valid_questions_are_answered(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 0 and out and "Traceback" not in err
+
+
+def test_the_spec_card_names_the_form_factor_in_the_readers_words(capsys):
+    # "datacenter, PCIe card", not the catalog's raw "pcie"; in Chinese "数据中心，PCIe 卡"
+    _, out, _ = run(capsys, "info", "A100 80GB PCIe")
+    assert "datacenter, PCIe card" in out
+    _, out, _ = run(capsys, "ask", "H100 SXM5 支持 PyTorch 吗？")
+    assert "数据中心，SXM 模组" in out
