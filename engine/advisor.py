@@ -668,6 +668,11 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
     best value beside it when that is another setup (guide: memory first, then the metric, then
     performance per dollar)."""
     catalog = load_catalog()
+    if query.cloud_interest and len(set(query.gpus)) >= 2 and set(query.gpu_counts) <= {1} and not query.model:
+        # "租卡跑 LoRA：A100 40GB 还是 4090 划算？": cards to rent are weighed by what an hour of work costs
+        named = rentals(workload_for(query), None, ctx.reference_gpu, named=query.gpus)
+        if len({_card_line(r.gpu_id) for r in named}) >= 2:
+            return _named_rentals(query, ctx, named, ())
     if len(query.gpus) < 2:
         ids = (*query.gpus, ctx.reference_gpu) if query.gpus and query.gpus[0] != ctx.reference_gpu else ()
         if not ids:

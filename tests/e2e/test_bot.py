@@ -521,6 +521,11 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("llama 3 8b with 128k context on a 3090?", ("RTX 3090: Yes", "KV cache          16.0")),
         ("qwen2.5 7b 上下文 128k，4090 能跑吗", ("RTX 4090：可以", "KV 缓存     7.0")),
         ("我的电源 650W，3080 和 4070 哪个能用？", ("你的 650 W 电源：RTX 3080 10GB够用", "RTX 4070够用")),
+        ("Can my 3060 12GB run FLUX?", ("Yes at NF4", "9.5 GB of 12 GB")),
+        ("我的 3060 12G 能跑 FLUX 吗？", ("降到 NF4", "9.5 GB / 12 GB")),
+        ("renting for LoRA runs: A100 40GB or a 4090 on a marketplace?", ("the cheapest you named", "RTX 4090")),
+        ("租卡跑 LoRA：A100 40GB 还是 4090 划算？", ("按工作量算", "RTX 4090")),
+        ("4060Ti 16G 是否能微调呢", ("用 QLoRA 最大能微调", "RTX 4060 Ti 16GB")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

@@ -729,3 +729,12 @@ def test_two_cards_without_a_model_are_weighed_not_only_the_first():
     # with a model named, each card's verdict as before
     named = advise(Query(kind="can_run", gpus=("rtx-4070", "rx-7800-xt"), model="sdxl"))
     assert named.kind == "can_run" and len(named.can_run.verdicts) == 2
+
+
+def test_a_comparison_of_cards_to_rent_prices_an_hour_of_work():
+    # "租卡跑 LoRA：A100 40GB 还是 4090 划算？": a comparison asked about renting is the cards' offers per RTX
+    # 3090-hour of work (the 4090 cheapest), not their speeds alone; owned cards ("4090 vs 2x3090") compare.
+    rent = advise(Query(kind="compare", gpus=("a100-40gb-sxm", "rtx-4090"), cloud_interest=True, mode="lora"))
+    assert rent.kind == "cloud_vs_buy" and rent.rentals[0].gpu_id == "rtx-4090"
+    own = advise(Query(kind="compare", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 2)))
+    assert own.kind == "compare"
