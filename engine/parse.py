@@ -999,7 +999,7 @@ class Parser:
             return "power", (), task
         if {"topic:next_generation", "topic_strong"} <= s:  # "buy a 5090 now or wait?": the guide on waiting
             return "explain", (), task
-        if "worth" in s and not _NOT_FIT & s:  # "4090 值得买吗": is that card a good buy
+        if "worth" in s and not _NOT_FIT & s and not _WORTH_TOPICS & s:  # "4090 值得买吗": is that card a good buy
             return "recommend", (), task
         if "requires" in s and not _NOT_FIT & s:  # "what GPU do I need for Whisper?": the model's need
             return "can_run", (), task
@@ -1011,6 +1011,8 @@ class Parser:
         return kinds.best, choices if len(choices) > 1 else (), task
 
 
+# "Is NVLink worth it for 2× 3090?": what is weighed is the guide's topic, not the card named with it
+_WORTH_TOPICS = frozenset({"topic:nvlink", "topic:pcie", "topic:sparsity", "topic:cpu", "topic:amd"})
 _HOW_MANY = re.compile(r"\bhow many\s+(?:\w+\s+)?$")
 _RESOLUTION_LEFT = re.compile(r"[0-9]{3,4}\s*[x×*]\s*$")
 _RESOLUTION_RIGHT = re.compile(r"\s*[x×*]\s*[0-9]{3,4}(?![0-9])")

@@ -704,3 +704,11 @@ def test_the_number_of_a_card_not_out_yet_is_no_budget():
     # "waiting for the 6090": the shape of a GeForce number after "the" is a card, not $6,090
     assert q("is it worth waiting for the 7090 or should I buy a 5080?", standalone=True).budget is None
     assert q("I can spend 1500 for a gpu", standalone=True).budget is not None  # a plain amount still is
+
+
+def test_whether_a_guide_topic_is_worth_it_is_that_topic_not_the_card():
+    # "is NVLink worth it for 2x 3090?" asks about NVLink (the guide: little gain on 2-4 desktop cards),
+    # not whether the 3090 is a good buy; "is a used 3090 worth it?" still asks about the card.
+    nvlink = q("is nvlink worth it for my two 3090s?", standalone=True)
+    assert nvlink.kind == "explain" and nvlink.topic == "nvlink"
+    assert q("Is a used 3090 worth it for local LLMs?", standalone=True).kind == "recommend"
