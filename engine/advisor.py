@@ -668,11 +668,9 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
     best value beside it when that is another setup (guide: memory first, then the metric, then
     performance per dollar)."""
     catalog = load_catalog()
-    if query.cloud_interest and len(set(query.gpus)) >= 2 and set(query.gpu_counts) <= {1} and not query.model:
-        # "租卡跑 LoRA：A100 40GB 还是 4090 划算？": cards to rent are weighed by what an hour of work costs
-        named = rentals(workload_for(query), None, ctx.reference_gpu, named=query.gpus)
-        if len({_card_line(r.gpu_id) for r in named}) >= 2:
-            return _named_rentals(query, ctx, named, ())
+    # "租卡跑 LoRA：A100 40GB 还是 4090 划算？" (one of each card)
+    if set(query.gpu_counts) <= {1} and (renting := _renting_named(query, ctx)) is not None:
+        return renting
     if len(query.gpus) < 2:
         ids = (*query.gpus, ctx.reference_gpu) if query.gpus and query.gpus[0] != ctx.reference_gpu else ()
         if not ids:
@@ -1069,6 +1067,17 @@ def rentals(
     return tuple(sorted(out, key=lambda r: r.usd_per_reference_hour)[:MAX_RENTALS])
 
 
+def _renting_named(query: Query, ctx: AdviceContext) -> Answer | None:
+    """Two or more different cards asked about renting, no model: their offers per hour of work, when at
+    least two of them have current offers (None otherwise, and the question is answered as asked)."""
+    if query.model or not query.cloud_interest or len(set(query.gpus)) < 2:
+        return None
+    named = rentals(workload_for(query), None, ctx.reference_gpu, named=query.gpus)
+    if len({_card_line(r.gpu_id) for r in named}) < 2:
+        return None
+    return _named_rentals(query, ctx, named, ())
+
+
 def _named_rentals(query: Query, ctx: AdviceContext, named: tuple[Rental, ...], notes: tuple[Msg, ...]) -> Answer:
     """The cloud cards the user named, the cheapest per unit of work first, and by how much."""
     top, others = named[0], named[1:]
@@ -1306,13 +1315,10 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
 def can_run(query: Query, ctx: AdviceContext) -> Answer:
     """Will a named model fit and how fast; otherwise the cheapest GPUs that fit (engine.canrun).
     The query's mode, precision and context length, when stated, replace the engine's defaults.
-    Two or more different cards and no model are weighed against each other: offers to rent, priced per
-    unit of work ("renting for LoRA runs: an A100 40GB or a 4090?"), or a comparison with a pick ("would a
-    4070 or a 7800 XT be enough?"), rather than what the first card alone runs."""
-    if not query.model and len(set(query.gpus)) >= 2 and query.cloud_interest:
-        named = rentals(workload_for(query), None, ctx.reference_gpu, named=query.gpus)
-        if len({_card_line(r.gpu_id) for r in named}) >= 2:
-            return _named_rentals(query, ctx, named, ())
+    Cards named to rent with no model ("renting for LoRA runs: an A100 40GB or a 4090?") get their offers
+    priced per unit of work; several cards to own, each its line of what it runs (engine.canrun)."""
+    if (renting := _renting_named(query, ctx)) is not None:
+        return renting
     report = assess(
         query,
         snapshot=ctx.snapshot,

@@ -237,7 +237,7 @@ class Parser:
             return nx.group(2), start + len(nx.group(1)) + 1
         if tok[-1] == "s" and (tok[:-1] in self.index.starts or tok[:-1] in _VARIANT):
             left = scan.left(start, 24)
-            # a count, or "how many" / "几张", before it says "V100s" is V100s, not the V100S card
+            # a count, or "how many", before it says "V100s" is V100s, not the V100S card
             plural = count_patterns(self.vocab).search_before(left) or _HOW_MANY.search(left)
             if tok not in self.index.starts or plural:
                 return tok[:-1], start
