@@ -566,10 +566,7 @@ def ladder(spec: ModelSpec, mode: Mode, gpu: Gpu | None = None) -> list[tuple[Mo
             if spec.kind == "diffusion"
             else _OTHER_INFERENCE
         )
-        # 16 bits in the type the card has (a V100 runs FP16: no BF16 before Ampere; same memory)
-        rungs = [
-            _eight_bit(gpu, spec.kind == "llm") if n == "8bit" else _half(gpu) if n == "bf16" else n for n in names
-        ]
+        rungs = [_on_card(n, gpu, spec.kind == "llm") for n in names]
         if spec.release_precision and spec.release_precision not in ("fp32", "fp16", "bf16"):
             release = get_precision(spec.release_precision)
             rungs = [release.name] + [r for r in rungs if get_precision(r).bits < release.bits]
@@ -578,6 +575,20 @@ def ladder(spec: ModelSpec, mode: Mode, gpu: Gpu | None = None) -> list[tuple[Mo
     if mode in ("lora", "qlora"):
         return [("lora", half), ("qlora", "nf4")] if mode == "lora" else [("qlora", "nf4")]
     return [(mode, half)]
+
+
+def _splits(spec: ModelSpec) -> bool:
+    """Whether the usual tools split the model over several cards: a language model's layers or tensors
+    are; an image, video or vision model runs on one card ("FLUX.1 on 3× RTX 3070" is no setup)."""
+    return spec.kind == "llm"
+
+
+def _on_card(precision: str, gpu: Gpu | None, llm: bool = False) -> str:
+    """A precision in the type the card runs it in (same memory): 8 bits as FP8 or INT8 ("8bit", "fp8" and
+    "int8" alike), 16 bits as BF16 or FP16 (a V100 or P100 runs FP16: no BF16 before Ampere)."""
+    if precision in ("8bit", "fp8", "int8"):
+        return _eight_bit(gpu, llm)
+    return _half(gpu) if precision == "bf16" else precision
 
 
 def _half(gpu: Gpu | None) -> str:
@@ -796,9 +807,8 @@ def _gpu_verdict(
         training = training_time(spec, gpu, tokens, mode=best.mode, gpus=count) if spec.kind == "llm" else None
     needed: list[tuple[Mode, str, int | None]] = []
     notes: list[Msg] = []
-    # No "2× MacBook" or "8× laptop GPU"; and only a language model is split over cards by the usual
-    # tools (an image or video model runs on one: no "7× GTX 1050 Ti for Stable Diffusion").
-    if (not best.fits or len(tried) > 1) and gpu.stacks and spec.kind == "llm":
+    # No "2× MacBook" or "8× laptop GPU", and no "7× GTX 1050 Ti for Stable Diffusion" (_splits)
+    if (not best.fits or len(tried) > 1) and gpu.stacks and _splits(spec):
         for rung_mode, prec in (rungs[0], rungs[-1]) if len(rungs) > 1 else (rungs[0],):
             needed.append(
                 (
@@ -1008,9 +1018,7 @@ def cheapest_setups(
     index = _price_index(id(load_catalog()), snapshot, condition, organization, vendor)
     candidates: list[tuple[Gpu, PriceQuote, int]] = []
     for (_, server, linked), cards in index:
-        # only a language model is split over cards by the usual tools: an image, video or vision model
-        # runs on one card ("FLUX.1 on 3× RTX 3070" is no setup anyone can run)
-        most = 1 if spec.kind != "llm" else MAX_SERVER_GPUS if server else MAX_DESKTOP_GPUS
+        most = (MAX_SERVER_GPUS if server else MAX_DESKTOP_GPUS) if _splits(spec) else 1
         split: Split = "tensor" if linked or mode != "inference" else "pipeline"
         # FP8 and INT8 take the same memory: the count does not depend on which one a card runs.
         n = gpus_needed(spec, cards[0][0], mode, precision, max_gpus=most, context=context, split=split)
@@ -1024,8 +1032,7 @@ def cheapest_setups(
             candidates.append((gpu, quote, n))
     found: list[Alternative] = []
     for gpu, quote, n in candidates:
-        # the card's own 8-bit and 16-bit types (same memory): a P100 trains in FP16, not BF16
-        prec = _eight_bit(gpu) if precision in ("fp8", "int8") else _half(gpu) if precision == "bf16" else precision
+        prec = _on_card(precision, gpu)  # a P100 trains in FP16, not BF16
         split = inference_split(gpu, n) if mode == "inference" else "tensor"
         est = estimate(spec, mode, prec, gpus=n, context=context, split=split, runtime=runtime_of(gpu))
         decode = (
