@@ -36,8 +36,7 @@ def test_a_migrated_database_opens_without_alembic(tmp_path: Path):
         "asyncio.run(main())\n"
         "print(any(name == 'alembic' or name.startswith('alembic.') for name in sys.modules))\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert _printed(script) == "False"
 
 
 def test_an_older_database_is_still_migrated(tmp_path: Path):
@@ -72,8 +71,7 @@ def test_starting_the_bot_does_not_import_the_engine():
         "    importlib.import_module(cog)\n"
         f"print(sorted(name for name in {HEAVY!r} if name in sys.modules))\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    assert _printed(script) == "[]"
 
 
 def test_the_warm_up_loads_the_engine_and_the_composer():
@@ -83,5 +81,11 @@ def test_the_warm_up_loads_the_engine_and_the_composer():
         "warm_up_engine()\n"
         f"print(sorted(name for name in {HEAVY!r} if name not in sys.modules))\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    assert _printed(script) == "[]"
+
+
+def _printed(script: str) -> str:
+    """What ``script`` prints, run in a fresh interpreter (nothing imported yet) from the project root."""
+    return subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
