@@ -84,7 +84,9 @@ def _fits(answer: Answer) -> bool | None:
 def _metric(answer: Answer, metric: str) -> bool:
     report = answer.can_run
     if metric == "memory_fit":
-        return bool(report and (report.verdicts or report.memory_verdict or report.card or report.needs))
+        return bool(
+            report and (report.verdicts or report.memory_verdict or report.card or report.needs or report.by_size)
+        )
     if metric == "decode_tokens_per_s":
         rows = [*(report.verdicts if report else ()), *(r.verdict for r in (report.card if report else ()))]
         ranked = answer.comparison.workload if answer.comparison else None  # a comparison ranked by decode

@@ -367,6 +367,8 @@ def can_run_blocks(report: CanRunReport, lang: Lang) -> list[Block]:
             )
     if report.card:
         blocks.append(Block(role="options", title=say(lang, "field.card"), table=card_table(report, lang)))
+    if report.by_size:
+        blocks.append(Block(role="options", title=say(lang, "field.by_size"), table=by_size_table(report, lang)))
     if report.alternatives:
         rows = [
             (
@@ -390,6 +392,17 @@ def can_run_blocks(report: CanRunReport, lang: Lang) -> list[Block]:
         )
         blocks.append(Block(role="options", title=say(lang, "field.fits"), table=table))
     return blocks
+
+
+def by_size_table(report: CanRunReport, lang: Lang) -> Table:
+    """GiB per GPU a dense model of each common size needs, a column per rung (BF16, Q4_K_M / QLoRA)."""
+    first = report.by_size[0].needs
+    headers = (
+        say(lang, "canrun.col.size"),
+        *(f"{render(_rung(n.mode, n.precision, False), lang)} GiB" for n in first),
+    )
+    rows = tuple((f"{row.size_b:g}B", *(f"{n.gib:.1f}" for n in row.needs)) for row in report.by_size)
+    return Table(headers=headers, rows=rows)
 
 
 def card_table(report: CanRunReport, lang: Lang) -> Table:

@@ -1329,7 +1329,11 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
     )
     follow_up = None
     if report.model_id is None and report.memory_verdict is None and report.floor is None and not report.card:
-        follow_up = FollowUp(field="model", question=msg("advice.followup.model"), choices=())
+        # A name it does not know ("SadTalker") is asked for its size; no name, for the model.
+        asked = (
+            msg("advice.followup.size", model=report.unresolved) if report.unresolved else msg("advice.followup.model")
+        )
+        follow_up = FollowUp(field="model", question=asked, choices=())
     if report.floor is not None and report.model_id is None and not report.card and not query.gpus:
         # "How big a card do I need to train BM-DETR?": the guide's floor for the work, then the cards
         # that meet it as a recommendation would rank them — an answer, not only "which GPU do you have?"

@@ -238,6 +238,9 @@ class CanRunReport(Frozen):
     price_date: dt.date | None = None
     card: tuple[CardRow, ...] = ()
     needs: tuple[Need, ...] = ()  # no card or size named: what the model needs in all, per rung
+    # No model the engine can size ("how much VRAM does WriteGPT need?"): what a model of each common size
+    # needs, so the user reads off theirs from its parameter count.
+    by_size: tuple[SizeNeed, ...] = ()
     published_fits: tuple[bool, ...] = ()  # per named setup, from a published requirement (diffusion training)
     # No model's figures (none named, or unknown): the yes/no the headline leans to — the card meets the
     # guide's floor for the work, makes images, runs a reference LLM — or None when it says none.
@@ -250,6 +253,13 @@ class Need(Frozen):
     mode: Mode
     precision: str
     gib: float
+
+
+class SizeNeed(Frozen):
+    """What a dense model of one size needs on one GPU, at full quality and at the smallest sensible rung."""
+
+    size_b: float
+    needs: tuple[Need, ...]
 
 
 # ---- speed ----------------------------------------------------------------------------------
@@ -1114,6 +1124,28 @@ def _generic_model(text: str) -> tuple[ModelSpec, Msg] | None:
     return scaled, msg("canrun.model_basis.rescaled", size=size, shape=model_words(nearest))
 
 
+# The sizes a "by size" answer lists: from a phone-sized model to the largest one workstation holds at 4-bit.
+SIZES_SHOWN: tuple[float, ...] = (1, 3, 7, 14, 32, 70)
+
+
+@lru_cache(maxsize=8)
+def needs_by_size(mode: Mode, context: int | None = None) -> tuple[SizeNeed, ...]:
+    """What a generic dense model of each of :data:`SIZES_SHOWN` needs on one GPU for ``mode``, at full
+    quality and at the smallest sensible rung: the answer for a model the engine cannot size itself."""
+    rows = []
+    for size in SIZES_SHOWN:
+        generic = _generic_model(f"{size:g}B")
+        if generic is None:  # no generic stand-ins in the catalog
+            return ()
+        spec = generic[0]
+        needs = tuple(
+            Need(mode=m, precision=p, gib=estimate(spec, m, p, gpus=1, context=context).per_gpu_gib)
+            for m, p in _alternative_targets(spec, mode)
+        )
+        rows.append(SizeNeed(size_b=size, needs=needs))
+    return tuple(rows)
+
+
 def _resolve(text: str) -> tuple[ModelSpec | None, Msg | None, tuple[str, ...]]:
     """(model, basis, suggestions) for what the user typed."""
     catalog = load_model_catalog()
@@ -1594,9 +1626,28 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
             assumptions=_ASSUMPTIONS,
         )
     if floor is None:
-        return CanRunReport(query=query, model_text=model_text, headline=msg("canrun.ask_model"))
+        # No model, card or memory size: the question back, with what each common size needs meanwhile.
+        return _by_size_report(query, model_text, msg("canrun.ask_model"), query.context_tokens)
     return CanRunReport(
         query=query, model_text=model_text, floor=floor, headline=msg("canrun.floor.ask_gpu", rule=floor.rule)
+    )
+
+
+def _by_size_report(query: Query, model_text: str | None, first: Msg, context: int | None) -> CanRunReport:
+    """A model the engine cannot size, or none named: ``first`` (the question back, or "I don't know
+    WriteGPT"), then what a model of each common size needs for the work asked — the user's model card
+    gives the size to read off."""
+    mode: Mode = query.mode or "inference"
+    rows = needs_by_size(mode, context)
+    if not rows:
+        return CanRunReport(query=query, model_text=model_text, headline=first)
+    return CanRunReport(
+        query=query,
+        model_text=model_text,
+        mode=mode,
+        by_size=rows,
+        headline=_sentences(first, msg("canrun.by_size.lead", work=msg(f"canrun.by_size.work.{mode}"))),
+        assumptions=_ASSUMPTIONS,
     )
 
 
@@ -1784,9 +1835,12 @@ def assess(
                 }
             )
         # No card either: the guide's floor for work that is no LLM's ("train BM-DETR"), which the
-        # advisor answers with the cards that meet it.
+        # advisor answers with the cards that meet it; else what a model of each size needs.
         task = query.task or ("other" if query.mode in ("full_finetune", "pretrain") else None)
         floor = memory_floor(task) if task in _NOT_LLM_TASKS else None
+        if floor is None:
+            sized = _by_size_report(query, text, headline, context)
+            return sized.model_copy(update={"unresolved": text, "suggestions": suggestions})
         return CanRunReport(
             query=query, model_text=text, unresolved=text, suggestions=suggestions, headline=headline, floor=floor
         )

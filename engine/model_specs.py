@@ -343,6 +343,9 @@ def _aliases_with(index: dict[str, str], signature: tuple[tuple[str, ...], tuple
 # ---------------------------------------------------------------------------------------------
 
 
+SUGGEST_SCORE = 80  # rapidfuzz WRatio a catalog alias needs to be offered as "did you mean …?"
+
+
 class ModelCatalog(BaseModel):
     """Every model in ``models.yaml``, validated. Built by :func:`load_model_catalog`; never mutated."""
 
@@ -421,7 +424,9 @@ class ModelCatalog(BaseModel):
         out: list[str] = []
         for alias, score, _ in found:
             model_id = self.alias_index[alias]
-            if score >= 60 and model_id not in out:
+            # Below 80 (or by a two-letter alias such as "r1" inside "T2I-R1") the "match" is another
+            # project's name sharing a few letters: no suggestion beats a wrong one.
+            if score >= SUGGEST_SCORE and len(alias) > 2 and model_id not in out:
                 out.append(model_id)
         return out[:limit]
 

@@ -157,6 +157,7 @@ class Reading:
     notes: list[Msg]
     task_from_stage: bool = False  # the task is an llm_* stage read from a stage word alone
     about_gpus: bool = False  # a word about GPUs or machine learning is there (see _relevant)
+    text: str = ""  # the cleaned text in its own case, where project names are read (see project_name)
 
 
 class Cues(NamedTuple):
@@ -818,6 +819,7 @@ class Parser:
             notes,
             task_from_stage,
             about_gpus,
+            text,
         )
 
     def signals(
@@ -929,6 +931,10 @@ class Parser:
             fields["kind"] = kind
         if kind != "can_run" and not reading.model_sized:
             fields["model"] = None  # a model named in passing ("for stable diffusion") is the task's, not the subject
+        if kind == "can_run" and not fields["model"]:
+            # "How much VRAM does SadTalker need?": the project asked about, which the answer names
+            # (it has no figures for it) instead of asking "which model?"
+            fields["model"] = project_name(reading, self.vocab.not_projects)
         fields["min_memory_gb"] = _min_memory(reading.memory, reading.mentions, kind)
         if kind in ("explain", "power") and topic:
             fields["topic"] = topic
@@ -1016,6 +1022,50 @@ _WORTH_TOPICS = frozenset({"topic:nvlink", "topic:pcie", "topic:sparsity", "topi
 _HOW_MANY = re.compile(r"\bhow many\s+(?:\w+\s+)?$")
 _RESOLUTION_LEFT = re.compile(r"[0-9]{3,4}\s*[x×*]\s*$")
 _RESOLUTION_RIGHT = re.compile(r"\s*[x×*]\s*[0-9]{3,4}(?![0-9])")
+
+
+# A project or model name as people type it: Latin letters and digits, joined by - _ . ("GPT-SoVITS",
+# "T2I_CL", "dots.ocr"), not a number or a size ("24G", "7B").
+_NAME = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*)(?![A-Za-z0-9_\-])")
+# Words before a plain capitalised name that make it the thing run or trained ("run Champ", "for Dolphin").
+_NAME_AFTER = re.compile(
+    r"(?:\b(?:run|running|train|training|deploy|deploying|use|using|for|of|with|try)\s+(?:the\s+)?)$"
+)
+# Words after a capitalised name that make it the thing run or trained ("RVC training", "LHM inference").
+_NAME_BEFORE = re.compile(r"\s+(?:inference|training|model|models|demo|webui|needs?|requires?)\b", re.IGNORECASE)
+
+
+def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
+    """The project or model a can-run question asks about when it is none the catalog knows: in a
+    Chinese question any Latin name ("运行WriteGPT这个模型"), in others one typed like a project
+    (CamelCase, capitals, digits: "SadTalker", "VToonify", "BM-DETR") or a capitalised word right after
+    "run"/"train"/"for" ("requirements for Champ"). GPU names and ``not_projects`` are none."""
+    text = reading.text
+    if not text:
+        return None
+    chinese = reading.language != "en"
+    taken = [(m.start, m.end) for m in reading.mentions]
+    for m in _NAME.finditer(text):
+        name = m.group(1)
+        if (
+            sum(c.isalpha() for c in name) < 3
+            or name.lower() in not_projects
+            or any(s < m.end() and m.start() < e for s, e in taken)
+        ):
+            continue
+        if any(name.lower() in unknown or unknown in name.lower() for unknown in reading.unknown):
+            continue
+        # CamelCase or capitals with digits ("SadTalker", "AnimeGANv2") read as a name anywhere; a
+        # capitalised or all-capitals word ("Champ", "RVC" — or "WAN", "USB") only where the words
+        # around it make it the thing run ("train ALAE", "RVC training").
+        camel = any(c.islower() for c in name) and any(c.isupper() for c in name[1:])
+        typed_as_name = camel or (any(c.isdigit() for c in name) and name[0].isupper())
+        placed = name[0].isupper() and (
+            _NAME_AFTER.search(text[: m.start()]) is not None or _NAME_BEFORE.match(text, m.end()) is not None
+        )
+        if chinese or typed_as_name or placed:
+            return name
+    return None
 
 
 def _resolution(low: str, start: int, end: int) -> bool:

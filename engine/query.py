@@ -244,7 +244,10 @@ class Query(BaseModel):
         known = load_model_catalog().resolve(value)
         if known is not None:
             return known
-        return value.encode()[:MODEL_TEXT_BYTES].decode(errors="ignore").strip() or value
+        kept = value.encode()[:MODEL_TEXT_BYTES].decode(errors="ignore").strip() or value
+        if len(kept) < len(value) and (cut := max(kept.rfind(c) for c in " -_.")) > 0:
+            kept = kept[:cut]  # "index-tts-vllm" → "index-tts": a cut name ends where a part of it does
+        return kept
 
     @field_validator("gpus")
     @classmethod

@@ -168,3 +168,15 @@ def test_a_first_message_that_reads_like_a_follow_up_is_answered_as_a_question()
     previous = understand("预算5000元买什么显卡跑大模型", None).query
     again = understand("那4090呢？", previous)
     assert again.query.kind == previous.kind and again.query.gpus == ("rtx-4090",)
+
+
+def test_a_project_it_cannot_size_is_named_with_each_sizes_need_and_asked_for_its_size():
+    # "运行FooTalker这个模型需要多大的显存": the name is said back (not "which model?"), a table gives what each
+    # common size needs, and the follow-up asks for the parameter count; then "7B" answers from that size.
+    conversations, ctx = Conversations(), AdviceContext()
+    first = answer_once("运行FooTalker这个模型需要多大的显存呀", conversations, ctx)
+    assert "我不认识模型“FooTalker”" in first and "你想跑哪个模型" not in first
+    assert "模型大小" in first and "7B        16.0      6.9" in first
+    assert "FooTalker 有多少参数" in first
+    sized = answer_once("7B", conversations, ctx)
+    assert "16.0 GB" in sized and "FooTalker" not in sized

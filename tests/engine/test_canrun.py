@@ -330,7 +330,10 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 70b", gpus=("rtx-4090",))),  # does not fit: what it would take, alternatives
         assess(q(model="llama 3.1 70b", gpus=("rtx-3090", "rtx-4090"), gpu_counts=(1, 1))),  # mixed cards
         assess(q(model="mixtral")),  # unknown, with suggestions
-        assess(q(model="qqqq")),  # unknown, nothing close
+        assess(q(model="qqqq")),  # unknown, nothing close: what each size needs to run
+        *(assess(q(model="qqqq", mode=m)) for m in ("lora", "qlora")),  # … to fine-tune
+        assess(q(model="qqqq", task="llm_finetune", mode="full_finetune")),
+        assess(q(model="qqqq", task="llm_pretrain", mode="pretrain")),
         assess(q(model="llama 3 8b", min_memory_gb=8)),  # a bare memory size
         assess(q(model="llama 3.1 70b", min_memory_gb=24, num_gpus=2)),  # two of a memory size, no fit
         assess(q(model="70B")),  # no GPU: the cheapest setups, generic stand-in
@@ -1089,3 +1092,38 @@ def test_an_image_diffusion_model_steps_down_to_nf4_and_nothing_else_does():
     assert [p for _, p in ladder(spec("flux-1-dev"), "inference")] == ["fp16", "int8", "nf4"]
     assert [p for _, p in ladder(spec("resnet-50"), "inference")] == ["fp16", "int8"]  # no 4-bit CNN rung
     assert ladder(spec("sdxl"), "inference")[0] == ("inference", "fp16")  # SDXL still leads at FP16
+
+
+def test_a_model_the_engine_cannot_size_gets_what_each_size_needs():
+    # "How much VRAM does WriteGPT need?": no figures for it, so what a dense model of each common size
+    # needs on one GPU — the same estimate as "a 7B model" gets (generic-7b: 16.0 GiB at BF16, 6.9 GiB at
+    # Q4_K_M with the default 8,192-token context), and the question back for its size.
+    report = assess(q(model="WriteGPT"))
+    assert report.unresolved == "WriteGPT" and report.suggestions == ()
+    assert [row.size_b for row in report.by_size] == [1, 3, 7, 14, 32, 70]
+    seven = next(row for row in report.by_size if row.size_b == 7)
+    assert [(n.precision, round(n.gib, 1)) for n in seven.needs] == [("bf16", 16.0), ("q4_k_m", 6.9)]
+    assert seven.needs[0].gib == estimate("generic-7b", "inference", "bf16").per_gpu_gib
+    gibs = [row.needs[0].gib for row in report.by_size]
+    assert gibs == sorted(gibs)
+    said = english(report.headline)
+    assert said.startswith('I don\'t know the model "WriteGPT".') and 'Say the size ("7B")' in said
+    # Fine-tuning asked: the LoRA and QLoRA columns instead.
+    lora = assess(q(model="WriteGPT", mode="lora"))
+    assert [(n.mode, n.precision) for n in lora.by_size[0].needs] == [("lora", "bf16"), ("qlora", "nf4")]
+    # No model named at all ("how much VRAM do I need to run it?"): the same table after "which model?".
+    none = assess(q())
+    assert none.by_size == report.by_size and set(none.headline.all_keys()) >= {
+        "canrun.ask_model",
+        "canrun.by_size.lead",
+    }
+    # Work that is no LLM's keeps the guide's floor for it (the advisor lists the cards that meet it).
+    vision = assess(q(model="WriteGPT", task="computer_vision"))
+    assert vision.by_size == () and vision.floor is not None
+
+
+def test_a_project_name_sharing_a_few_letters_gets_no_suggestion():
+    # WRatio 90 for "T2I-R1" against the alias "r1" and 68 for "Champ" against "chatglm": no "did you mean".
+    assert assess(q(model="T2I-R1")).suggestions == ()
+    assert assess(q(model="Champ")).suggestions == ()
+    assert "llama-2-7b" in assess(q(model="LLaMA")).suggestions  # a real family still gets its members

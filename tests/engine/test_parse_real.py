@@ -579,7 +579,7 @@ def test_a_geforce_of_a_series_not_out_yet_is_said_so_not_guessed() -> None:
 
 def test_an_ascend_chip_number_is_no_model_size() -> None:
     # "昇腾910B" is Huawei's NPU, not a 910-billion-parameter model.
-    assert q("dots.ocr在华为昇腾910B可以成功部署么").model is None
+    assert q("dots.ocr在华为昇腾910B可以成功部署么").model == "dots.ocr"  # the project asked about, not "910B"
     assert q("华为910B能跑70B吗").model == "generic-70b"
     assert q("Ascend 910B vs A100 for Qwen 72B?").model == "qwen2.5-72b"
 
@@ -712,3 +712,26 @@ def test_whether_a_guide_topic_is_worth_it_is_that_topic_not_the_card():
     nvlink = q("is nvlink worth it for my two 3090s?", standalone=True)
     assert nvlink.kind == "explain" and nvlink.topic == "nvlink"
     assert q("Is a used 3090 worth it for local LLMs?", standalone=True).kind == "recommend"
+
+
+# --- a project the catalog does not know is named, not asked for --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("How much VRAM does PhotoMaker need?", "PhotoMaker"),  # CamelCase
+        ("What GPU memory is needed to train InstantID?", "InstantID"),
+        ("Can my 3060 handle XTTS inference?", "XTTS"),  # capitals, placed by "inference"
+        ("Minimum VRAM to run Dolphin locally?", "Dolphin"),  # capitalised, after "run"
+        ("请问跑fooocus需要多大显存", "fooocus"),  # any Latin name in a Chinese question
+        ("運行MagicAnimate這個模型要多少顯存？", "MagicAnimate"),
+        ("I live in a WAN area, is a 3090 ok?", None),  # capitals nothing runs
+        ("Is a 4060 Ti 16GB enough on Windows with CUDA?", None),  # software everyone runs models with
+        ("CPU是i7-12700，3060能跑吗？", None),  # a CPU is no project
+        ("3060 12G能跑吗？内存32G，Ubuntu系统", None),
+    ],
+)
+def test_a_project_the_catalog_does_not_know_is_named(text: str, model: str | None) -> None:
+    query = q(text, standalone=True)
+    assert query.kind == "can_run" and query.model == model
