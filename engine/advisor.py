@@ -44,7 +44,7 @@ from engine.memory import memory_floor, model_words
 from engine.message import Msg, Value, msg
 from engine.model_specs import load_model_catalog
 from engine.money import local_estimate
-from engine.performance import compare, speed
+from engine.performance import compare, relative_speed, speed
 from engine.power import SUGGESTED_CUT_W, plan, power_limit_tradeoff
 from engine.query import BOUNDS, Objective, Query, Task
 from engine.specs import WORKLOADS, CloudInstance, Gpu, Workload
@@ -1392,10 +1392,20 @@ def info(query: Query, ctx: AdviceContext) -> Answer:
         )
     card = load_catalog().get(query.gpus[0])
     software = software_notes(card)  # what runs on it today: leads, since "is it supported?" is asked most
+    said = [msg("advice.info.headline", software=software[0])]
+    if card.id != ctx.reference_gpu:  # then how fast it is, which "is 50 fps normal on my 2080 Ti?" weighs against
+        said.append(
+            msg(
+                "advice.info.speed",
+                train=relative_speed(card.id, "train16", ctx.reference_gpu),
+                decode=relative_speed(card.id, "decode", ctx.reference_gpu),
+                reference=load_catalog().get(ctx.reference_gpu).short_name,
+            )
+        )
     return Answer(
         kind="info",
         query=query,
-        headline=msg("advice.info.headline", software=software[0]),
+        headline=msg("sentences", items=tuple(said)),
         spec=card,
         caveats=software[1:],
     )
@@ -1420,6 +1430,10 @@ def cycles_answer(edition: Literal["2023", "2020"], tensor_cores: bool, tma: boo
 
 
 def other(query: Query, ctx: AdviceContext) -> Answer:
+    """Outside what the bot answers — unless a card is named ("only 50 fps on my 2080 Ti, is that normal?"):
+    then that card's spec card, its speed and what runs on it, rather than a list of example questions."""
+    if query.gpus:
+        return info(query, ctx)
     return Answer(
         kind="other",
         query=query,

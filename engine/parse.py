@@ -876,6 +876,7 @@ class Parser:
             and "memory" not in out
             and (
                 self.vocab.support_words.find(words)
+                or self.vocab.spec_words.find(words)
                 or (  # a framework named about a card, and nothing else asked: no count, money, work or error
                     self.vocab.software_words.find(words)
                     and not (fields["num_gpus"] or fields["budget"] or fields["task"] or fields["mode"])

@@ -529,6 +529,7 @@ class Vocab:
     precisions: dict[str, PhraseSet]  # engine.memory precision name → how people write it
     support_words: PhraseSet  # a question about what software runs on a card
     not_projects: frozenset[str]  # Latin words no project name is (see engine.parse.project_name)
+    spec_words: PhraseSet  # "specs", "规格": one card named with one asks for its spec card
     software_words: PhraseSet  # a framework or kernel library named ("good for PyTorch?", "flash attention on a T4")
     oom_words: PhraseSet  # "out of memory": a framework named in an error report is no support question
     worth_words: PhraseSet  # "is a used 3090 still worth it?"
@@ -626,6 +627,7 @@ def load_vocab() -> Vocab:
         precisions=compile_keyed(raw["precisions"]),
         support_words=PhraseSet(raw["support_words"]),
         not_projects=frozenset(raw["not_projects"]),
+        spec_words=PhraseSet(raw["spec_words"]),
         software_words=PhraseSet(raw["software_words"]),
         oom_words=PhraseSet(raw["oom_words"]),
         worth_words=PhraseSet(raw["worth_words"]),

@@ -738,3 +738,15 @@ def test_a_comparison_of_cards_to_rent_prices_an_hour_of_work():
     assert rent.kind == "cloud_vs_buy" and rent.rentals[0].gpu_id == "rtx-4090"
     own = advise(Query(kind="compare", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 2)))
     assert own.kind == "compare"
+
+
+def test_a_question_outside_the_bots_work_about_a_named_card_gets_that_cards_spec_card():
+    # "Only 50 fps on my 2080 Ti, is that normal?": no list of example questions, but the card — its software
+    # status, then its speed in the guide's model: 0.63× an RTX 3090 for 16-bit training (Turing, 616 GB/s).
+    answer = advise(Query(kind="other", gpus=("rtx-2080-ti",)))
+    assert answer.kind == "info" and answer.spec is not None and answer.spec.id == "rtx-2080-ti"
+    said = english(answer.headline)
+    assert said.startswith("RTX 2080 Ti: CUDA compute capability 7.5")
+    assert "0.63× an RTX 3090 for 16-bit training" in said and "0.66× for LLM decoding" in said
+    assert advise(Query(kind="other")).kind == "other"  # nothing named: what the bot answers
+    assert "× an RTX 3090" not in english(advise(Query(kind="info", gpus=("rtx-3090",))).headline)

@@ -735,3 +735,11 @@ def test_whether_a_guide_topic_is_worth_it_is_that_topic_not_the_card():
 def test_a_project_the_catalog_does_not_know_is_named(text: str, model: str | None) -> None:
     query = q(text, standalone=True)
     assert query.kind == "can_run" and query.model == model
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["what are the specs of the RTX A4000?", "give me the spec sheet for a 4070 Super", "4070 Super 的规格是什么"],
+)
+def test_asking_for_a_cards_specs_gets_its_spec_card(text: str) -> None:
+    assert q(text, standalone=True).kind == "info"

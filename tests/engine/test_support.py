@@ -4,6 +4,7 @@ compare, recommend and can-run, in English, 繁體 and 简体."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from decimal import Decimal
 
 import pytest
@@ -129,12 +130,21 @@ def _answers(gpu: str):
     }
 
 
+def _within(message: Msg) -> Iterator[Msg]:
+    """The messages said inside ``message`` (its arguments, and the items of a list of sentences)."""
+    for value in message.args.values():
+        for inner in value if isinstance(value, tuple) else (value,):
+            if isinstance(inner, Msg):
+                yield inner
+                yield from _within(inner)
+
+
 @pytest.mark.parametrize("case", list(ASKED))
 @pytest.mark.parametrize("lang", LANGS)
 def test_asking_about_the_card_says_what_software_still_runs_on_it(case, lang):
     gpu = ASKED[case]
     for kind, answer in _answers(gpu).items():
-        inside = [v for v in answer.headline.args.values() if isinstance(v, Msg)]  # a spec card leads with it
+        inside = list(_within(answer.headline))  # a spec card leads with it
         support = [m for m in (*answer.caveats, *inside) if m.key.startswith("support.")]
         assert support, (case, kind)
         text = " ".join(render(m, lang) for m in support)
