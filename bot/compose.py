@@ -344,6 +344,7 @@ def can_run_blocks(report: CanRunReport, lang: Lang) -> list[Block]:
     estimate = next((v.estimate for v in report.verdicts if v.estimate), None)
     if estimate is None and report.memory_verdict is not None:
         estimate = report.memory_verdict.estimate
+    estimate = estimate or report.breakdown
     if estimate is not None:
         terms = [
             (say(lang, f"memory.term.{term.name}"), f"{term.per_gpu_gb * GIB_PER_GB:.1f}", render(term.basis, lang))

@@ -241,6 +241,9 @@ class CanRunReport(Frozen):
     # No model the engine can size ("how much VRAM does WriteGPT need?"): what a model of each common size
     # needs, so the user reads off theirs from its parameter count.
     by_size: tuple[SizeNeed, ...] = ()
+    # With needs and no card: the first rung's memory terms (weights, gradients, optimizer states, KV cache),
+    # which "how is the optimizer's memory estimated?" asks for.
+    breakdown: MemoryEstimate | None = None
     published_fits: tuple[bool, ...] = ()  # per named setup, from a published requirement (diffusion training)
     # No model's figures (none named, or unknown): the yes/no the headline leans to — the card meets the
     # guide's floor for the work, makes images, runs a reference LLM — or None when it says none.
@@ -1866,10 +1869,12 @@ def assess(
     quote_date = snapshot_id = None
     need_msg: Msg | None = None
     needs: list[Need] = []
+    breakdown: MemoryEstimate | None = None
     if not setups and memory is None:  # "how much VRAM does it need?": the need itself, per rung, leads
         for target_mode, prec in _alternative_targets(spec, chosen):
             est = estimate(spec, target_mode, prec, gpus=1, context=context)
             needs.append(Need(mode=target_mode, precision=prec, gib=est.per_gpu_gib))
+            breakdown = breakdown or est
     own_fix = any(v.own_fix for v in verdicts)  # their own machine does it another way: no shopping list
     if not any(v.fits for v in verdicts) and not own_fix and (memory is None or not memory.fits):
         max_usd = query.budget_usd()
@@ -1967,6 +1972,7 @@ def assess(
             currency=query.budget.currency if query.budget else "USD",
         ),
         needs=tuple(needs),
+        breakdown=breakdown,
         notes=tuple(notes),
         assumptions=_ASSUMPTIONS,
         snapshot_id=snapshot_id,

@@ -1127,3 +1127,15 @@ def test_a_project_name_sharing_a_few_letters_gets_no_suggestion():
     assert assess(q(model="T2I-R1")).suggestions == ()
     assert assess(q(model="Champ")).suggestions == ()
     assert "llama-2-7b" in assess(q(model="LLaMA")).suggestions  # a real family still gets its members
+
+
+def test_a_need_without_a_card_carries_its_memory_breakdown():
+    # "Full fine-tune of a 6B model: how are gradients and optimizer states counted?": the terms of the need,
+    # 6B × 2 B BF16 weights (11.2 GiB), as much again in gradients, 6B × 12 B of fp32 master weights and
+    # Adam moments (67.1 GiB); 91.6 GiB per GPU in all, the figure the headline gives.
+    report = assess(q(model="6B", task="llm_finetune"), mode="full_finetune")
+    assert report.verdicts == () and report.breakdown is not None
+    terms = {t.name: round(t.per_gpu_gb * 1e9 / 2**30, 1) for t in report.breakdown.terms}
+    assert terms["weights"] == 11.2 and terms["gradients"] == 11.2 and terms["optimizer states"] == 67.1
+    assert report.breakdown.per_gpu_gib == report.needs[0].gib and round(report.needs[0].gib, 1) == 91.6
+    assert assess(q(model="6B", gpus=("rtx-3090",))).breakdown is None  # a verdict carries its own
