@@ -424,9 +424,11 @@ class ModelCatalog(BaseModel):
         out: list[str] = []
         for alias, score, _ in found:
             model_id = self.alias_index[alias]
-            # Below 80 (or by a two-letter alias such as "r1" inside "T2I-R1") the "match" is another
-            # project's name sharing a few letters: no suggestion beats a wrong one.
-            if score >= SUGGEST_SCORE and len(alias) > 2 and model_id not in out:
+            # Below 80, by a two-letter alias ("r1" inside "T2I-R1") or as a small part of a long alias
+            # ("ktransformers" in "zonos-v0.1-transformer") the "match" is another project's name sharing
+            # some letters: no suggestion beats a wrong one. A family's prefix ("qwen" → "qwen2.5 7b") is one.
+            close = fuzz.ratio(key, alias) >= 60 or alias.startswith(key) or key.startswith(alias)
+            if score >= SUGGEST_SCORE and len(alias) > 2 and close and model_id not in out:
                 out.append(model_id)
         return out[:limit]
 

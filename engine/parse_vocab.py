@@ -644,6 +644,8 @@ def load_vocab() -> Vocab:
         versions=re.compile(
             "(?:" + PhraseSet(raw["version_words"]).pattern + r")[\s\-]*v?[0-9]+(?:\.[0-9]+){0,3}"
             r"(?![0-9.])(?!\s*(?:g|gb|gib)(?![a-z]))"  # "PCIe 40G" is a card's memory, not a version
+            # Ascend chips anywhere in a question that names Ascend or Huawei ("昇腾…比如910B系列")
+            r"|(?<![0-9a-z])(?:910[abc]|310p)(?![0-9a-z])"
         ),
         version_words=PhraseSet(raw["version_words"]),
         models=_model_pattern(families, models["name_words"]),

@@ -245,7 +245,8 @@ class Query(BaseModel):
         if known is not None:
             return known
         kept = value.encode()[:MODEL_TEXT_BYTES].decode(errors="ignore").strip() or value
-        if len(kept) < len(value) and (cut := max(kept.rfind(c) for c in " -_.")) > 0:
+        cut = max(kept.rfind(c) for c in " -_.")
+        if len(kept) < len(value) and cut > 0 and any(c in kept[:cut] for c in " -_."):
             kept = kept[:cut]  # "index-tts-vllm" → "index-tts": a cut name ends where a part of it does
         return kept
 

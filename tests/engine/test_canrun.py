@@ -1126,6 +1126,7 @@ def test_a_project_name_sharing_a_few_letters_gets_no_suggestion():
     # WRatio 90 for "T2I-R1" against the alias "r1" and 68 for "Champ" against "chatglm": no "did you mean".
     assert assess(q(model="T2I-R1")).suggestions == ()
     assert assess(q(model="Champ")).suggestions == ()
+    assert assess(q(model="ktransformers")).suggestions == ()  # WRatio 82 as a part of "zonos-v0.1-transformer"
     assert "llama-2-7b" in assess(q(model="LLaMA")).suggestions  # a real family still gets its members
 
 

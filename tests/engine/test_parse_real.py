@@ -581,6 +581,7 @@ def test_an_ascend_chip_number_is_no_model_size() -> None:
     # "昇腾910B" is Huawei's NPU, not a 910-billion-parameter model.
     assert q("dots.ocr在华为昇腾910B可以成功部署么").model == "dots.ocr"  # the project asked about, not "910B"
     assert q("华为910B能跑70B吗").model == "generic-70b"
+    assert q("请问FooNova-U1在昇腾体系卡上能运行吗？比如910B系列？").model == "FooNova-U1"  # 910B not next to 昇腾
     assert q("Ascend 910B vs A100 for Qwen 72B?").model == "qwen2.5-72b"
 
 
@@ -730,6 +731,7 @@ def test_whether_a_guide_topic_is_worth_it_is_that_topic_not_the_card():
         ("Is a 4060 Ti 16GB enough on Windows with CUDA?", None),  # software everyone runs models with
         ("CPU是i7-12700，3060能跑吗？", None),  # a CPU is no project
         ("3060 12G能跑吗？内存32G，Ubuntu系统", None),
+        ("foobar-tts-vllm对显卡的最低要求是多少？", "foobar-tts"),  # a long name is cut where a part of it ends
     ],
 )
 def test_a_project_the_catalog_does_not_know_is_named(text: str, model: str | None) -> None:
