@@ -65,6 +65,76 @@ NAMES = [
     ("mask rcnn", "mask-rcnn-r50-fpn"),
     ("maskrcnn_resnet50_fpn", "mask-rcnn-r50-fpn"),
     ("Mask R-CNN R50-FPN", "mask-rcnn-r50-fpn"),
+    # second pass, 2026-12-06: VLMs, video, image, 3D, music and speech models with published figures
+    ("Qwen-VL", "qwen-vl-chat"),
+    ("Qwen-VL-Chat", "qwen-vl-chat"),
+    ("Qwen/Qwen-VL-Chat-Int4", "qwen-vl-chat"),
+    ("qwen vl chat", "qwen-vl-chat"),
+    ("CogVLM2", "cogvlm2-19b"),
+    ("cogvlm2-llama3-chat-19B", "cogvlm2-19b"),
+    ("THUDM/cogvlm2-llama3-chinese-chat-19B", "cogvlm2-19b"),
+    ("MiniGPT-4", "minigpt-4"),
+    ("minigpt4", "minigpt-4"),
+    ("Vision-CAIR/MiniGPT-4", "minigpt-4"),
+    ("MusicGen", "musicgen-medium"),
+    ("musicgen-melody", "musicgen-medium"),
+    ("facebook/musicgen-medium", "musicgen-medium"),
+    ("Qwen2.5-Omni-7B", "qwen2.5-omni-7b"),
+    ("Qwen2.5-Omni", "qwen2.5-omni-7b"),
+    ("qwen2.5 omni", "qwen2.5-omni-7b"),
+    ("ACE-Step", "ace-step-v1-3.5b"),
+    ("ace step", "ace-step-v1-3.5b"),
+    ("ACE-Step/ACE-Step-v1-3.5B", "ace-step-v1-3.5b"),
+    ("Step-Audio-TTS-3B", "step-audio-tts-3b"),
+    ("step audio tts", "step-audio-tts-3b"),
+    ("YuE", "yue-7b"),
+    ("m-a-p/YuE-s1-7B-anneal-en-cot", "yue-7b"),
+    ("HunyuanDiT", "hunyuan-dit-1.5b"),
+    ("Hunyuan-DiT", "hunyuan-dit-1.5b"),
+    ("hunyuan dit", "hunyuan-dit-1.5b"),
+    ("混元DiT", "hunyuan-dit-1.5b"),
+    ("CogView4", "cogview4-6b"),
+    ("CogView4-6B", "cogview4-6b"),
+    ("SkyReels-V2 14B", "skyreels-v2-14b"),
+    ("Skywork/SkyReels-V2-DF-14B-540P", "skyreels-v2-14b"),
+    ("SkyReels-V2-I2V-14B-720P", "skyreels-v2-14b"),
+    ("SkyReels-V2 1.3B", "skyreels-v2-1.3b"),
+    ("SkyReels-V2-DF-1.3B-540P", "skyreels-v2-1.3b"),
+    ("Open-Sora 2.0", "open-sora-2.0"),
+    ("open sora v2", "open-sora-2.0"),
+    ("hpcai-tech/Open-Sora-v2", "open-sora-2.0"),
+    ("TripoSG", "triposg-1.5b"),
+    ("VAST-AI/TripoSG", "triposg-1.5b"),
+    ("Moshi", "moshi-7b"),
+    ("kyutai/moshiko-pytorch-bf16", "moshi-7b"),
+    ("rhymes-ai/Allegro", "allegro-t2v"),
+    ("Allegro T2V", "allegro-t2v"),
+    ("FantasyTalking", "fantasytalking"),
+    ("fantasy talking", "fantasytalking"),
+    ("MiniCPM-Llama3-V 2.5", "minicpm-llama3-v-2.5"),
+    ("MiniCPM-V 2.5", "minicpm-llama3-v-2.5"),
+    ("openbmb/MiniCPM-Llama3-V-2_5-int4", "minicpm-llama3-v-2.5"),
+    ("MiniCPM-V 2.0", "minicpm-v-2.0"),
+    ("MiniCPM-V-2", "minicpm-v-2.0"),
+    ("openbmb/MiniCPM-V-2", "minicpm-v-2.0"),
+    ("CogVLM", "cogvlm-17b"),
+    ("THUDM/cogvlm-chat-hf", "cogvlm-17b"),
+    ("EchoMimicV3", "echomimic-v3"),
+    ("echomimic v3", "echomimic-v3"),
+    ("OmniAvatar", "omniavatar-14b"),
+    ("OmniAvatar/OmniAvatar-14B", "omniavatar-14b"),
+    ("MAGI-1 4.5B", "magi-1-4.5b"),
+    ("MAGI-1-4.5B-distill", "magi-1-4.5b"),
+    ("BAGEL-7B-MoT", "bagel-7b-mot"),
+    ("ByteDance-Seed/BAGEL-7B-MoT", "bagel-7b-mot"),
+    ("Higgs Audio v2", "higgs-audio-v2"),
+    ("bosonai/higgs-audio-v2-generation-3B-base", "higgs-audio-v2"),
+    ("LiveAvatar", "liveavatar-14b"),
+    ("Quark-Vision/Live-Avatar", "liveavatar-14b"),
+    ("MiniCPM-V 4.6", "minicpm-v-4.6"),
+    ("openbmb/MiniCPM-V-4.6-Thinking", "minicpm-v-4.6"),
+    ("MiniCPM-o 4.5", "minicpm-o-4.5"),
+    ("openbmb/MiniCPM-o-4_5", "minicpm-o-4.5"),
 ]
 ADDED = sorted({model_id for _, model_id in NAMES})
 
@@ -84,7 +154,25 @@ UNCHANGED = [
     ("Qwen2-VL-7B-Instruct", "qwen2-vl-7b"),
     ("stable diffusion", "sd-1.5"),
     ("resnet50", "resnet-50"),
+    ("MiniCPM-V", "minicpm-v-2.6"),
+    ("MiniCPM-V 2.6", "minicpm-v-2.6"),
+    ("MiniCPM-V-4_5", "minicpm-v-4.5"),
+    ("Qwen2-VL-2B-Instruct", "qwen2-vl-2b"),
+    ("wan2.1 14b", "wan2.1-14b"),
 ]
+
+
+# Names that must not resolve: a bare word that is also an ordinary one, or a name another generation shares.
+NOT_RESOLVED = ["Allegro", "CogAgent", "Bagel", "EchoMimic", "SkyReels-V2"]
+
+
+@pytest.mark.parametrize("name", NOT_RESOLVED)
+def test_ambiguous_names_do_not_resolve(name):
+    assert load_model_catalog().resolve(name) is None
+
+
+def test_bare_skyreels_v2_is_the_family_smallest_first():
+    assert load_model_catalog().family("SkyReels-V2") == ["skyreels-v2-1.3b", "skyreels-v2-14b"]
 
 
 @pytest.mark.parametrize(("name", "model_id"), NAMES)
@@ -126,6 +214,14 @@ QUESTIONS = [
     ("can a 4090 run whisper large-v3-turbo?", "whisper-turbo", (True,)),
     ("can a 4090 run Qwen-Image?", "qwen-image", (True,)),
     ("can a 3090 run CogVideoX1.5-5B?", "cogvideox1.5-5b", (True,)),
+    # second pass: names the parser reads through existing families (wan2.1, cogvlm, qwen, minicpm)
+    ("Can my 3060 12GB run Wan2.1 14B?", "wan2.1-14b", (False,)),  # 69.1 GB at 720P with offload
+    ("Can a 4090 run CogVLM2?", "cogvlm2-19b", (True,)),  # Int4 16 GB
+    ("CogVLM 能在 3090 上跑吗", "cogvlm-17b", (True,)),  # INT4 ~11 GB
+    ("Can my 3090 run Qwen2.5-Omni?", "qwen2.5-omni-7b", (False,)),  # 31.11 GB BF16
+    ("Can a 3060 run Qwen-VL-Chat?", "qwen-vl-chat", (True,)),  # Int4 11.82 GB
+    ("MiniCPM-V 2.0 能在 3060 上跑吗", "minicpm-v-2.0", (True,)),  # 8 GB
+    ("can a 4060 run MiniCPM-Llama3-V 2.5?", "minicpm-llama3-v-2.5", (True,)),  # int4 8 GB
 ]
 
 
@@ -155,6 +251,29 @@ NAMED_QUESTIONS = [
     ("can a 1060 run whisper tiny?", "whisper-tiny"),
     ("Wan2.2 A14B 在 4090 上能跑吗", "wan2.2-a14b"),
 ]
+
+
+# Project names typed as people write them ("MusicGen", "HunyuanDiT"), which the parser reads as the
+# project asked about (engine.parse.project_name) and the catalog resolves.
+PROJECT_QUESTIONS = [
+    ("Can my 3060 run MusicGen?", "musicgen-medium", (False,)),  # 16 GB for the medium models
+    ("HunyuanDiT 能在 3060 上跑吗", "hunyuan-dit-1.5b", (True,)),  # 11 GB without DialogGen
+    ("Can my 3090 run CogView4?", "cogview4-6b", (True,)),  # 13 GB with offload and a 4-bit text encoder
+    ("Can my 3060 run TripoSG?", "triposg-1.5b", (True,)),  # 8 GB
+    ("Can a 4090 run MiniGPT-4?", "minigpt-4", (True,)),  # 23 GB with Vicuna 13B in 8 bit
+    ("OmniAvatar能在4090上跑吗", "omniavatar-14b", (True,)),  # 8 GB with no persistent DiT parameters
+    ("EchoMimicV3需要多少显存", "echomimic-v3", ()),  # 12 GB, no card named
+    # c0185-like: Live Avatar on one 4090 (24 GB) is under the 48 GB FP8 minimum
+    ("Can LiveAvatar run on a 4090?", "liveavatar-14b", (False,)),
+]
+
+
+@pytest.mark.parametrize(("text", "model_id", "fits"), PROJECT_QUESTIONS)
+def test_project_names_reach_their_published_answer(text, model_id, fits):
+    query = parse(text).query
+    assert query is not None and query.model == model_id
+    report = assess(query)
+    assert report.model_id == model_id and report.published_fits == fits
 
 
 @pytest.mark.parametrize(("text", "model_id"), NAMED_QUESTIONS)
