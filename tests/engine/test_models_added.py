@@ -281,3 +281,19 @@ def test_questions_reach_the_model_and_its_published_need(text, model_id):
     query = parse(text).query
     assert query is not None and query.model == model_id
     assert assess(query).published_fits or not query.gpus
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("Can a 4090 run SkyReels-V2 14B?", "skyreels-v2-14b"),  # its family, not a generic 14B LLM
+        ("Step-Audio-TTS-3B需要多少显存", "step-audio-tts-3b"),
+        ("MAGI-1 4.5B on a 3090?", "magi-1-4.5b"),
+        ("BAGEL-7B-MoT VRAM?", "bagel-7b-mot"),
+        ("Higgs Audio v2 on a 4090?", "higgs-audio-v2"),
+        ("Open-Sora 2.0 需要多大显存", "open-sora-2.0"),
+        ("can my 3060 run musicgen medium?", "musicgen-medium"),
+    ],
+)
+def test_the_families_of_the_published_models_are_read_from_questions(text: str, model: str) -> None:
+    assert parse(text, standalone=True).query.model == model
