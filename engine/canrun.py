@@ -1850,6 +1850,10 @@ def assess(
     chosen, why, other = _mode_for(spec, query, mode)
     # An LLM's memory is worked out from its shape; other models' published figures come first.
     published = published_need(spec.id, chosen) if spec.kind != "llm" else None
+    if published is None and chosen == "full_finetune" and spec.kind != "llm":
+        # "Fine-tune Qwen-VL": its authors publish a LoRA fine-tune only; their figure, said as LoRA, beats
+        # arithmetic on a whole fine-tune nobody runs on such a model.
+        published = published_need(spec.id, "lora")
     if published is not None:
         return _published_report(query, spec, published, text, basis)
     notes: list[Msg] = []

@@ -734,15 +734,15 @@ class Parser:
         about_gpus = vocab.domain_words.find(words) is not None
         task, task_from_stage = self.task(words, model, model_llm)
         mode = said_mode = self.mode(words)
+        known = self._model_kind(model)
         if (
             mode is None
-            and not model_llm
-            and not (task or "").startswith("llm")
-            and self._model_kind(model) in (*_TRAINED_WHOLE, None)
+            and (known in _TRAINED_WHOLE if known else not model_llm and not (task or "").startswith("llm"))
             and vocab.llm_train.find(words)
         ):
-            # "train YOLO on my 1060", "can a 3090 train HEDNet?": a CNN, an encoder or a research
-            # model no one adapts with LoRA is trained whole (an LLM's "training" is left to can-run)
+            # "train YOLO on my 1060", "can a 3090 train HEDNet?", "fine-tune Qwen-VL": a CNN, an encoder, a
+            # vision, speech or diffusion model the catalog knows, or a research model, is trained whole
+            # unless LoRA is named (an LLM's "training" is left to can-run)
             mode = "full_finetune"
         fields: dict[str, Any] = {
             "task": task,

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from bot.words import english
 from engine.canrun import assess, published_need
 from engine.model_specs import load_model_catalog
 from engine.parse import parse
@@ -297,3 +298,14 @@ def test_questions_reach_the_model_and_its_published_need(text, model_id):
 )
 def test_the_families_of_the_published_models_are_read_from_questions(text: str, model: str) -> None:
     assert parse(text, standalone=True).query.model == model
+
+
+def test_fine_tuning_a_vision_language_model_reads_its_authors_lora_figure():
+    # "fine-tune" with a known non-LLM trains it (no LLM's LoRA default); Qwen-VL's authors publish a LoRA
+    # fine-tune only (17.0 GB Q-LoRA to 27.3 GB LoRA at 2,048 tokens), which answers, said as LoRA.
+    query = parse("Can I fine-tune Qwen-VL on a 3090?", standalone=True).query
+    assert query.model == "qwen-vl-chat" and query.mode == "full_finetune"
+    report = assess(query, mode=query.mode)
+    assert report.published_fits == (True,)
+    assert "Qwen-VL-Chat LoRA training takes from 17 GB (27.3 GB recommended)" in english(report.headline)
+    assert parse("CogVLM2微调需要多少显存", standalone=True).query.mode == "full_finetune"
