@@ -1004,6 +1004,8 @@ class Parser:
             return "cloud_vs_buy", (), task
         if reading.fields["psu_w"] and _HARDWARE & s and not reading.fields["model"]:  # "850W能带两张3090吗"
             return "power", (), task
+        if (reading.fields["num_gpus"] or 0) > 1 and self.vocab.slower_than_one.search(reading.low):
+            return "explain", (), task  # "双卡比单卡还慢？": the guide on several GPUs (parse sets the topic)
         if {"topic:next_generation", "topic_strong"} <= s:  # "buy a 5090 now or wait?": the guide on waiting
             return "explain", (), task
         if "worth" in s and not _NOT_FIT & s and not _WORTH_TOPICS & s:  # "4090 值得买吗": is that card a good buy

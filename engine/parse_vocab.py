@@ -529,6 +529,7 @@ class Vocab:
     precisions: dict[str, PhraseSet]  # engine.memory precision name → how people write it
     support_words: PhraseSet  # a question about what software runs on a card
     not_projects: frozenset[str]  # Latin words no project name is (see engine.parse.project_name)
+    slower_than_one: PhraseSet  # "two cards train slower than one": the guide on multi-GPU scaling
     spec_words: PhraseSet  # "specs", "规格": one card named with one asks for its spec card
     software_words: PhraseSet  # a framework or kernel library named ("good for PyTorch?", "flash attention on a T4")
     oom_words: PhraseSet  # "out of memory": a framework named in an error report is no support question
@@ -627,6 +628,7 @@ def load_vocab() -> Vocab:
         precisions=compile_keyed(raw["precisions"]),
         support_words=PhraseSet(raw["support_words"]),
         not_projects=frozenset(raw["not_projects"]),
+        slower_than_one=PhraseSet(raw["slower_than_one"]),
         spec_words=PhraseSet(raw["spec_words"]),
         software_words=PhraseSet(raw["software_words"]),
         oom_words=PhraseSet(raw["oom_words"]),

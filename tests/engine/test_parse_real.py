@@ -745,3 +745,20 @@ def test_a_project_the_catalog_does_not_know_is_named(text: str, model: str | No
 )
 def test_asking_for_a_cards_specs_gets_its_spec_card(text: str) -> None:
     assert q(text, standalone=True).kind == "info"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "两张4090训练比单卡还慢，为什么？",
+        "四块A100跑推理比一张还慢是什么原因",
+        "Why do my 4x A6000 train slower than a single one?",
+    ],
+)
+def test_several_cards_slower_than_one_asks_the_guide_on_multi_gpu(text: str) -> None:
+    query = q(text, standalone=True)
+    assert (query.kind, query.topic) == ("explain", "multi_gpu")
+
+
+def test_one_card_slower_than_another_is_still_a_comparison() -> None:
+    assert q("Is a 3090 slower than one 4090?", standalone=True).kind == "compare"
