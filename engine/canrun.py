@@ -1567,6 +1567,12 @@ def _other_cards(
     return out
 
 
+def _ran_out(query: Query, setup: str | Msg) -> tuple[Msg, ...]:
+    """ "I get OOM on my 3090": what the user ran needs more than the card has with those settings — said
+    first, with the settings that bring a need down, before what the card runs."""
+    return (msg("canrun.ran_out", setup=setup),) if query.ran_out else ()
+
+
 def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
     """No model named: what the named card can do (the largest models it runs and trains, how
     fast, where it stops), with the guide's floor for the task as guidance; with only a memory
@@ -1589,8 +1595,9 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
             model_text=model_text,
             floor=floor,
             card=rows,
-            lean=_card_lean(gpu.memory_gb, rows, floor, task),
+            lean=False if query.ran_out else _card_lean(gpu.memory_gb, rows, floor, task),
             headline=_sentences(
+                *_ran_out(query, _card_name(gpu, count)),
                 _card_headline(
                     msg("canrun.card.setup", setup=_card_name(gpu, count), gb=gpu.memory_gb),
                     gpu.memory_gb,
@@ -1616,14 +1623,17 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
             model_text=model_text,
             floor=floor,
             card=rows,
-            lean=_card_lean(gb, rows, floor, task),
-            headline=_card_headline(
-                msg("canrun.card.memories", count=count, gb=gb) if count > 1 else msg("canrun.card.memory", gb=gb),
-                gb,
-                rows,
-                floor,
-                task,
-                query.mode,
+            lean=False if query.ran_out else _card_lean(gb, rows, floor, task),
+            headline=_sentences(
+                *_ran_out(query, f"{gb:g} GB"),
+                _card_headline(
+                    msg("canrun.card.memories", count=count, gb=gb) if count > 1 else msg("canrun.card.memory", gb=gb),
+                    gb,
+                    rows,
+                    floor,
+                    task,
+                    query.mode,
+                ),
             ),
             notes=(msg("canrun.card.name_a_model"),),
             assumptions=_ASSUMPTIONS,
@@ -1827,8 +1837,10 @@ def assess(
             # card runs or how the size stands against the guide's floor for the work —
             # never a dead end ("12 GB runs 7-14B models quantized; which model?").
             card = _floor_report(query, text)
-            # The card's lean speaks for an unknown model only as the guide's floor for its work.
-            lean = card.lean if card.floor is not None and card.floor.task in _NOT_LLM_TASKS else None
+            # The card's lean speaks for an unknown model only as the guide's floor for its work, or as
+            # the user's own report that it ran out of memory.
+            known_floor = card.floor is not None and card.floor.task in _NOT_LLM_TASKS
+            lean = False if query.ran_out else card.lean if known_floor else None
             return card.model_copy(
                 update={
                     "unresolved": text,

@@ -131,11 +131,12 @@ LAYOUT: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("vendor", ("choice", CHOICES["vendor"])),
     ("cpu_only", ("bool",)),  # the last field of the first layout (version 0)
     ("psu_w", ("fixed", Decimal(10), BOUNDS["psu_w"].high)),  # PSUs come in steps of 10 W or more
+    ("ran_out", ("bool",)),
 )
 VERSION_BITS = 2
 # The last field of each layout version: version 0 (no version bits) ends at cpu_only. Whenever LAYOUT
 # grows, append its new last field here; the new version is the last index.
-LAST_FIELD_OF_VERSION = ("cpu_only", "psu_w")
+LAST_FIELD_OF_VERSION = ("cpu_only", "psu_w", "ran_out")
 FIELDS_IN_VERSION = tuple([name for name, _ in LAYOUT].index(last) + 1 for last in LAST_FIELD_OF_VERSION)
 VERSION = len(FIELDS_IN_VERSION) - 1
 BUDGET_CENTS_BITS = _bits(int(BOUNDS["budget"].high) * 100 + 1)

@@ -760,6 +760,7 @@ class Parser:
             "mode": mode,
             "precision": self.precision(words, mode),
             "cpu_only": True if not mentions and vocab.cpu_only.find(words) else None,
+            "ran_out": True if vocab.oom_words.find(words) else None,
             "cloud_usd_per_hour": hourly,
         }
         ids = list(dict.fromkeys(m.gpu_id for m in mentions))

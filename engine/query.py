@@ -180,6 +180,8 @@ class Query(BaseModel):
     cpu_only: bool | None = None
     # power: the user's own PSU ("is my 750W PSU enough?"), judged before the guide's sizing
     psu_w: int | None = Field(default=None, description="watts", **BOUNDS["psu_w"].field())
+    # can_run: the user reports running out of memory ("OOM on my 3090", "爆显存") — what they ran did not fit
+    ran_out: bool | None = None
 
     def __init__(self, **data: Any) -> None:
         """Validate, turning what pydantic rejects into the one error front ends catch."""

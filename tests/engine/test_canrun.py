@@ -7,6 +7,7 @@ import string
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import fields, is_dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import get_args
@@ -289,6 +290,9 @@ def _messages(value: object) -> Iterator[Msg]:
     elif isinstance(value, BaseModel) and not isinstance(value, Query | PriceQuote):
         for name in type(value).model_fields:
             yield from _messages(getattr(value, name))
+    elif is_dataclass(value):  # a slotted record (a memory term, a speed factor)
+        for field in fields(value):
+            yield from _messages(getattr(value, field.name))
     elif isinstance(value, tuple | list):
         for item in value:
             yield from _messages(item)
@@ -331,6 +335,7 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 70b", gpus=("rtx-3090", "rtx-4090"), gpu_counts=(1, 1))),  # mixed cards
         assess(q(model="mixtral")),  # unknown, with suggestions
         assess(q(model="qqqq")),  # unknown, nothing close: what each size needs to run
+        assess(q(model="qqqq", gpus=("rtx-3090",), ran_out=True)),  # "OOM on my 3090"
         *(assess(q(model="qqqq", mode=m)) for m in ("lora", "qlora")),  # … to fine-tune
         assess(q(model="qqqq", task="llm_finetune", mode="full_finetune")),
         assess(q(model="qqqq", task="llm_pretrain", mode="pretrain")),
@@ -1140,3 +1145,15 @@ def test_a_need_without_a_card_carries_its_memory_breakdown():
     assert terms["weights"] == 11.2 and terms["gradients"] == 11.2 and terms["optimizer states"] == 67.1
     assert report.breakdown.per_gpu_gib == report.needs[0].gib and round(report.needs[0].gib, 1) == 91.6
     assert assess(q(model="6B", gpus=("rtx-3090",))).breakdown is None  # a verdict carries its own
+
+
+def test_a_reported_out_of_memory_leans_no_and_says_what_brings_the_need_down():
+    # "I get CUDA out of memory training FooNet on my 3090": the card meets the guide's floor for the work, but
+    # the user's own run did not fit — no "yes"; the settings that lower a need come first.
+    asked = q(model="FooNet", gpus=("rtx-3090",), mode="full_finetune")
+    assert assess(asked).lean is True
+    report = assess(asked.model_copy(update={"ran_out": True}))
+    assert report.lean is False
+    said = english(report.headline)
+    assert "RTX 3090 ran out of memory as you ran it" in said and "gradient checkpointing" in said
+    assert assess(q(min_memory_gb=16, mode="full_finetune", ran_out=True)).lean is False  # "OOM on a 16GB GPU"

@@ -134,7 +134,7 @@ PINNED_QUERY = Query(
     organization=True,
     condition="used",
 )
-PINNED = "Fr1W#001PP0%QXi001Q"  # written out, not computed: the encoding of PINNED_QUERY on 2026-12-06
+PINNED = "P@I&A001PP0%QXi000a"  # written out, not computed: the encoding of PINNED_QUERY since 2026-12-06 08:30
 
 
 def test_the_layout_is_pinned_so_posted_buttons_keep_working():
@@ -156,6 +156,21 @@ LEGACY = {
 @pytest.mark.parametrize("text", sorted(LEGACY))
 def test_buttons_posted_before_layout_versions_still_work(text):
     assert decode(text) == LEGACY[text]
+
+
+# Buttons of each earlier layout version, as that version's codec wrote them: version 1 (to psu_w) was
+# written 2026-12-06 until ran_out was appended.
+EARLIER_VERSIONS = {"Fr1W#001PP0%QXi001Q": PINNED_QUERY}
+
+
+@pytest.mark.parametrize("text", sorted(EARLIER_VERSIONS))
+def test_buttons_of_an_earlier_layout_version_still_work(text):
+    assert decode(text) == EARLIER_VERSIONS[text]
+
+
+def test_a_reported_out_of_memory_travels_in_a_button():
+    asked = Query(kind="can_run", model="FooNet", gpus=("rtx-3090",), ran_out=True)
+    assert decode(encode(asked)) == asked
 
 
 def test_a_layout_version_this_bot_does_not_know_is_a_stale_button():

@@ -762,3 +762,15 @@ def test_several_cards_slower_than_one_asks_the_guide_on_multi_gpu(text: str) ->
 
 def test_one_card_slower_than_another_is_still_a_comparison() -> None:
     assert q("Is a 3090 slower than one 4090?", standalone=True).kind == "compare"
+
+
+@pytest.mark.parametrize(
+    ("text", "ran_out"),
+    [
+        ("I get CUDA out of memory training FooNet on my 3090, how much VRAM does it need?", True),
+        ("训练FooGAN爆显存了，我的卡是3060 12G", True),
+        ("Can my 3090 train FooNet?", None),
+    ],
+)
+def test_running_out_of_memory_is_read(text: str, ran_out: bool | None) -> None:
+    assert q(text, standalone=True).ran_out is ran_out
