@@ -18,6 +18,7 @@ from engine.canrun import rung_label as _rung
 from engine.catalog import load_catalog
 from engine.cost import PriceQuote
 from engine.cycles import CycleBreakdown
+from engine.memory import MemoryEstimate
 from engine.message import Msg
 from engine.performance import SpeedEstimate
 from engine.specs import Gpu
@@ -339,24 +340,14 @@ def spec_blocks(gpu: Gpu, lang: Lang) -> list[Block]:
 
 
 def can_run_blocks(report: CanRunReport, lang: Lang) -> list[Block]:
-    """The memory breakdown of the first verdict and the cheapest setups that fit, as tables."""
+    """The memory breakdown of the first verdict and the cheapest setups that fit, as tables; with no
+    card named, the setups come first and the breakdown of what is needed after them."""
     blocks = []
     estimate = next((v.estimate for v in report.verdicts if v.estimate), None)
     if estimate is None and report.memory_verdict is not None:
         estimate = report.memory_verdict.estimate
-    estimate = estimate or report.breakdown
     if estimate is not None:
-        terms = [
-            (say(lang, f"memory.term.{term.name}"), f"{term.per_gpu_gb * GIB_PER_GB:.1f}", render(term.basis, lang))
-            for term in estimate.terms
-        ]
-        terms.append((say(lang, "canrun.total_per_gpu"), f"{estimate.per_gpu_gib:.1f}", ""))
-        table = Table(
-            headers=(say(lang, "canrun.col.term"), "GiB", say(lang, "canrun.col.assumption")),
-            rows=tuple(terms),
-            optional=(2,),
-        )
-        blocks.append(Block(role="details", title=say(lang, "field.memory"), table=table))
+        blocks.append(memory_block(estimate, lang))
     for verdict in report.verdicts:  # per setup: how it is split or sharded, offload, tight fits, vendor limits
         if verdict.notes:
             blocks.append(
@@ -392,7 +383,24 @@ def can_run_blocks(report: CanRunReport, lang: Lang) -> list[Block]:
             rows=tuple(rows),
         )
         blocks.append(Block(role="options", title=say(lang, "field.fits"), table=table))
+    if report.breakdown is not None:
+        blocks.append(memory_block(report.breakdown, lang))
     return blocks
+
+
+def memory_block(estimate: MemoryEstimate, lang: Lang) -> Block:
+    """One estimate's memory terms (weights, KV cache, optimizer states, …) with the assumption of each."""
+    terms = [
+        (say(lang, f"memory.term.{term.name}"), f"{term.per_gpu_gb * GIB_PER_GB:.1f}", render(term.basis, lang))
+        for term in estimate.terms
+    ]
+    terms.append((say(lang, "canrun.total_per_gpu"), f"{estimate.per_gpu_gib:.1f}", ""))
+    table = Table(
+        headers=(say(lang, "canrun.col.term"), "GiB", say(lang, "canrun.col.assumption")),
+        rows=tuple(terms),
+        optional=(2,),
+    )
+    return Block(role="details", title=say(lang, "field.memory"), table=table)
 
 
 def by_size_table(report: CanRunReport, lang: Lang) -> Table:
