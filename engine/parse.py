@@ -312,6 +312,23 @@ class Parser:
             return gpu_id
         return min(candidates, key=lambda g: gpus[g].unified_memory_gb or 0, default=gpu_id)
 
+    def _apple_by_memory(self, size: float, studio: bool) -> tuple[str, bool] | None:
+        """The Apple chip sold with ``size`` GB of unified memory (a Mac Studio's: Max or Ultra), and
+        whether it was a guess among several (then the newest generation)."""
+        tiers = ("max", "ultra") if studio else ("", "pro", "max", "ultra")
+        gpus = self.index.catalog.gpus
+        sized = [
+            g
+            for gen, by_tier in self._apple_chips().items()
+            for tier in tiers
+            for g in by_tier.get(tier, ())
+            if gpus[g].unified_memory_gb == size
+        ]
+        if not sized:
+            return None
+        newest = max(sized, key=lambda g: int(_APPLE_CHIP.fullmatch(g).group("gen")[1:]))  # type: ignore[union-attr]
+        return newest, len(sized) > 1
+
     def _money_context(self, scan: Scan, start: int, end: int) -> bool:
         """A bare number next to a currency ("$1080", "2080 dollars") is money, not a GPU."""
         if re.search(r"[$€£¥]\s*$", scan.left(start, 3)):
@@ -766,6 +783,16 @@ class Parser:
         ids = list(dict.fromkeys(m.gpu_id for m in mentions))
         if apple:
             ids = list(dict.fromkeys(self._apple_tier(i, memory, "mac studio" in low) for i in ids))
+            chip_named = any(i.startswith("apple-") for i in ids)
+            if not chip_named and memory and _MAC.search(low) and "intel" not in low:
+                # "Mac Studio 192G": a Mac named by its memory alone is the Apple chip sold with that much
+                # (the newest one, said so, when several were), beside any other card named
+                mac = self._apple_by_memory(memory[0], "mac studio" in low)
+                if mac is not None:  # its memory is the Mac's, no need the user states
+                    ids.insert(0, mac[0])
+                    memory = memory[1:]
+                    name = self.index.catalog.gpus[mac[0]].short_name
+                    notes.extend([msg("parse.note.mac_chip", name=name)] if mac[1] else [])
         if len(ids) > MAX_GPUS:  # a Query holds four cards: keep the first four named, and say so
             notes.append(msg("parse.note.too_many_gpus", count=len(ids), kept=MAX_GPUS))
             ids = ids[:MAX_GPUS]
@@ -1077,6 +1104,7 @@ def _resolution(low: str, start: int, end: int) -> bool:
     return bool(_RESOLUTION_LEFT.search(low, max(0, start - 8), start) or _RESOLUTION_RIGHT.match(low, end))
 
 
+_MAC = re.compile(r"(?<![a-z])(?:i?mac|macbook|mac\s?(?:studio|mini|pro))(?![a-z])")  # a Mac, by its product name
 _APPLE_BASE = re.compile(r"apple-(?P<gen>m[1-9])-\d+gb")  # a base chip: no Pro, Max or Ultra
 _APPLE_CHIP = re.compile(r"apple-(?P<gen>m[1-9])-(?:(?P<tier>pro|max|ultra)-)?\d+gb")
 _OTHER_LINE = {"gtx": "rtx", "rtx": "gtx"}  # GeForce numbers are unique across the two lines
