@@ -788,8 +788,8 @@ class Parser:
                 # "Mac Studio 192G": a Mac named by its memory alone is the Apple chip sold with that much
                 # (the newest one, said so, when several were), beside any other card named
                 mac = self._apple_by_memory(memory[0], "mac studio" in low)
-                if mac is not None:  # its memory is the Mac's, no need the user states
-                    ids.insert(0, mac[0])
+                if mac is not None:  # its memory is the Mac's, no need the user states; named cards first
+                    ids.append(mac[0])
                     memory = memory[1:]
                     name = self.index.catalog.gpus[mac[0]].short_name
                     notes.extend([msg("parse.note.mac_chip", name=name)] if mac[1] else [])
