@@ -1394,14 +1394,26 @@ def info(query: Query, ctx: AdviceContext) -> Answer:
     software = software_notes(card)  # what runs on it today: leads, since "is it supported?" is asked most
     said = [msg("advice.info.headline", software=software[0])]
     if card.id != ctx.reference_gpu:  # then how fast it is, which "is 50 fps normal on my 2080 Ti?" weighs against
-        said.append(
-            msg(
-                "advice.info.speed",
-                train=relative_speed(card.id, "train16", ctx.reference_gpu),
-                decode=relative_speed(card.id, "decode", ctx.reference_gpu),
-                reference=load_catalog().get(ctx.reference_gpu).short_name,
+        reference = load_catalog().get(ctx.reference_gpu).short_name
+        if query.task or query.mode or query.model or query.workload:  # the work the question names
+            workload = workload_for(query)
+            said.append(
+                msg(
+                    "advice.info.speed_for",
+                    speed=relative_speed(card.id, workload, ctx.reference_gpu),
+                    reference=reference,
+                    workload=msg(f"workload.{workload}"),
+                )
             )
-        )
+        else:
+            said.append(
+                msg(
+                    "advice.info.speed",
+                    train=relative_speed(card.id, "train16", ctx.reference_gpu),
+                    decode=relative_speed(card.id, "decode", ctx.reference_gpu),
+                    reference=reference,
+                )
+            )
     return Answer(
         kind="info",
         query=query,

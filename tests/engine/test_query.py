@@ -3,6 +3,7 @@ dump), and every field reaching ``advise`` — the only door to an answer."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from decimal import Decimal
 from typing import Any
@@ -308,6 +309,8 @@ def _messages(value: Any) -> list[Msg]:
         return [value]
     if isinstance(value, BaseModel):
         return [m for name in type(value).model_fields for m in _messages(getattr(value, name))]
+    if dataclasses.is_dataclass(value):  # a slotted record (a memory term, a speed factor)
+        return [m for field in dataclasses.fields(value) for m in _messages(getattr(value, field.name))]
     if isinstance(value, tuple | list):
         return [m for item in value for m in _messages(item)]
     if isinstance(value, dict):
@@ -406,6 +409,7 @@ def _answers() -> list:
         (q(kind="can_run", model="SadTalker"), None),  # a name it cannot size: asked for its size
         (q(kind="info"), None),
         (q(kind="info", gpus=("rtx-4090",)), None),
+        (q(kind="info", gpus=("rtx-4090",), task="image_generation"), None),  # its speed for the work named
         (q(kind="cycles"), None),
         (q(kind="other"), None),
         *((q(kind="explain", topic=topic), None) for topic in TOPICS),
