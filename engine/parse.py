@@ -939,8 +939,8 @@ class Parser:
         fields = reading.fields
         kind, choices, task = self.decide(reading)
         topic = reading.topic
-        if kind == "explain" and topic is None and (fields["num_gpus"] or 0) > 1:
-            topic = "multi_gpu"  # "4 T4s train slower than one, why?": the guide on several GPUs
+        if kind == "explain" and topic is None and ((fields["num_gpus"] or 0) > 1 or _pools(reading, self.vocab)):
+            topic = "multi_gpu"  # "4 T4s train slower than one, why?", "显存能合并吗": the guide on several GPUs
         elif kind == "explain" and topic is None and (reading.mentions or reading.memory):
             # "why does my 1070 Ti 8G run out of memory?": no concept of the guide named, a card is —
             # what that card runs answers it (an explanation without a topic would be the default one)
@@ -1034,6 +1034,8 @@ class Parser:
             return "power", (), task
         if (reading.fields["num_gpus"] or 0) > 1 and self.vocab.slower_than_one.search(reading.low):
             return "explain", (), task  # "双卡比单卡还慢？": the guide on several GPUs (parse sets the topic)
+        if _pools(reading, self.vocab) and not reading.fields["model"]:
+            return "explain", (), task  # "显存能叠加吗？": per GPU, never pooled (parse sets the topic)
         if {"topic:next_generation", "topic_strong"} <= s:  # "buy a 5090 now or wait?": the guide on waiting
             return "explain", (), task
         if "worth" in s and not _NOT_FIT & s and not _WORTH_TOPICS & s:  # "4090 值得买吗": is that card a good buy
@@ -1046,6 +1048,11 @@ class Parser:
             return kinds.best, (), task
         choices = tuple(k for k, p in kinds.ranked() if p >= CHOICE_FLOOR)[:3]
         return kinds.best, choices if len(choices) > 1 else (), task
+
+
+def _pools(reading: Reading, vocab: Vocab) -> bool:
+    """Whether the question asks if memory pools across cards ("combine the VRAM", "显存叠加")."""
+    return vocab.pooling.search(reading.low) is not None
 
 
 # "Is NVLink worth it for 2× 3090?": what is weighed is the guide's topic, not the card named with it

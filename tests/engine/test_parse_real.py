@@ -792,3 +792,16 @@ def test_a_mac_named_by_its_memory_is_the_apple_chip_sold_with_it(text: str, gpu
     assert ("parse.note.mac_chip" in [n.key for n in result.notes]) is guessed
     if gpus and gpus[-1].startswith("apple-"):
         assert result.query.min_memory_gb is None  # the Mac's memory, not a need the user states
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Can I combine the VRAM of two 4080s?", "两张卡的显存可以叠加吗", "Can two 4060 Ti 16GB act as one 32GB card?"],
+)
+def test_whether_memory_pools_across_cards_asks_the_guide_on_multi_gpu(text: str) -> None:
+    query = q(text, standalone=True)
+    assert (query.kind, query.topic) == ("explain", "multi_gpu")
+
+
+def test_with_a_model_named_pooling_is_answered_by_whether_the_cards_hold_it() -> None:
+    assert q("两块4090的显存能合并吗？想跑Qwen2.5 32B", standalone=True).kind == "can_run"
