@@ -212,6 +212,7 @@ class Parser:
         self.classifier = classifier
         self._fuzzy: OrderedDict[str, str | None] = OrderedDict()
         self._apple: dict[str, dict[str, list[str]]] | None = None  # Apple chips by generation and tier
+        self._family_kinds: dict[str, str] | None = None  # see _model_kind
         self._newest_series: int | None = None  # the newest GeForce RTX series in the catalog (50)
         self._models: dict[str, str | None] = {}
         self._max_budget = Decimal(vocab.money["max_plausible"])
@@ -346,9 +347,19 @@ class Parser:
         return self._models[name]
 
     def _model_kind(self, model: str | None) -> str | None:
-        """The catalog's kind of a model id ("llm", "diffusion"…); None for no model or a name it lacks."""
-        models = load_model_catalog().models
-        return models[model].kind if model in models else None
+        """The catalog's kind of a model id ("llm", "diffusion"…) or of a family named without a size
+        ("Whisper"); None for no model or a name it lacks."""
+        if model is None:
+            return None
+        catalog = load_model_catalog()
+        if model in catalog.models:
+            return catalog.models[model].kind
+        if self._family_kinds is None:  # family → its members' kind, where they share one; built once
+            kinds: dict[str, set[str]] = {}
+            for spec in catalog.models.values():
+                kinds.setdefault(spec.family, set()).add(spec.kind)
+            self._family_kinds = {f: k.pop() for f, k in kinds.items() if len(k) == 1}
+        return self._family_kinds.get(model.strip().lower())
 
     def _resolve_fuzzy(self, text: str) -> str | None:
         """The catalog's fuzzy match for a GPU-like name, remembered in a bounded LRU: names people
@@ -959,7 +970,14 @@ class Parser:
         if kind:
             fields["kind"] = kind
         if kind != "can_run" and not reading.model_sized:
-            fields["model"] = None  # a model named in passing ("for stable diffusion") is the task's, not the subject
+            # A model named in passing ("Whisper transcription: 3060 or 4060?") is the work, not the subject:
+            # run (no training said), it is weighed by what running it takes — decode for an LLM, 16-bit
+            # inference for the rest.
+            trains = fields["mode"] or (fields["task"] or "").endswith(("finetune", "pretrain"))
+            run = self._model_kind(fields["model"]) if fields["model"] and not trains else None
+            if run and not fields["workload"] and kind in ("compare", "recommend"):
+                fields["workload"] = "decode" if run == "llm" else "infer16"
+            fields["model"] = None
         if kind == "can_run" and not fields["model"]:
             # "How much VRAM does SadTalker need?": the project asked about, which the answer names
             # (it has no figures for it) instead of asking "which model?"

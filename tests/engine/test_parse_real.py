@@ -805,3 +805,23 @@ def test_whether_memory_pools_across_cards_asks_the_guide_on_multi_gpu(text: str
 
 def test_with_a_model_named_pooling_is_answered_by_whether_the_cards_hold_it() -> None:
     assert q("两块4090的显存能合并吗？想跑Qwen2.5 32B", standalone=True).kind == "can_run"
+
+
+@pytest.mark.parametrize(
+    ("text", "workload"),
+    [
+        ("Which is faster for Whisper transcription, a 3060 or a 4060?", "infer16"),  # a speech model run
+        ("SDXL: 3060 Ti or 4060 Ti?", "infer16"),
+        ("best GPU for Whisper large-v3 under $500", "infer16"),
+        ("best GPU to fine-tune Whisper under $500", None),  # trained: the task's yardstick, not running it
+        ("微调ChatGLM用3090还是4090", None),
+    ],
+)
+def test_a_model_named_in_passing_sets_the_yardstick_of_running_it(text: str, workload: str | None) -> None:
+    assert q(text, standalone=True).workload == workload
+
+
+def test_a_model_someone_already_fine_tuned_is_run_not_tuned() -> None:
+    assert q("我用4块4090部署微调后的Qwen 72B，响应很慢", standalone=True).task == "llm_inference"
+    assert q("Serving my fine-tuned Llama 3 8B: 4090 or 3090?", standalone=True).task == "llm_inference"
+    assert q("微调Qwen 7B要多大显存", standalone=True).task == "llm_finetune"
