@@ -1058,6 +1058,8 @@ class Parser:
             return "explain", (), task
         if "worth" in s and not _NOT_FIT & s and not _WORTH_TOPICS & s:  # "4090 值得买吗": is that card a good buy
             return "recommend", (), task
+        if "gpus:0" in s and "memory" not in s and self.vocab.which_gpu_suits.search(reading.low):
+            return "recommend", (), task  # "什么显卡适合跑SD？", "which GPU is best for YOLO?": a card to buy, ranked
         if "requires" in s and not _NOT_FIT & s:  # "what GPU do I need for Whisper?": the model's need
             return "can_run", (), task
         if fits:

@@ -529,6 +529,7 @@ class Vocab:
     precisions: dict[str, PhraseSet]  # engine.memory precision name → how people write it
     support_words: PhraseSet  # a question about what software runs on a card
     not_projects: frozenset[str]  # Latin words no project name is (see engine.parse.project_name)
+    which_gpu_suits: PhraseSet  # "which GPU is best for X?", "什么显卡适合…": a recommendation, no card named
     pooling: PhraseSet  # "can I combine the VRAM of two cards?": the guide on several GPUs
     slower_than_one: PhraseSet  # "two cards train slower than one": the guide on multi-GPU scaling
     spec_words: PhraseSet  # "specs", "规格": one card named with one asks for its spec card
@@ -629,6 +630,7 @@ def load_vocab() -> Vocab:
         precisions=compile_keyed(raw["precisions"]),
         support_words=PhraseSet(raw["support_words"]),
         not_projects=frozenset(raw["not_projects"]),
+        which_gpu_suits=PhraseSet(raw["which_gpu_suits"]),
         pooling=PhraseSet(raw["pooling"]),
         slower_than_one=PhraseSet(raw["slower_than_one"]),
         spec_words=PhraseSet(raw["spec_words"]),

@@ -825,3 +825,20 @@ def test_a_model_someone_already_fine_tuned_is_run_not_tuned() -> None:
     assert q("我用4块4090部署微调后的Qwen 72B，响应很慢", standalone=True).task == "llm_inference"
     assert q("Serving my fine-tuned Llama 3 8B: 4090 or 3090?", standalone=True).task == "llm_inference"
     assert q("微调Qwen 7B要多大显存", standalone=True).task == "llm_finetune"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "什么显卡适合跑Stable Diffusion？",
+        "Is there a GPU that is more suitable for training GANs?",
+        "我想从头训练ResNet，选用什么显卡合适？",
+        "Which graphics card is best for running a 7B model?",
+    ],
+)
+def test_which_gpu_suits_the_work_is_a_recommendation(text: str) -> None:
+    assert q(text, standalone=True).kind == "recommend"
+
+
+def test_a_named_card_suiting_the_work_is_still_whether_it_runs() -> None:
+    assert q("Is a 3090 suitable for SDXL?", standalone=True).kind == "can_run"
