@@ -456,7 +456,10 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
     # Several cards add memory, not batch-1 decode speed (a layer split takes turns): no "more speed" offer.
     # Learning and Kaggle start on one card: the guide's beginner buys one RTX 3070 and only "after 6–9
     # months 4× RTX 3080"; its Kaggle pick is one RTX 3070 (guide 2020 TL;DR).
-    more_speed = not query.num_gpus and workload != "decode" and query.task not in ("learning", "kaggle")
+    # An image is made on one card (pipelines do not split one image across cards): no offer either, unless
+    # image models are trained.
+    images = query.task == "image_generation" and query.mode in (None, "inference")
+    more_speed = not query.num_gpus and workload != "decode" and query.task not in ("learning", "kaggle") and not images
     alternatives = _multi_gpu(query, workload, floor_gb, budget, ctx, best, organization) if more_speed else ()
     community = tuple(
         msg("advice.note.community_price", gpu=o.name, source=o.price.source)

@@ -753,3 +753,12 @@ def test_a_question_outside_the_bots_work_about_a_named_card_gets_that_cards_spe
     # The work named picks the yardstick: running a vision model is 16-bit inference (0.63× for the 2080 Ti).
     running = advise(Query(kind="other", gpus=("rtx-2080-ti",), mode="inference"))
     assert "For 16-bit inference it is 0.63× an RTX 3090" in english(running.headline)
+
+
+def test_image_generation_is_offered_no_several_card_setups_unless_training():
+    # One image is made on one card: "what card for Stable Diffusion?" gets no "more speed with several cards";
+    # training an image model (data parallel) still may.
+    making = advise(Query(kind="recommend", task="image_generation"))
+    assert making.options and making.alternatives == ()
+    training = advise(Query(kind="recommend", task="image_generation", mode="lora"))
+    assert training.alternatives != ()
