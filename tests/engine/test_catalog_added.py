@@ -228,3 +228,154 @@ def test_laptop_parts_are_not_buyable_cards(catalog: Catalog) -> None:
         gpu = catalog.get(gpu_id)
         assert gpu.platform == "laptop"
         assert not gpu.buyable(organization=True)
+
+
+# --- RTX Ada workstation cards, RX 6650 XT, P106-100, T400/T600/T1000 8 GB (added 2026-12-06) ---
+
+ADDED_NAMES = [
+    # the Ada workstation cards, never the Turing Quadro of the same number
+    ("RTX 5000 Ada", "rtx-5000-ada"),
+    ("RTX5000ADA 32G", "rtx-5000-ada"),
+    ("RTX 5000 Ada Generation", "rtx-5000-ada"),
+    ("NVIDIA RTX 5000 Ada Generation", "rtx-5000-ada"),
+    ("5000 Ada", "rtx-5000-ada"),
+    ("RTX 4500 Ada", "rtx-4500-ada"),
+    ("RTX 4000 Ada", "rtx-4000-ada"),
+    ("NVIDIA RTX 4000 Ada Generation", "rtx-4000-ada"),
+    ("RTX 4000 SFF Ada", "rtx-4000-sff-ada"),
+    ("RTX 4000 SFF", "rtx-4000-sff-ada"),
+    ("NVIDIA RTX 4000 SFF Ada Generation", "rtx-4000-sff-ada"),
+    ("RTX 2000 Ada", "rtx-2000-ada"),
+    ("NVIDIA RTX 2000 Ada Generation", "rtx-2000-ada"),
+    # the Turing cards keep their names
+    ("Quadro RTX 5000", "quadro-rtx-5000"),
+    ("quadro rtx 5000", "quadro-rtx-5000"),
+    ("Quadro RTX 4000", "quadro-rtx-4000"),
+    # AMD
+    ("RX 6650 XT", "rx-6650-xt"),
+    ("6650xt", "rx-6650-xt"),
+    ("AMD Radeon RX 6650 XT", "rx-6650-xt"),
+    ("6600 XT", "rx-6600-xt"),
+    # mining and small workstation cards
+    ("P106-100", "p106-100"),
+    ("p106 100", "p106-100"),
+    ("P106", "p106-100"),
+    ("T400", "t400"),
+    ("T400 4GB", "t400-4gb"),
+    ("T600", "t600"),
+    ("T1000", "quadro-t1000"),
+    ("T1000 8GB", "quadro-t1000-8gb"),
+    # the RTX 2060 Super as people write it
+    ("rtx 2060s", "rtx-2060-super"),
+    ("RTX 2060S", "rtx-2060-super"),
+    ("RTX2060S", "rtx-2060-super"),
+    ("2060s", "rtx-2060-super"),
+    ("2060 super", "rtx-2060-super"),
+]
+
+
+@pytest.mark.parametrize(("text", "gpu_id"), ADDED_NAMES)
+def test_added_names_resolve(catalog: Catalog, text: str, gpu_id: str) -> None:
+    assert catalog.resolve(text) == gpu_id
+
+
+@pytest.mark.parametrize(("text", "gpu_id"), ADDED_NAMES)
+def test_added_names_parse_alone(text: str, gpu_id: str) -> None:
+    query = parse(text, standalone=True).query
+    assert query is not None
+    assert query.gpus == (gpu_id,)
+
+
+ADDED_QUESTIONS = [
+    ("RTX 5000 Ada vs A6000", ("rtx-5000-ada", "rtx-a6000"), None),
+    ("Quadro RTX 5000 vs RTX 5000 Ada", ("quadro-rtx-5000", "rtx-5000-ada"), None),
+    ("RTX5000ADA 32G 能跑 70B 吗", ("rtx-5000-ada",), None),
+    ("2x RTX 4000 Ada for llama 13b", ("rtx-4000-ada",), 2),
+    ("RTX 4000 SFF Ada 能跑 qwen 14b 吗", ("rtx-4000-sff-ada",), None),
+    ("rtx 2060s能跑吗", ("rtx-2060-super",), None),
+    ("can my RX 6650 XT run stable diffusion", ("rx-6650-xt",), None),
+    ("P106-100能跑qwen 7b吗", ("p106-100",), None),
+    ("4张P106-100 跑 llama", ("p106-100",), 4),
+    ("T400 4GB can run whisper?", ("t400-4gb",), None),
+]
+
+
+@pytest.mark.parametrize(("text", "gpus", "count"), ADDED_QUESTIONS)
+def test_questions_name_the_cards_added_in_december(text: str, gpus: tuple[str, ...], count: int | None) -> None:
+    query = parse(text, standalone=True).query
+    assert query is not None
+    assert query.gpus == gpus
+    if count is not None:
+        assert query.num_gpus == count
+
+
+# id → (vendor, architecture, memory_gb, bandwidth_gbs, tdp_w, sm_count, fp32_tflops) as sourced.
+ADDED_SPECS = {
+    "rtx-5000-ada": ("nvidia", "ada", 32, 576, 250, 100, 65.3),
+    "rtx-4500-ada": ("nvidia", "ada", 24, 432, 210, 60, 39.6),
+    "rtx-4000-ada": ("nvidia", "ada", 20, 360, 130, 48, 26.7),
+    "rtx-4000-sff-ada": ("nvidia", "ada", 20, 280, 70, 48, 19.2),
+    "rtx-2000-ada": ("nvidia", "ada", 16, 224, 70, 22, 12.0),
+    "rx-6650-xt": ("amd", "rdna2", 8, 280, 180, 32, 10.8),
+    "p106-100": ("nvidia", "pascal", 6, 192.2, 120, 10, 4.38),
+    "t400": ("nvidia", "turing", 2, 80, 30, 6, 1.09),
+    "t400-4gb": ("nvidia", "turing", 4, 80, 30, 6, 1.09),
+    "t600": ("nvidia", "turing", 4, 160, 40, 10, 1.71),
+    "quadro-t1000-8gb": ("nvidia", "turing", 8, 160, 50, 14, 2.5),
+}
+
+
+@pytest.mark.parametrize("gpu_id", sorted(ADDED_SPECS))
+def test_added_cards_sourced_specs(catalog: Catalog, gpu_id: str) -> None:
+    gpu = catalog.get(gpu_id)
+    vendor, arch, memory, bandwidth, tdp, sms, fp32 = ADDED_SPECS[gpu_id]
+    assert (gpu.vendor, gpu.architecture) == (vendor, arch)
+    assert (gpu.memory_gb, gpu.bandwidth_gbs, gpu.tdp_w, gpu.sm_count) == (memory, bandwidth, tdp, sms)
+    assert gpu.fp32_tflops == fp32
+    assert gpu.form_factor == "pcie" and gpu.platform == "desktop"
+    assert gpu.sources and all(len(s) > 10 for s in gpu.sources)
+    assert any("techpowerup.com/gpu-specs/" in s or "nvidia.com" in s for s in gpu.sources)
+
+
+def test_rtx_5000_ada_is_not_the_turing_quadro(catalog: Catalog) -> None:
+    ada, turing = catalog.get("rtx-5000-ada"), catalog.get("quadro-rtx-5000")
+    assert (ada.memory_gb, ada.architecture, ada.software.cuda_cc) == (32, "ada", "8.9")
+    assert (turing.memory_gb, turing.architecture, turing.software.cuda_cc) == (16, "turing", "7.5")
+    assert catalog.resolve("RTX 5000 Ada") != catalog.resolve("Quadro RTX 5000")
+    # the datasheet's 1044.4 TFLOPS is sparse FP8: dense FP8 is half, dense FP16 a quarter
+    assert ada.fp8_tensor_tflops == pytest.approx(1044.4 / 2, abs=0.05)
+    assert ada.fp16_tensor_tflops == pytest.approx(1044.4 / 4, abs=0.05)
+    assert not ada.half_rate_fp32_accumulate and ada.fp16_tensor_tflops == ada.fp16_tensor_tflops_fp16acc
+    assert not ada.nvlink
+
+
+@pytest.mark.parametrize("gpu_id", ["rtx-5000-ada", "rtx-4500-ada", "rtx-4000-ada", "rtx-4000-sff-ada", "rtx-2000-ada"])
+def test_ada_workstation_cards_run_full_rate_fp32_accumulate(catalog: Catalog, gpu_id: str) -> None:
+    """Professional Ada: FP16 with FP32 accumulate at the FP16-accumulate rate; FP8 twice FP16
+    (SMs x 1024 / 2048 FLOP/clk x boost clock)."""
+    gpu = catalog.get(gpu_id)
+    assert gpu.gpu_class == "workstation"
+    assert gpu.software.pytorch == "current" and gpu.software.cuda_cc == "8.9"
+    assert gpu.tensor_cores == 4 * gpu.sm_count
+    assert gpu.fp16_tensor_tflops == gpu.fp16_tensor_tflops_fp16acc
+    assert gpu.fp8_tensor_tflops == pytest.approx(2 * gpu.fp16_tensor_tflops, abs=0.15)
+    assert gpu.buyable(organization=False)
+
+
+def test_added_old_and_small_cards_software(catalog: Catalog) -> None:
+    p106 = catalog.get("p106-100")
+    assert (p106.software.pytorch, p106.software.cuda_cc, p106.tensor_cores) == ("legacy", "6.1", 0)
+    for gpu_id in ("t400", "t400-4gb", "t600", "quadro-t1000-8gb"):
+        gpu = catalog.get(gpu_id)
+        assert (gpu.software.pytorch, gpu.software.cuda_cc, gpu.tensor_cores) == ("current", "7.5", 0), gpu_id
+        assert gpu.power_connector == "none" and gpu.fp16_tensor_tflops is None, gpu_id
+    rx = catalog.get("rx-6650-xt")
+    assert (rx.software.rocm, rx.software.gfx, rx.software.hsa_override) == ("community", "gfx1032", "10.3.0")
+    assert rx.launch_price is not None and rx.launch_price.usd == 399
+
+
+@pytest.mark.parametrize("gpu_id", sorted(ADDED_SPECS))
+def test_added_cards_carry_no_unsourced_price(catalog: Catalog, gpu_id: str) -> None:
+    """No price file has a dated figure for these cards: the bot says it has no price."""
+    for snapshot in catalog.snapshots.values():
+        assert gpu_id not in snapshot.prices, (gpu_id, snapshot.id)
