@@ -231,14 +231,15 @@ class Parser:
 
     # --- GPU names ---------------------------------------------------------------------------------
 
-    def _token(self, tok: str, start: int, scan: Scan) -> tuple[str, int]:
+    def _token(self, tok: str, start: int, scan: Scan, count_at: int | None = None) -> tuple[str, int]:
         """A token as a name part: "2x3090" → "3090"; a plural "4090s" → "4090", except where the
-        catalog has the "s" form ("2070s" is a 2070 Super) and no count says it is a plural."""
+        catalog has the "s" form ("2070s" is a 2070 Super) and no count says it is a plural. The count
+        is looked for before ``count_at``: the name's first word ("two RTX 2070s")."""
         nx = _NX.match(tok) if "x" in tok else None
         if nx and nx.group(2) in self.index.starts:
             return nx.group(2), start + len(nx.group(1)) + 1
         if tok[-1] == "s" and (tok[:-1] in self.index.starts or tok[:-1] in _VARIANT):
-            left = scan.left(start, 24)
+            left = scan.left(start if count_at is None else count_at, 24)
             # a count, or "how many", before it says "V100s" is V100s, not the V100S card
             plural = count_patterns(self.vocab).search_before(left) or _HOW_MANY.search(left)
             if tok not in self.index.starts or plural:
@@ -260,7 +261,9 @@ class Parser:
             gap = low[last:s]
             if (gap != " " and not _SEPARATOR.fullmatch(gap)) or not scan.free(s, e):
                 break
-            run.append((self._token(nxt, s, scan)[0] if nxt[-1] == "s" or "x" in nxt else nxt, s, e))
+            run.append(
+                (self._token(nxt, s, scan, count_at=run[0][1])[0] if nxt[-1] == "s" or "x" in nxt else nxt, s, e)
+            )
             last = e
         return run
 

@@ -842,3 +842,17 @@ def test_which_gpu_suits_the_work_is_a_recommendation(text: str) -> None:
 
 def test_a_named_card_suiting_the_work_is_still_whether_it_runs() -> None:
     assert q("Is a 3090 suitable for SDXL?", standalone=True).kind == "can_run"
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus", "counts"),
+    [
+        ("two RTX 2070s for training?", ("rtx-2070",), (2,)),  # a count before "RTX": plural 2070s
+        ("RTX 2070S alone for SD?", ("rtx-2070-super",), (1,)),  # no count: the Super
+        ("is a rtx 4080s enough for flux?", ("rtx-4080-super",), (1,)),
+        ("4 RTX 2080s vs 2 RTX 3090s", ("rtx-2080", "rtx-3090"), (4, 2)),
+    ],
+)
+def test_an_s_after_a_card_is_a_super_unless_a_count_before_the_name_makes_it_a_plural(text, gpus, counts) -> None:
+    query = q(text, standalone=True)
+    assert (query.gpus, query.gpu_counts) == (gpus, counts)
