@@ -526,6 +526,17 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("renting for LoRA runs: A100 40GB or a 4090 on a marketplace?", ("the cheapest you named", "RTX 4090")),
         ("租卡跑 LoRA：A100 40GB 还是 4090 划算？", ("按工作量算", "RTX 4090")),
         ("4060Ti 16G 是否能微调呢", ("用 QLoRA 最大能微调", "RTX 4060 Ti 16GB")),
+        ("How much VRAM does FooTalker need?", ('the model "FooTalker"', "How many parameters does FooTalker have")),
+        ("运行FooTalker这个模型需要多大的显存呀", ("我不认识模型“FooTalker”", "模型大小")),
+        (
+            "I get CUDA out of memory training FooNet on my RTX 3090",
+            ("ran out of memory as you ran it", "checkpointing"),
+        ),
+        ("训练FooGAN爆显存了，我的卡是3060 12G", ("显存不够", "梯度检查点")),
+        ("tell me about the RTX 2080 Ti specs", ("0.63× an RTX 3090", "Turing")),
+        ("2080 Ti 的规格是什么", ("RTX 3090 的 0.63 倍", "Turing")),
+        ("Can a Mac Studio with 192GB run Llama 3 70B?", ("Apple M2 Ultra (192 GB): Yes", "of 144 GB")),
+        ("Mac Studio 192G能跑70B吗", ("Apple M2 Ultra (192 GB)：可以", "/ 144 GB")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(
