@@ -856,3 +856,17 @@ def test_a_named_card_suiting_the_work_is_still_whether_it_runs() -> None:
 def test_an_s_after_a_card_is_a_super_unless_a_count_before_the_name_makes_it_a_plural(text, gpus, counts) -> None:
     query = q(text, standalone=True)
     assert (query.gpus, query.gpu_counts) == (gpus, counts)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can I run Qwen 7B on Intel UHD graphics?",
+        "My laptop has Intel HD Graphics 620, can it run Whisper?",
+        "Ryzen 5 with Radeon Graphics, can it run a 7B?",
+        "我只有集显，能跑7B吗",
+    ],
+)
+def test_integrated_graphics_run_on_the_cpu_and_system_ram(text: str) -> None:
+    query = q(text, standalone=True)
+    assert query.cpu_only is True and query.gpus == ()
