@@ -1108,6 +1108,8 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
     taken = [(m.start, m.end) for m in reading.mentions]
     for m in _NAME.finditer(text):
         name = m.group(1)
+        if not chinese and name.islower():
+            continue  # an English word in lower case is no name (most of the words: checked first)
         if (
             sum(c.isalpha() for c in name) < 3
             or name.lower() in not_projects
@@ -1122,7 +1124,8 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
         camel = any(c.islower() for c in name) and any(c.isupper() for c in name[1:])
         typed_as_name = camel or (any(c.isdigit() for c in name) and name[0].isupper())
         placed = name[0].isupper() and (
-            _NAME_AFTER.search(text[: m.start()]) is not None or _NAME_BEFORE.match(text, m.end()) is not None
+            _NAME_AFTER.search(text, max(0, m.start() - 24), m.start()) is not None
+            or _NAME_BEFORE.match(text, m.end()) is not None
         )
         if chinese or typed_as_name or placed:
             return name
