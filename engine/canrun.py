@@ -52,7 +52,7 @@ from engine.memory import (
 )
 from engine.memory import active_params_b as _active_b
 from engine.message import Msg, Value, msg
-from engine.model_specs import ModelSpec, load_model_catalog
+from engine.model_specs import ModelSpec, load_model_catalog, normalize_model_name
 from engine.money import local_estimate
 from engine.performance import scaling_efficiency
 from engine.power import plan
@@ -1506,6 +1506,11 @@ def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) ->
     notes = [msg("canrun.cpu.training")]
     # It runs (slowly) for inference; whether training a model on a CPU is practical the note leaves open.
     lean = True if query.mode in (None, "inference") else None
+    if model_text and not named:  # "GPT-SoVITS on a CPU only?": a project it cannot size runs on PyTorch's CPU build
+        headline = _sentences(msg("canrun.unknown_model", model=model_text), msg("canrun.cpu.other", model=model_text))
+        return CanRunReport(
+            query=query, model_text=model_text, unresolved=model_text, headline=headline, notes=tuple(notes), lean=lean
+        )
     if model.kind != "llm" or not has_kv_cache(model):
         headline = msg("canrun.cpu.other", model=model_words(model))
         return CanRunReport(query=query, model_text=model_text, headline=headline, notes=tuple(notes), lean=lean)
@@ -1827,8 +1832,14 @@ def assess(
     if spec is None:
         catalog = load_model_catalog()
         names = tuple(msg("canrun.name", name=catalog.get(s).name) for s in suggestions)
+        key = normalize_model_name(text)
+        # "Qwen", "LLaMA": a name every suggestion starts with is a family of several generations, not an
+        # unknown model — the question is which one.
+        family = bool(key) and all(normalize_model_name(catalog.get(s).name).startswith(key) for s in suggestions)
         headline = (
-            msg("canrun.unknown_model_suggest", model=text, suggestions=names)
+            msg("canrun.family_which", model=text, suggestions=names)
+            if names and family
+            else msg("canrun.unknown_model_suggest", model=text, suggestions=names)
             if names
             else msg("canrun.unknown_model", model=text)
         )

@@ -333,7 +333,9 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 70b", gpus=("rtx-4090",), gpu_counts=(2,))),  # 2 GPUs, lower rung
         assess(q(model="llama 3.1 70b", gpus=("rtx-4090",))),  # does not fit: what it would take, alternatives
         assess(q(model="llama 3.1 70b", gpus=("rtx-3090", "rtx-4090"), gpu_counts=(1, 1))),  # mixed cards
-        assess(q(model="mixtral")),  # unknown, with suggestions
+        assess(q(model="mixtral")),  # a family: its smallest member
+        assess(q(model="mixtrl")),  # unknown, with suggestions
+        assess(q(model="qwen")),  # several generations: which one?
         assess(q(model="qqqq")),  # unknown, nothing close: what each size needs to run
         assess(q(model="qqqq", gpus=("rtx-3090",), ran_out=True)),  # "OOM on my 3090"
         *(assess(q(model="qqqq", mode=m)) for m in ("lora", "qlora")),  # … to fine-tune
@@ -803,7 +805,7 @@ def test_a_family_without_a_card_is_answered_for_its_smallest_member_and_a_gener
     # "llama" alone spans Llama 1 to 3.3: no member is picked, the user is asked which one.
     vague = assess(q(model="llama", gpus=("rtx-3090",)))
     assert vague.model_id is None and vague.unresolved == "llama"
-    assert re.search(r"Did you mean: Llama", english(vague.headline))  # names, not catalog ids
+    assert re.search(r'"llama" comes in several generations and sizes \(Llama 2 7B', english(vague.headline))
 
 
 def test_training_an_unplaced_model_on_a_card_leans_on_the_guides_prototyping_floor():
@@ -1157,3 +1159,10 @@ def test_a_reported_out_of_memory_leans_no_and_says_what_brings_the_need_down():
     said = english(report.headline)
     assert "RTX 3090 ran out of memory as you ran it" in said and "gradient checkpointing" in said
     assert assess(q(min_memory_gb=16, mode="full_finetune", ran_out=True)).lean is False  # "OOM on a 16GB GPU"
+
+
+def test_a_project_without_a_gpu_says_it_does_not_know_it_and_that_pytorch_runs_it_on_the_cpu():
+    report = assess(q(model="FooTTS", cpu_only=True))
+    assert report.unresolved == "FooTTS" and report.lean is True and report.needs == ()
+    said = english(report.headline)
+    assert said.startswith('I don\'t know the model "FooTTS".') and "PyTorch's CPU build" in said
