@@ -1368,8 +1368,12 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
     caveats = caveats_for(query.gpus)  # what the named GPUs run, where that limits them
     catalog = load_catalog()
     said_amd = any(n.key == "canrun.note.amd" for v in report.verdicts for n in v.notes)
-    if not said_amd and any(catalog.get(g).vendor == "amd" for g in query.gpus):
+    shown = {*query.gpus, *(a.gpu_id for a in report.alternatives)}  # named, and offered as what fits
+    if not said_amd and any(catalog.get(g).vendor == "amd" for g in shown):
         caveats = (*caveats, msg("advice.caveat.amd"))  # an AMD card shown always comes with ROCm's caveat
+    intel = next((a.gpu_id for a in report.alternatives if catalog.get(a.gpu_id).vendor == "intel"), None)
+    if intel is not None and intel not in query.gpus:  # and an Intel card with oneAPI's (what runs on it)
+        caveats = (*caveats, *caveats_for((intel,)))
     return Answer(
         kind="can_run",
         query=query,

@@ -650,6 +650,18 @@ class Parser:
             return stage, True
         return next((d for d in self.vocab.domain_priority if domains[d]), None), False
 
+    def vendor(self, words: Words, ids: list[str]) -> str | None:
+        """The GPU vendor the user asks for or opts into ("on AMD GPUs", "A卡能跑吗", a follow-up "AMD",
+        "Intel Arc"): AMD or Intel when named without NVIDIA, and no card of another vendor is named."""
+        said = {v for v, words_of in self.vocab.vendors.items() if words_of.find(words)}
+        named = {self.index.catalog.gpus[i].vendor for i in ids}
+        for vendor in ("amd", "intel"):
+            if said - {vendor} or named - {vendor}:
+                continue  # "AMD or NVIDIA?", "a 4090 or an AMD card": weighed, not chosen
+            if vendor in said:
+                return vendor
+        return None
+
     def mode(self, words: Words) -> str | None:
         """What a can-run question runs, where the text says it: the first mode named."""
         return _first_named(self.vocab.modes, self.vocab.mode_any, words)
@@ -760,7 +772,11 @@ class Parser:
             budget = self.per_card(budget, num_gpus, notes)
         condition, condition_unsure = self.condition(words)
         cues = self.cues(words)
-        follow_up = not standalone and len(low) <= FOLLOW_UP_MAX and vocab.follow_up.find(words) is not None
+        short = not standalone and len(low) <= FOLLOW_UP_MAX
+        opt_in = short and vocab.vendor_opt_in.find(words) is not None  # "AMD" after an answer: the vendor only
+        if opt_in:
+            cues = Cues(Hits(vocab.kinds, Words("")), None, False)
+        follow_up = opt_in or (short and vocab.follow_up.find(words) is not None)
 
         about_gpus = vocab.domain_words.find(words) is not None
         task, task_from_stage = self.task(words, model, model_llm)
@@ -815,6 +831,8 @@ class Parser:
             fields["gpu_counts"] = tuple(_count_for(gpu_id, mentions) for gpu_id in ids)
             if len(ids) == 1 and num_gpus and not any(m.count for m in mentions):
                 fields["gpu_counts"] = (num_gpus,)  # "3090双卡", "a 4 GPU rig of 3090s": the one card named, that many
+        if not fields["cpu_only"]:
+            fields["vendor"] = self.vendor(words, ids)
         named = len(mentions) + len(unknown)
         rule_kind = classify(cues, fields, ids, named, memory, model_llm, explicit_only=follow_up)
         if cut:

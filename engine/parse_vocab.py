@@ -529,6 +529,8 @@ class Vocab:
     precisions: dict[str, PhraseSet]  # engine.memory precision name → how people write it
     support_words: PhraseSet  # a question about what software runs on a card
     not_projects: frozenset[str]  # Latin words no project name is (see engine.parse.project_name)
+    vendor_opt_in: PhraseSet  # "AMD", "A卡也行" after an answer: a follow-up changing only the vendor
+    vendors: dict[str, PhraseSet]  # "on AMD GPUs", "A卡", "Intel Arc": the vendor asked for (see Parser.vendor)
     which_gpu_suits: PhraseSet  # "which GPU is best for X?", "什么显卡适合…": a recommendation, no card named
     pooling: PhraseSet  # "can I combine the VRAM of two cards?": the guide on several GPUs
     slower_than_one: PhraseSet  # "two cards train slower than one": the guide on multi-GPU scaling
@@ -630,6 +632,8 @@ def load_vocab() -> Vocab:
         precisions=compile_keyed(raw["precisions"]),
         support_words=PhraseSet(raw["support_words"]),
         not_projects=frozenset(raw["not_projects"]),
+        vendor_opt_in=PhraseSet(raw["vendor_opt_in"]),
+        vendors=compile_keyed(raw["vendors"]),
         which_gpu_suits=PhraseSet(raw["which_gpu_suits"]),
         pooling=PhraseSet(raw["pooling"]),
         slower_than_one=PhraseSet(raw["slower_than_one"]),

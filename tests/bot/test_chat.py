@@ -180,3 +180,14 @@ def test_a_project_it_cannot_size_is_named_with_each_sizes_need_and_asked_for_it
     assert "FooTalker 有多少参数" in first
     sized = answer_once("7B", conversations, ctx)
     assert "16.0 GB" in sized and "FooTalker" not in sized
+
+
+def test_saying_amd_after_a_recommendation_opts_into_radeons_for_the_same_question():
+    # The answer says "say 'AMD' if you would take a Radeon": "AMD" then keeps the question and adds the vendor.
+    conversations, ctx = Conversations(), AdviceContext()
+    answer_once("which GPU for local LLMs under $800?", conversations, ctx)
+    opted = answer_once("AMD", conversations, ctx)
+    assert opted.startswith("GPU recommendation") and "RX 7900 XTX (24 GB)" in opted
+    conversations = Conversations()
+    answer_once("预算5000元跑大模型买什么显卡", conversations, ctx)
+    assert "RX 7900 XT（20 GB）" in answer_once("A卡也行", conversations, ctx)

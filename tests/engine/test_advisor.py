@@ -762,3 +762,13 @@ def test_image_generation_is_offered_no_several_card_setups_unless_training():
     assert making.options and making.alternatives == ()
     training = advise(Query(kind="recommend", task="image_generation", mode="lora"))
     assert training.alternatives != ()
+
+
+def test_amd_and_intel_cards_offered_as_what_fits_come_with_their_software_caveats():
+    # Asked "on AMD GPUs": the cheapest Radeons that hold the model, with ROCm's caveat; an Intel Arc offer
+    # carries oneAPI's (what runs on it), as a named card's would.
+    amd = advise(Query(kind="can_run", model="llama-3-8b", vendor="amd"))
+    assert amd.can_run.alternatives and all(a.gpu_id.startswith("rx-") for a in amd.can_run.alternatives)
+    assert "advice.caveat.amd" in [c.key for c in amd.caveats]
+    intel = advise(Query(kind="can_run", model="sd-1.5", vendor="intel"))
+    assert any("XPU backend (oneAPI)" in english(c) for c in intel.caveats)

@@ -870,3 +870,20 @@ def test_an_s_after_a_card_is_a_super_unless_a_count_before_the_name_makes_it_a_
 def test_integrated_graphics_run_on_the_cpu_and_system_ram(text: str) -> None:
     query = q(text, standalone=True)
     assert query.cpu_only is True and query.gpus == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "vendor"),
+    [
+        ("Does Qwen2.5 7B work on AMD GPUs?", "amd"),
+        ("A卡能跑Qwen吗", "amd"),
+        ("best Radeon for LLMs under $900", "amd"),
+        ("Intel Arc for Stable Diffusion?", "intel"),
+        ("AMD or NVIDIA for deep learning?", None),  # weighed, not chosen
+        ("4090 or 7900 XTX for 70B?", None),  # cards of both vendors named
+        ("I have an AMD Ryzen 9, which GPU for Stable Diffusion?", None),  # an AMD CPU
+        ("My i7 laptop has a 3060, can it run Llama 3 8B?", None),
+    ],
+)
+def test_the_vendor_asked_for_is_read(text: str, vendor: str | None) -> None:
+    assert q(text, standalone=True).vendor == vendor
