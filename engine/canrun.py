@@ -1506,7 +1506,8 @@ def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) ->
     notes = [msg("canrun.cpu.training")]
     # It runs (slowly) for inference; whether training a model on a CPU is practical the note leaves open.
     lean = True if query.mode in (None, "inference") else None
-    if model_text and not named:  # "GPT-SoVITS on a CPU only?": a project it cannot size runs on PyTorch's CPU build
+    if model_text and not named and not (query.task or "").startswith("llm"):
+        # "GPT-SoVITS on a CPU only?": a project it cannot size, no LLM's work, runs on PyTorch's CPU build
         headline = _sentences(msg("canrun.unknown_model", model=model_text), msg("canrun.cpu.other", model=model_text))
         return CanRunReport(
             query=query, model_text=model_text, unresolved=model_text, headline=headline, notes=tuple(notes), lean=lean
@@ -1525,6 +1526,8 @@ def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) ->
         low=low,
         high=high,
     )
+    if model_text and not named:  # an LLM it cannot size: a 7B's figures, said as a 7B's
+        headline = _sentences(msg("canrun.unknown_model", model=model_text), headline)
     notes.append(
         msg(
             "canrun.cpu.basis",
@@ -1545,6 +1548,7 @@ def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) ->
         notes=tuple(notes),
         needs=(Need(mode="inference", precision=CPU_PRECISION, gib=est.total_gib),),
         lean=lean,
+        unresolved=model_text if model_text and not named else None,
     )
 
 

@@ -1166,3 +1166,9 @@ def test_a_project_without_a_gpu_says_it_does_not_know_it_and_that_pytorch_runs_
     assert report.unresolved == "FooTTS" and report.lean is True and report.needs == ()
     said = english(report.headline)
     assert said.startswith('I don\'t know the model "FooTTS".') and "PyTorch's CPU build" in said
+
+
+def test_an_llm_it_cannot_size_without_a_gpu_gets_a_7b_llms_ram_and_speed():
+    report = assess(q(model="FooLLaMA", cpu_only=True, task="llm_inference"))
+    assert report.unresolved == "FooLLaMA" and report.needs and round(report.needs[0].gib, 1) > 0
+    assert english(report.headline).startswith('I don\'t know the model "FooLLaMA". Without a GPU')
