@@ -1496,6 +1496,19 @@ def _published_report(
 CPU_PRECISION = "q4_k_m"  # what people run on a CPU (llama.cpp's usual quantisation)
 
 
+def _unknown(text: str, suggestions: tuple[str, ...] | list[str]) -> Msg:
+    """ "I don't know the model …", with the closest names; for a name every suggestion starts with ("Qwen",
+    "LLaMA"), a family of several generations, the question is which one."""
+    catalog = load_model_catalog()
+    names = tuple(msg("canrun.name", name=catalog.get(s).name) for s in suggestions)
+    if not names:
+        return msg("canrun.unknown_model", model=text)
+    key = normalize_model_name(text)
+    if key and all(normalize_model_name(catalog.get(s).name).startswith(key) for s in suggestions):
+        return msg("canrun.family_which", model=text, suggestions=names)
+    return msg("canrun.unknown_model_suggest", model=text, suggestions=names)
+
+
 def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) -> CanRunReport:
     """No GPU at all: a model runs on the CPU from system RAM. For an LLM, the RAM it takes at
     Q4_K_M and the decode speed system RAM allows (every token reads the weights once: dual-channel
@@ -1508,7 +1521,9 @@ def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) ->
     lean = True if query.mode in (None, "inference") else None
     if model_text and not named and not (query.task or "").startswith("llm"):
         # "GPT-SoVITS on a CPU only?": a project it cannot size, no LLM's work, runs on PyTorch's CPU build
-        headline = _sentences(msg("canrun.unknown_model", model=model_text), msg("canrun.cpu.other", model=model_text))
+        headline = _sentences(
+            _unknown(model_text, load_model_catalog().suggest(model_text)), msg("canrun.cpu.other", model=model_text)
+        )
         return CanRunReport(
             query=query, model_text=model_text, unresolved=model_text, headline=headline, notes=tuple(notes), lean=lean
         )
@@ -1527,7 +1542,7 @@ def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) ->
         high=high,
     )
     if model_text and not named:  # an LLM it cannot size: a 7B's figures, said as a 7B's
-        headline = _sentences(msg("canrun.unknown_model", model=model_text), headline)
+        headline = _sentences(_unknown(model_text, load_model_catalog().suggest(model_text)), headline)
     notes.append(
         msg(
             "canrun.cpu.basis",
@@ -1834,19 +1849,7 @@ def assess(
             ),
         )
     if spec is None:
-        catalog = load_model_catalog()
-        names = tuple(msg("canrun.name", name=catalog.get(s).name) for s in suggestions)
-        key = normalize_model_name(text)
-        # "Qwen", "LLaMA": a name every suggestion starts with is a family of several generations, not an
-        # unknown model — the question is which one.
-        family = bool(key) and all(normalize_model_name(catalog.get(s).name).startswith(key) for s in suggestions)
-        headline = (
-            msg("canrun.family_which", model=text, suggestions=names)
-            if names and family
-            else msg("canrun.unknown_model_suggest", model=text, suggestions=names)
-            if names
-            else msg("canrun.unknown_model", model=text)
-        )
+        headline = _unknown(text, suggestions)
         if _named_setups(query) or query.min_memory_gb:
             # An unknown (or size-less) model on a named card or memory size: say so, then what the
             # card runs or how the size stands against the guide's floor for the work —
