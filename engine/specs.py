@@ -13,11 +13,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-Vendor = Literal["nvidia", "amd", "intel", "apple"]
+# Appended at the end only: engine.codec encodes engine.query.Vendor's choices by index (same list there).
+Vendor = Literal["nvidia", "amd", "intel", "apple", "huawei"]
 GpuClass = Literal["consumer", "laptop", "workstation", "datacenter", "embedded"]
 # The physical part: a PCIe card, a server module (SXM, OAM), a laptop chip (mxm: the convention for
 # every laptop part, soldered or not), a system-on-chip sharing memory with the CPU (Apple M-series,
-# GB10, Strix Halo), or a compute module on a carrier board (Jetson).
+# GB10, Strix Halo), or a compute module on a carrier board (Jetson). Huawei's Ascend 910B server modules
+# are "oam", the nearest form (their entries say so).
 FormFactor = Literal["pcie", "sxm", "oam", "mxm", "soc", "module"]
 # Where the GPU lives, as a buyer thinks of it. Defaults from the class (laptop → laptop,
 # datacenter → server, embedded → embedded, else desktop); unified-memory parts say so.
@@ -51,7 +53,9 @@ class Software(Frozen):
     run it; ``legacy`` — only PyTorch's legacy CUDA 12.6 build (Maxwell, Pascal, Volta), which
     PyTorch plans to drop; ``dropped`` — no current official build (``pytorch_last`` names the last);
     ``community`` — runs only with an override or community builds; ``vendor`` — the vendor's own
-    builds (Jetson: NVIDIA's JetPack wheels); ``none`` — no PyTorch GPU backend.
+    builds (Jetson: NVIDIA's JetPack wheels; Huawei Ascend: the torch_npu plugin on CANN); ``none`` — no
+    PyTorch GPU backend. ``npu``: a Huawei Ascend NPU, which runs no CUDA (PyTorch through torch_npu on
+    Huawei's CANN stack).
     """
 
     pytorch: PyTorchSupport
@@ -64,6 +68,7 @@ class Software(Frozen):
     mps: bool = False
     mlx: bool = False
     jetpack: str | None = Field(default=None, description="the newest JetPack for a Jetson module")
+    npu: bool = Field(default=False, description="Huawei Ascend: PyTorch through torch_npu on CANN, no CUDA")
 
     @model_validator(mode="after")
     def _consistent(self) -> Software:
@@ -148,6 +153,10 @@ class Gpu(Frozen):
             raise ValueError("software.rocm and software.gfx are for AMD GPUs")
         if self.vendor == "apple" and not (sw.mps or sw.mlx):
             raise ValueError("an Apple GPU says whether MPS and MLX run on it")
+        if (self.vendor == "huawei") != sw.npu:
+            raise ValueError("software.npu is set for Huawei Ascend NPUs, and only for them")
+        if self.vendor == "huawei" and sw.cuda_cc is not None:
+            raise ValueError("a Huawei Ascend NPU runs no CUDA: no software.cuda_cc")
         return self
 
     def buyable(self, organization: bool) -> bool:
@@ -175,7 +184,17 @@ class Gpu(Frozen):
     @property
     def short_name(self) -> str:
         """The name without the brand prefix, as people say it: "RTX 4090", "A100 80GB SXM"."""
-        for prefix in ("NVIDIA GeForce ", "GeForce ", "NVIDIA ", "AMD Radeon ", "AMD Instinct ", "AMD ", "Intel "):
+        prefixes = (
+            "NVIDIA GeForce ",
+            "GeForce ",
+            "NVIDIA ",
+            "AMD Radeon ",
+            "AMD Instinct ",
+            "AMD ",
+            "Intel ",
+            "Huawei ",
+        )
+        for prefix in prefixes:
             if self.name.startswith(prefix):
                 return self.name[len(prefix) :]
         return self.name
@@ -193,7 +212,8 @@ class Latencies(Frozen):
     basis: str
 
 
-MatrixUnit = Literal["none", "tensor_core", "matrix_core", "wmma", "xmx"]
+# "cube": the Cube unit of Huawei's Da Vinci AI cores (one per core, a 16x16x16 FP16 matrix multiply per cycle).
+MatrixUnit = Literal["none", "tensor_core", "matrix_core", "wmma", "xmx", "cube"]
 
 
 class Features(Frozen):

@@ -1,5 +1,6 @@
 """What software runs on a GPU today: CUDA and PyTorch's wheels, ROCm, Intel's XPU backend, Apple's
-MPS and MLX, NVIDIA's JetPack, and how much of a unified memory the GPU may use.
+MPS and MLX, NVIDIA's JetPack, Huawei's CANN (torch_npu) on Ascend NPUs, and how much of a unified
+memory the GPU may use.
 
 Pure functions over the catalog's facts (``Gpu.software``, typed per entry in ``data/gpus.yaml``,
 sources per architecture in ``data/architectures.yaml``); the words are in
@@ -69,7 +70,17 @@ def _backend(gpu: Gpu) -> Msg:
         return _amd(gpu)
     if gpu.vendor == "intel":
         return msg("support.xpu", gpu=gpu.short_name)
+    if gpu.vendor == "huawei":
+        return msg("support.ascend", gpu=gpu.short_name)
     return msg("support.apple", gpu=gpu.short_name)
+
+
+def _no_cuda(gpu: Gpu) -> Msg | None:
+    """What does not run on a card without CUDA whose users expect CUDA libraries: a Huawei Ascend
+    NPU runs no CUDA kernels (FlashAttention's, bitsandbytes', llama.cpp's CUDA build)."""
+    if gpu.vendor == "huawei":
+        return msg("support.ascend.no_cuda", gpu=gpu.short_name)
+    return None
 
 
 def _unified(gpu: Gpu) -> Msg | None:
@@ -85,17 +96,17 @@ def _unified(gpu: Gpu) -> Msg | None:
 
 
 def software_notes(gpu: Gpu) -> tuple[Msg, ...]:
-    """Everything worth saying about what runs on ``gpu`` today: its backend and, for a unified
-    memory, the GPU's share of it."""
-    unified = _unified(gpu)
-    return (_backend(gpu), *((unified,) if unified else ()))
+    """Everything worth saying about what runs on ``gpu`` today: its backend, what does not run on a
+    card without CUDA (Ascend) and, for a unified memory, the GPU's share of it."""
+    extra = [m for m in (_no_cuda(gpu), _unified(gpu)) if m is not None]
+    return (_backend(gpu), *extra)
 
 
 def limited(gpu: Gpu) -> bool:
     """Whether the card runs less than today's official PyTorch builds for its vendor, or none of
     CUDA (the caveat an answer about it should carry)."""
     sw = gpu.software
-    if gpu.vendor in ("intel", "apple"):
+    if gpu.vendor in ("intel", "apple", "huawei"):
         return True
     if gpu.vendor == "amd":
         return sw.rocm != "official"

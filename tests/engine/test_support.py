@@ -58,6 +58,10 @@ def _said(answer) -> list[str]:
         ("jetson-orin-nano-super", "support.jetson.vendor", ("JetPack 6.2",)),
         ("jetson-nano", "support.jetson.dropped", ("JetPack 4.6", "1.10")),
         ("rtx-4090", "support.cuda.current", ("compute capability 8.9",)),
+        ("ascend-910b", "support.ascend", ("no CUDA", "torch_npu", "CANN", "vllm-ascend", "MindIE")),
+        ("ascend-910b-32gb", "support.ascend", ("Ascend 910B4", "torch_npu")),
+        ("jetson-agx-orin-64gb", "support.jetson.vendor", ("JetPack 6.2", "8.7")),
+        ("jetson-orin-nx-16gb", "support.jetson.vendor", ("JetPack 6.2",)),
     ],
 )
 def test_software_notes_say_what_runs(gpu, key, words):
@@ -104,6 +108,7 @@ ASKED = {
     "maxwell": "gtx-980-ti",
     "unsupported ROCm": "rx-6700-xt",
     "apple": "apple-m3-max-128gb",
+    "huawei": "ascend-910b",
 }
 RUNS = {  # what each answer must tell, in every language: the fact a user acts on
     "tesla-k80": {"en": "CUDA 12", "zh-Hant": "CUDA 12", "zh-Hans": "CUDA 12"},
@@ -114,6 +119,7 @@ RUNS = {  # what each answer must tell, in every language: the fact a user acts 
         "zh-Hans": "HSA_OVERRIDE_GFX_VERSION=10.3.0",
     },
     "apple-m3-max-128gb": {"en": "MPS", "zh-Hant": "MPS", "zh-Hans": "MPS"},
+    "ascend-910b": {"en": "torch_npu", "zh-Hant": "torch_npu", "zh-Hans": "torch_npu"},
 }
 WORDS = {  # and in words of that language
     "en": ("PyTorch",),
@@ -202,3 +208,94 @@ def test_support_messages_are_complete_and_chinese_is_chinese():
             assert words[key][lang]
         for lang in ("zh-Hant", "zh-Hans"):
             assert not _english_run(re.sub(r"\{[^}]*\}", " ", words[key][lang])), (key, lang)
+
+
+# ---- Huawei Ascend: an NPU without CUDA (added 2026-12-06) ------------------------------------------------
+
+
+def test_an_ascend_npu_says_what_runs_and_what_does_not():
+    notes = software_notes(load_catalog().get("ascend-910b"))
+    assert [m.key for m in notes] == ["support.ascend", "support.ascend.no_cuda"]
+    cannot = english(notes[1])
+    for words in ("FlashAttention", "bitsandbytes", "CUDA builds of llama.cpp", "CANN backend", "Q4_0"):
+        assert words in cannot, cannot
+    # a card without CUDA is always a limit worth saying beside other cards
+    assert software_caveats(load_catalog().get("ascend-910b")) == notes
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ascend_support_is_said_in_every_language(lang):
+    notes = software_notes(load_catalog().get("ascend-910b2"))
+    texts = [render(m, lang) for m in notes]
+    assert all("Ascend 910B2" in t for t in texts)
+    assert "torch_npu" in texts[0] and "CANN" in texts[0] and "vllm-ascend" in texts[0] and "MindIE" in texts[0]
+    assert "FlashAttention" in texts[1] and "bitsandbytes" in texts[1] and "Q8_0" in texts[1]
+    if lang == "zh-Hans":
+        assert "华为昇腾" in texts[0] and "没有 CUDA" in texts[0] and "只支持 CUDA 的库不能用" in texts[1]
+    if lang == "zh-Hant":
+        assert "華為昇騰" in texts[0] and "沒有 CUDA" in texts[0] and "只支援 CUDA 的函式庫不能用" in texts[1]
+    if lang != "en":
+        assert not any(_english_run(t) for t in texts), texts
+
+
+def test_asking_about_an_ascend_card_answers_with_it():
+    """Spec card, compare and can-run each carry what runs on the NPU; the spec card leads with it."""
+    answers = _answers("ascend-910b")
+    led = (answers["info"].headline, *_within(answers["info"].headline))
+    assert any(m.key == "support.ascend" for m in led)
+    assert "support.ascend.no_cuda" in _said(answers["info"])
+    for kind in ("compare", "can_run"):
+        assert {"support.ascend", "support.ascend.no_cuda"} <= set(_said(answers[kind])), kind
+    verdict = answers["can_run"].can_run.verdicts[0]
+    assert verdict.gpu_id == "ascend-910b" and verdict.memory_gb == 64
+
+
+def _cheap(gpu_id: str):
+    import datetime as dt
+
+    from engine.cost import PriceQuote
+
+    return PriceQuote(
+        gpu_id=gpu_id, usd=Decimal(150), basis="override", date=dt.date(2026, 9, 30), source="a server's own"
+    )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_asking_about_a_jetson_orin_says_jetpack(lang):
+    for kind, answer in _answers("jetson-agx-orin-64gb").items():
+        support = [m for m in (*answer.caveats, *_within(answer.headline)) if m.key.startswith("support.")]
+        assert "support.jetson.vendor" in [m.key for m in support], kind
+        text = " ".join(render(m, lang) for m in support)
+        assert "JetPack 6.2" in text, (kind, lang, text)
+        if kind == "compare":
+            assert "support.not_a_card" in [m.key for m in support]
+        if lang != "en":
+            assert not _english_run(text), (kind, lang, text)
+
+
+@pytest.mark.parametrize("organization", [False, True])
+@pytest.mark.parametrize("task", ["llm_inference", "llm_finetune", "kaggle"])
+def test_a_huawei_or_jetson_part_never_leads_a_recommendation(organization, task):
+    """Even at a community price far below every NVIDIA card, an Ascend NPU is shown after NVIDIA's pick
+    with its caveats (like AMD and Intel: NVIDIA first unless the user opts into a vendor), and a
+    Jetson module is never offered (not a card to buy)."""
+    from engine.advisor import AdviceContext
+
+    catalog = load_catalog()
+    priced = ("ascend-910b", "ascend-910b2", "ascend-910b-32gb", "jetson-agx-orin-64gb", "jetson-orin-nano-super")
+    ctx = AdviceContext(price_overrides={g: _cheap(g) for g in priced})
+    for usd in (1500, 20000):
+        query = Query(
+            kind="recommend",
+            task=task,
+            budget=Money(amount=Decimal(usd), currency="USD"),
+            organization=organization,
+        )
+        answer = advise(query, ctx)
+        assert answer.options, (task, usd)
+        assert catalog.get(answer.options[0].gpu_id).vendor == "nvidia", (task, usd, answer.options[0].gpu_id)
+        for option in (*answer.options, *answer.alternatives):
+            assert catalog.get(option.gpu_id).platform != "embedded", (task, usd, option.gpu_id)
+            if catalog.get(option.gpu_id).vendor == "huawei":
+                assert "support.ascend" in [m.key for m in option.caveats], option.gpu_id
+                assert "advice.caveat.nvidia_first" in _said(answer)
