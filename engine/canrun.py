@@ -548,6 +548,9 @@ def imagenet_epoch(gpu: Gpu | str, *, gpus: int = 1) -> EpochEstimate:
 
 _LLM_INFERENCE = ("bf16", "8bit", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m")
 _OTHER_INFERENCE = ("fp16", "8bit")
+# An LLM on Huawei's Ascend: BF16 and W8A8 INT8 (MindIE, vllm-ascend), then the GGUF types llama.cpp's
+# CANN backend runs — FP16, Q8_0 and Q4_0, no k-quants (github.com/ggml-org/llama.cpp, docs/backend/CANN.md).
+_ASCEND_LLM_INFERENCE = ("bf16", "int8", "q4_0")
 # Image and video diffusion models also run with their transformer in 4-bit NF4 (bitsandbytes): Forge's
 # flux1-dev-bnb-nf4 checkpoint, "recommended" for 6/8/12 GB cards by Forge's author
 # (github.com/lllyasviel/stable-diffusion-webui-forge/discussions/981, 2024-08-11), and diffusers'
@@ -573,7 +576,7 @@ def ladder(spec: ModelSpec, mode: Mode, gpu: Gpu | None = None) -> list[tuple[Mo
     """
     if mode == "inference":
         names = (
-            _LLM_INFERENCE
+            (_ASCEND_LLM_INFERENCE if gpu is not None and gpu.vendor == "huawei" else _LLM_INFERENCE)
             if spec.kind == "llm"
             else _DIFFUSION_INFERENCE
             if spec.kind == "diffusion"

@@ -575,6 +575,8 @@ class Parser:
         for m in self.vocab.models.finditer(scan.low):
             if not scan.free(m.start(), m.end()):
                 continue
+            if m.group("bare") and self.index.lookup((squash(m.group("bare")), ())):
+                continue  # "910B" is Huawei's Ascend 910B (a catalog card), not a 910-billion-parameter model
             scan.take(m.start(), m.end())
             fam = m.group("fam")
             size = m.group("size") or m.group("psize")
@@ -752,6 +754,9 @@ class Parser:
         lang = language(low, vocab, default_currency)
         if vocab.version_words.could_match(words):
             for m in vocab.versions.finditer(low):
+                scan.take(m.start(), m.end())
+        if vocab.ascend_words.could_match(words):
+            for m in vocab.ascend_chips.finditer(low):
                 scan.take(m.start(), m.end())
         model, model_llm, model_sized = self.find_model(text, scan, words)
         laptop = vocab.laptop.find(words) is not None and vocab.laptop_in_general.find(words) is None

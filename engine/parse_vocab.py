@@ -550,6 +550,8 @@ class Vocab:
     vram_words: PhraseSet
     versions: re.Pattern[str]
     version_words: PhraseSet  # a version starts with one: where none can match, no version is searched
+    ascend_chips: re.Pattern[str]  # Ascend chip numbers the catalog has no entry for ("910C", "310P")
+    ascend_words: PhraseSet  # "昇腾", "Ascend", "华为": where none can match, no chip number is searched
     models: re.Pattern[str]
     model_families: PhraseSet  # every family name: where none can match and no size is written, no model is
     model_llm_families: frozenset[str]
@@ -654,10 +656,12 @@ def load_vocab() -> Vocab:
         versions=re.compile(
             "(?:" + PhraseSet(raw["version_words"]).pattern + r")[\s\-]*v?[0-9]+(?:\.[0-9]+){0,3}"
             r"(?![0-9.])(?!\s*(?:g|gb|gib)(?![a-z]))"  # "PCIe 40G" is a card's memory, not a version
-            # Ascend chips anywhere in a question that names Ascend or Huawei ("昇腾…比如910B系列")
-            r"|(?<![0-9a-z])(?:910[abc]|310p)(?![0-9a-z])"
         ),
         version_words=PhraseSet(raw["version_words"]),
+        # Ascend chips the catalog has no entry for, anywhere in a question that names Ascend or Huawei
+        # ("昇腾…比如910C系列"): no model size. The 910B family is in the catalog, and find_gpus reads it.
+        ascend_chips=re.compile(r"(?<![0-9a-z])(?:910[ac]|310p)(?![0-9a-z])"),
+        ascend_words=PhraseSet(raw["ascend_words"]),
         models=_model_pattern(families, models["name_words"]),
         model_families=PhraseSet(families, by_first_words=False),  # it gates `models` (see find_model)
         model_llm_families=frozenset(squash(f) for f in models["llm_families"]),

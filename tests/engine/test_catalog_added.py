@@ -379,3 +379,168 @@ def test_added_cards_carry_no_unsourced_price(catalog: Catalog, gpu_id: str) -> 
     """No price file has a dated figure for these cards: the bot says it has no price."""
     for snapshot in catalog.snapshots.values():
         assert gpu_id not in snapshot.prices, (gpu_id, snapshot.id)
+
+
+# ---- Huawei Ascend 910B and Jetson Orin (added 2026-12-06) -------------------------------------------------
+
+ASCEND_AND_ORIN_NAMES = [
+    # the bare 910B is the 64 GB 910B3 (the middle of the family); its variants by name
+    ("910B", "ascend-910b"),
+    ("910b", "ascend-910b"),
+    ("昇腾910B", "ascend-910b"),
+    ("昇騰910B", "ascend-910b"),
+    ("Ascend 910B", "ascend-910b"),
+    ("华为910B", "ascend-910b"),
+    ("華為910B", "ascend-910b"),
+    ("NPU 910B", "ascend-910b"),
+    ("910B3", "ascend-910b"),
+    ("Ascend 910B3", "ascend-910b"),
+    ("910B2", "ascend-910b2"),
+    ("昇腾910B2", "ascend-910b2"),
+    ("910B4", "ascend-910b-32gb"),
+    ("昇腾910B4", "ascend-910b-32gb"),
+    # Jetson Orin modules, and "Jetson Orin" with the memory only one module has
+    ("Jetson AGX Orin", "jetson-agx-orin-64gb"),
+    ("AGX Orin 64GB", "jetson-agx-orin-64gb"),
+    ("Jetson Orin 64GB", "jetson-agx-orin-64gb"),
+    ("AGX Orin 32GB", "jetson-agx-orin-32gb"),
+    ("Jetson Orin 32GB", "jetson-agx-orin-32gb"),
+    ("Orin NX", "jetson-orin-nx-16gb"),
+    ("Jetson Orin 16GB", "jetson-orin-nx-16gb"),
+    ("Orin Nano", "jetson-orin-nano-8gb"),
+    ("Orin Nano Super", "jetson-orin-nano-super"),
+]
+
+
+@pytest.mark.parametrize(("text", "gpu_id"), ASCEND_AND_ORIN_NAMES)
+def test_ascend_and_orin_names_resolve(catalog: Catalog, text: str, gpu_id: str) -> None:
+    assert catalog.resolve(text) == gpu_id
+
+
+def test_a_bare_orin_names_no_module(catalog: Catalog) -> None:
+    """ "Orin" alone ("我有一块orin板子") or with 8 GB (an Orin Nano or an Orin NX 8GB) is no one module."""
+    assert catalog.resolve("orin") is None
+    assert catalog.resolve("Jetson Orin 8GB") is None
+
+
+# Questions that name the parts, with or without 昇腾/Ascend/华为 before the chip.
+ASCEND_AND_ORIN_QUESTIONS = [
+    ("910B3 能跑 deepseek 32b 吗", ("ascend-910b",)),
+    ("910B4能跑qwen 7b吗", ("ascend-910b-32gb",)),
+    ("Jetson AGX Orin能跑Qwen2.5 7B吗", ("jetson-agx-orin-64gb",)),
+    ("can AGX Orin 64GB run llama 3 8b", ("jetson-agx-orin-64gb",)),
+    ("Orin NX run llama 3 8b", ("jetson-orin-nx-16gb",)),
+    ("can Orin Nano run phi-3", ("jetson-orin-nano-8gb",)),
+    ("Which NVIDIA GPU works best: RTX 4060 or Jetson Orin 16GB?", ("rtx-4060", "jetson-orin-nx-16gb")),
+]
+
+
+@pytest.mark.parametrize(("text", "gpus"), ASCEND_AND_ORIN_QUESTIONS)
+def test_questions_name_the_ascend_and_orin_parts(text: str, gpus: tuple[str, ...]) -> None:
+    query = parse(text, standalone=True).query
+    assert query is not None
+    assert query.gpus == gpus
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("昇腾910B能跑Qwen2.5 72B吗", ("ascend-910b",)),
+        ("Ascend 910B vs A100", ("ascend-910b", "a100-80gb-sxm")),
+        ("华为910B能跑qwen 72b吗", ("ascend-910b",)),
+        ("910B能跑qwen2.5 72b吗", ("ascend-910b",)),
+        ("Ascend 910B3", ("ascend-910b",)),
+    ],
+)
+def test_questions_name_the_910b_next_to_ascend(text: str, gpus: tuple[str, ...]) -> None:
+    query = parse(text, standalone=True).query
+    assert query is not None
+    assert query.gpus == gpus
+
+
+# id → (memory_gb, bandwidth_gbs, FP16 TFLOPS, INT8 TOPS, AI cores, form factor) from Huawei's msmodeling
+# Atlas 800 A2 profiles and the HAMi Ascend device plugin (sources in each entry).
+ASCEND_SPECS = {
+    "ascend-910b2": (64, 1600, 376, 752, 24, "oam"),
+    "ascend-910b": (64, 1600, 313, 626, 20, "oam"),
+    "ascend-910b-32gb": (32, 800, 280, 560, 20, "pcie"),
+}
+
+
+@pytest.mark.parametrize("gpu_id", sorted(ASCEND_SPECS))
+def test_ascend_910b_sourced_specs(catalog: Catalog, gpu_id: str) -> None:
+    gpu = catalog.get(gpu_id)
+    memory, bandwidth, fp16, int8, cores, form = ASCEND_SPECS[gpu_id]
+    assert (gpu.vendor, gpu.architecture, gpu.platform) == ("huawei", "davinci-c220", "server")
+    assert (gpu.memory_gb, gpu.bandwidth_gbs, gpu.fp16_tensor_tflops, gpu.int8_tensor_tops) == (
+        memory,
+        bandwidth,
+        fp16,
+        int8,
+    )
+    assert (gpu.sm_count, gpu.tensor_cores, gpu.form_factor) == (cores, cores, form)
+    assert gpu.fp8_tensor_tflops is None  # no FP8 on the 910B
+    assert any("github.com/Ascend/msmodeling" in s for s in gpu.sources)
+    assert any("Project-HAMi/ascend-device-plugin" in s for s in gpu.sources)
+    # Huawei publishes no 910B power figure: the entry says whose figure tdp_w is
+    assert gpu.tdp_w == 310 and gpu.notes and "no 910B power figure" in gpu.notes
+    sw = gpu.software
+    assert (sw.pytorch, sw.npu, sw.cuda_cc, sw.rocm) == ("vendor", True, None, None)
+    assert gpu.launch_price is None
+    for snapshot in catalog.snapshots.values():
+        assert gpu_id not in snapshot.prices, (gpu_id, snapshot.id)
+
+
+def test_ascend_modules_are_no_card_for_a_person(catalog: Catalog) -> None:
+    """The 910B2/910B3 are server modules: a lab may rack them, a person puts none in a PC. None is
+    priced, so no recommendation ranks them (tests/engine/test_support.py: NVIDIA leads)."""
+    for gpu_id in ("ascend-910b2", "ascend-910b"):
+        gpu = catalog.get(gpu_id)
+        assert not gpu.buyable(organization=False) and gpu.buyable(organization=True), gpu_id
+        assert gpu.stacks  # eight to a server: "2x 910B" is a real setup
+
+
+def test_the_new_vendor_is_appended_last() -> None:
+    """engine.codec encodes a choice by its index: "huawei" comes after every vendor a posted button knows."""
+    from typing import get_args
+
+    from engine import query, specs
+
+    assert get_args(query.Vendor) == ("nvidia", "amd", "intel", "apple", "huawei")
+    assert get_args(specs.Vendor) == get_args(query.Vendor)
+
+
+# Jetson Orin tensor figures: NVIDIA's sparse INT8 TOPS on the GPU, halved for dense, halved again for FP16.
+ORIN_TENSOR = {
+    "jetson-agx-orin-64gb": (170, 85, 42.5),
+    "jetson-orin-nano-8gb": (40, 20, 10),
+    "jetson-orin-nano-super": (67, 33.5, 16.75),
+}
+
+
+@pytest.mark.parametrize("gpu_id", sorted(ORIN_TENSOR))
+def test_orin_tensor_figures_follow_the_datasheet_tops(catalog: Catalog, gpu_id: str) -> None:
+    gpu = catalog.get(gpu_id)
+    sparse_int8, dense_int8, dense_fp16 = ORIN_TENSOR[gpu_id]
+    assert gpu.int8_tensor_tops == dense_int8 == sparse_int8 / 2
+    assert gpu.fp16_tensor_tflops_fp16acc == dense_fp16 == dense_int8 / 2
+    assert gpu.fp16_tensor_tflops is None  # NVIDIA publishes no FP32-accumulate rate for Orin
+    assert (gpu.platform, gpu.software.pytorch, gpu.software.jetpack) == ("embedded", "vendor", "6.2")
+    assert gpu.launch_price is None  # a developer kit's price is a whole system's
+
+
+def test_the_agx_orin_32gb_and_orin_nx_keep_their_tensor_figures_unknown(catalog: Catalog) -> None:
+    """Their datasheets' TOPS include the DLAs, and the GPU's share is not published: no figure."""
+    for gpu_id in ("jetson-agx-orin-32gb", "jetson-orin-nx-16gb"):
+        gpu = catalog.get(gpu_id)
+        assert gpu.fp16_tensor_tflops is None and gpu.fp16_tensor_tflops_fp16acc is None, gpu_id
+
+
+def test_an_llm_on_an_ascend_steps_down_through_the_types_its_runtimes_run() -> None:
+    # BF16, W8A8 INT8, then llama.cpp CANN's Q4_0 — no k-quants (Q6_K, Q4_K_M), which the CANN backend lacks.
+    from engine.canrun import assess
+    from engine.query import Query
+
+    report = assess(Query(kind="can_run", model="qwen2.5-72b", gpus=("ascend-910b",)))
+    verdict = report.verdicts[0]
+    assert verdict.fits and verdict.precision == "q4_0"
