@@ -660,7 +660,7 @@ def load_vocab() -> Vocab:
         version_words=PhraseSet(raw["version_words"]),
         # Ascend chips the catalog has no entry for, anywhere in a question that names Ascend or Huawei
         # ("昇腾…比如910C系列"): no model size. The 910B family is in the catalog, and find_gpus reads it.
-        ascend_chips=re.compile(r"(?<![0-9a-z])(?:910[ac]|310p)(?![0-9a-z])"),
+        ascend_chips=re.compile(r"(?<![0-9a-z])(?:910[ac]?|310p)(?![0-9a-z])"),
         ascend_words=PhraseSet(raw["ascend_words"]),
         models=_model_pattern(families, models["name_words"]),
         model_families=PhraseSet(families, by_first_words=False),  # it gates `models` (see find_model)

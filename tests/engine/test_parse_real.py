@@ -581,6 +581,7 @@ def test_an_ascend_chip_number_is_no_model_size() -> None:
     # "昇腾910B" is Huawei's NPU, not a 910-billion-parameter model.
     assert q("dots.ocr在华为昇腾910B可以成功部署么").model == "dots.ocr"  # the project asked about, not "910B"
     assert q("华为910B能跑70B吗").model == "generic-70b"
+    assert q("昇腾910卡支持lora训练吗？", standalone=True).num_gpus is None  # "910卡" is the chip, not 910 cards
     assert q("请问FooNova-U1在昇腾体系卡上能运行吗？比如910B系列？").model == "FooNova-U1"  # 910B not next to 昇腾
     assert q("Ascend 910B vs A100 for Qwen 72B?").model == "qwen2.5-72b"
 
