@@ -771,6 +771,8 @@ def test_one_card_slower_than_another_is_still_a_comparison() -> None:
         ("I get CUDA out of memory training FooNet on my 3090, how much VRAM does it need?", True),
         ("训练FooGAN爆显存了，我的卡是3060 12G", True),
         ("Can my 3090 train FooNet?", None),
+        ("My 4090 runs out of CUDA memory training FooNet", True),
+        ("FooNet训练时提示显存溢出", True),
     ],
 )
 def test_running_out_of_memory_is_read(text: str, ran_out: bool | None) -> None:
