@@ -655,6 +655,8 @@ class Parser:
     def vendor(self, words: Words, ids: list[str]) -> str | None:
         """The GPU vendor the user asks for or opts into ("on AMD GPUs", "A卡能跑吗", a follow-up "AMD",
         "Intel Arc"): AMD or Intel when named without NVIDIA, and no card of another vendor is named."""
+        if not any(word in words.low for word in _VENDOR_GATE):
+            return None  # most questions name neither: a substring test before any pattern runs
         said = {v for v, words_of in self.vocab.vendors.items() if words_of.find(words)}
         named = {self.index.catalog.gpus[i].vendor for i in ids}
         for vendor in ("amd", "intel"):
@@ -1076,7 +1078,8 @@ class Parser:
             return "cloud_vs_buy", (), task
         if reading.fields["psu_w"] and _HARDWARE & s and not reading.fields["model"]:  # "850W能带两张3090吗"
             return "power", (), task
-        if (reading.fields["num_gpus"] or 0) > 1 and self.vocab.slower_than_one.search(reading.low):
+        slower = "slower" in reading.low or "慢" in reading.low  # every slower_than_one pattern holds one
+        if slower and (reading.fields["num_gpus"] or 0) > 1 and self.vocab.slower_than_one.search(reading.low):
             return "explain", (), task  # "双卡比单卡还慢？": the guide on several GPUs (parse sets the topic)
         if _pools(reading, self.vocab) and not reading.fields["model"]:
             return "explain", (), task  # "显存能叠加吗？": per GPU, never pooled (parse sets the topic)
@@ -1084,7 +1087,8 @@ class Parser:
             return "explain", (), task
         if "worth" in s and not _NOT_FIT & s and not _WORTH_TOPICS & s:  # "4090 值得买吗": is that card a good buy
             return "recommend", (), task
-        if "gpus:0" in s and "memory" not in s and self.vocab.which_gpu_suits.search(reading.low):
+        names_a_card = "gpu" in reading.low or "card" in reading.low or "卡" in reading.low  # as each pattern does
+        if "gpus:0" in s and "memory" not in s and names_a_card and self.vocab.which_gpu_suits.search(reading.low):
             return "recommend", (), task  # "什么显卡适合跑SD？", "which GPU is best for YOLO?": a card to buy, ranked
         if "requires" in s and not _NOT_FIT & s:  # "what GPU do I need for Whisper?": the model's need
             return "can_run", (), task
@@ -1097,8 +1101,16 @@ class Parser:
 
 
 def _pools(reading: Reading, vocab: Vocab) -> bool:
-    """Whether the question asks if memory pools across cards ("combine the VRAM", "显存叠加")."""
-    return vocab.pooling.search(reading.low) is not None
+    """Whether the question asks if memory pools across cards ("combine the VRAM", "显存叠加"); most
+    questions name no memory at all, which a substring test settles before any pattern runs."""
+    low = reading.low
+    if not any(word in low for word in _POOLING_GATE):
+        return False
+    return vocab.pooling.search(low) is not None
+
+
+_VENDOR_GATE = ("amd", "radeon", "rocm", "a卡", "intel", "arc", "oneapi", "英特")  # every AMD or Intel phrase holds one
+_POOLING_GATE = ("vram", "memory", "显存", "顯存", "act as")  # every pooling pattern holds one
 
 
 # "Is NVLink worth it for 2× 3090?": what is weighed is the guide's topic, not the card named with it
