@@ -892,6 +892,8 @@ def test_the_vendor_asked_for_is_read(text: str, vendor: str | None) -> None:
     assert q(text, standalone=True).vendor == vendor
 
 
-@pytest.mark.parametrize("text", ["GRPO训练Qwen2.5 7B需要多少显存", "DPO on a 3090 for Llama 3 8B?", "RLHF for a 7B on 2x 4090?"])
+@pytest.mark.parametrize(
+    "text", ["GRPO训练Qwen2.5 7B需要多少显存", "DPO on a 3090 for Llama 3 8B?", "RLHF for a 7B on 2x 4090?"]
+)
 def test_preference_tuning_is_fine_tuning(text: str) -> None:
     assert q(text, standalone=True).task == "llm_finetune"
