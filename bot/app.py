@@ -81,11 +81,13 @@ class AdvisorTree(app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Refuse new work while shutting down (saying so); note when handling started, for the
-        latency metric; look up the server's language; and make sure a slow answer is acknowledged
-        in time. Never raises: discord.py does not pass an exception here to :meth:`on_error`, and
-        the user would get nothing at all."""
+        latency metric; look up the server's language; make sure a slow answer is acknowledged
+        in time; and free the interaction once handled (``internals.free_when_handled``). Never
+        raises: discord.py does not pass an exception here to :meth:`on_error`, and the user would
+        get nothing at all."""
         interaction.extras["started"] = time.perf_counter()
         mark_received(interaction)
+        internals.free_when_handled(interaction)
         bot: GpuAdvisorBot = self.client  # type: ignore[assignment]
         autocomplete = interaction.type is discord.InteractionType.autocomplete
         try:

@@ -244,16 +244,10 @@ async def trace_memory(directory: str, every: float = 60.0, frames: int = 0, cli
             entry[1] += sys.getsizeof(obj)
         top = sorted(counts.items(), key=lambda item: -item[1][1])[:60]
         caches = {}
-        for obj in gc.get_objects():
-            if isinstance(obj, functools._lru_cache_wrapper):
-                info = obj.cache_info()
-                if info.currsize > 100:
-                    caches[f"{obj.__module__}.{obj.__qualname__}"] = [
-                        info.currsize,
-                        info.maxsize,
-                        info.hits,
-                        info.misses,
-                    ]
+        for name, function in _remembering_functions():
+            info = function.cache_info()
+            if info.currsize > 100:
+                caches[name] = [info.currsize, info.maxsize, info.hits, info.misses]
         held = {name: _holders(name) for name in os.environ.get("TRACEMALLOC_HOLDERS", "").split(",") if name}
         retained = retained_sizes(client) if os.environ.get("TRACEMALLOC_RETAINED") else {}
         (folder / f"objects-{n:03d}.json").write_text(
@@ -267,6 +261,18 @@ async def trace_memory(directory: str, every: float = 60.0, frames: int = 0, cli
 
 
 _ROOTS_PREFIXES = ("bot", "engine", "discord")
+
+
+def _remembering_functions(prefixes: tuple[str, ...] = _ROOTS_PREFIXES) -> list[tuple[str, Any]]:
+    """The module-level ``lru_cache`` functions of the modules under ``prefixes``, by name: found
+    through the modules, since the warm-up's ``gc.freeze`` hides them from ``gc.get_objects``."""
+    found = []
+    for name, module in list(sys.modules.items()):
+        if module is not None and name.split(".", 1)[0] in prefixes:
+            for attr, value in list(vars(module).items()):
+                if isinstance(value, functools._lru_cache_wrapper) and value.__module__ == name:
+                    found.append((f"{name}.{attr}", value))
+    return found
 
 
 def retained_sizes(

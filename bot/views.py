@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord_internals import NeverListens
+from bot.discord_internals import NeverListens, free_when_handled
 from bot.embeds import answer_embed, why_embed
 from bot.i18n import Lang, from_discord, t
 from bot.store.db import StoreUnavailable
@@ -52,8 +52,22 @@ async def _show(interaction: discord.Interaction, answer: Answer, lang: Lang) ->
     await interaction.response.edit_message(embed=embed, view=view)
 
 
+class FreedWhenHandled:
+    """Mixed into every button: a click's interaction, and the view discord.py rebuilt from its
+    message to hold the button, are freed once the click is handled (issue #24,
+    :func:`bot.discord_internals.free_when_handled`)."""
+
+    view: discord.ui.View | None
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        free_when_handled(interaction, self.view)
+        return True
+
+
 class CompareButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:cmp:(?P<a>{ID}):(?P<b>{ID}):{WORKLOAD}:{LANG}"
+    FreedWhenHandled,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"ga:cmp:(?P<a>{ID}):(?P<b>{ID}):{WORKLOAD}:{LANG}",
 ):
     def __init__(self, a: str, b: str, workload: str, lang: Lang) -> None:
         self.a, self.b, self.workload, self.lang = a, b, workload, lang
@@ -78,7 +92,9 @@ class CompareButton(
         await _show(interaction, advise(query, await _bot(interaction).context_for(interaction.guild_id)), self.lang)
 
 
-class CloudButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:cloud:(?P<gpu>{ID}):{LANG}"):
+class CloudButton(
+    FreedWhenHandled, discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:cloud:(?P<gpu>{ID}):{LANG}"
+):
     def __init__(self, gpu: str, lang: Lang) -> None:
         self.gpu, self.lang = gpu, lang
         super().__init__(
@@ -100,7 +116,9 @@ class CloudButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:clou
         await _show(interaction, advise(query, await _bot(interaction).context_for(interaction.guild_id)), self.lang)
 
 
-class WhyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:why:(?P<gpu>{ID}):{WORKLOAD}:{LANG}"):
+class WhyButton(
+    FreedWhenHandled, discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:why:(?P<gpu>{ID}):{WORKLOAD}:{LANG}"
+):
     def __init__(self, gpu: str, workload: str, lang: Lang) -> None:
         self.gpu, self.workload, self.lang = gpu, workload, lang
         super().__init__(
@@ -127,6 +145,7 @@ class WhyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:why:(?
 
 
 class FollowUpButton(
+    FreedWhenHandled,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"ga:fu:(?P<field>task|budget|kind):(?P<value>[a-z0-9_]{{1,20}}):{LANG}",
 ):
@@ -201,7 +220,9 @@ async def send_chart(interaction: discord.Interaction, answer: Answer, lang: Lan
     )
 
 
-class ChartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:chart:(?P<lang>[ets]):{QUERY}"):
+class ChartButton(
+    FreedWhenHandled, discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:chart:(?P<lang>[ets]):{QUERY}"
+):
     """Draws the chart of the answer it sits under: the question is in the button, answered again."""
 
     def __init__(self, query: str, lang: Lang) -> None:
@@ -228,7 +249,9 @@ class ChartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:char
         await send_chart(interaction, answer, self.lang)
 
 
-class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:vote:(?P<vote>up|down):{QUERY}"):
+class VoteButton(
+    FreedWhenHandled, discord.ui.DynamicItem[discord.ui.Button], template=rf"ga:vote:(?P<vote>up|down):{QUERY}"
+):
     """👍/👎 under a recommendation, stored with the whole question that produced it."""
 
     def __init__(self, vote: str, query: str) -> None:

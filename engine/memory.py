@@ -8,6 +8,7 @@ edition that names a task and says which one it used.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
@@ -231,10 +232,13 @@ def kv_bytes(name: str | None) -> float:
         raise ValueError(f"unknown KV-cache precision {name!r}; known: {', '.join(KV_BYTES)}") from None
 
 
-class MemoryTerm(BaseModel):
-    """One part of the footprint: its size over all GPUs, on the fullest GPU, and why."""
+@dataclass(frozen=True, slots=True)
+class MemoryTerm:
+    """One part of the footprint: its size over all GPUs, on the fullest GPU, and why.
 
-    model_config = ConfigDict(frozen=True)
+    A slotted dataclass, not a pydantic model: the remembered estimates hold thousands of terms
+    (issue #24), and a model's instance dict and field set were most of each one's size. Built only
+    by ``_term`` and ``_offloaded``, from floats."""
 
     name: str
     gb: float
@@ -706,14 +710,15 @@ def estimate(
 
 
 # How many estimates are remembered (issue #24, docs/performance.md, 2026-12-06). One estimate with its
-# terms and explanations is ≈7-14 KB of heap (14.2 MB for 1,024 two-GPU estimates), so the 8,192 of
-# before held 61-71 MB in the bot after a few thousand distinct questions. Replaying the benchmark's
+# terms and explanations was ≈7-14 KB of heap (14.2 MB for 1,024 two-GPU estimates), so the 8,192 of
+# before held 61-71 MB in the bot after a few thousand distinct questions; ≈6 KB since messages and
+# terms are slotted dataclasses (1,024 held 6.4 MB at 10,000 users). Replaying the benchmark's
 # traffic (20,000 events; 34,594 estimates asked for, 7,178 distinct) through an LRU of each size gave
 # these misses per event: 8,192: 0.36; 4,096: 0.38; 2,048: 0.43; 1,024: 0.49; 512: 0.55; 128: 0.64.
 # A miss costs ≈54 µs, two thirds of it building the explanations: remembering only the numbers and
-# building the messages at every call would cost more (≈36 µs × 1.4 hits per event) than 1,024 does
-# (≈0.13 more misses per event, ≈7 µs), for the same ≈80 MB less.
-ESTIMATES_REMEMBERED = 1024
+# building the messages at every call would cost more (≈36 µs × 1.4 hits per event) than 512 does
+# (≈0.19 more misses per event than 8,192: ≈10 µs of ≈2 ms per answer), for ≈3 MB less than 1,024.
+ESTIMATES_REMEMBERED = 512
 
 
 @lru_cache(maxsize=ESTIMATES_REMEMBERED)

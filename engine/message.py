@@ -12,23 +12,26 @@ inside a headline). A tuple of messages is a list the renderer joins in the user
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Union
-
-from pydantic import BaseModel, ConfigDict
 
 from engine.money import Money
 
 Value = Union[bool, int, float, Decimal, str, dt.date, Money, "Msg", tuple[Union["Msg", str], ...], None]
 
 
-class Msg(BaseModel):
-    """One thing to say: ``key`` names the sentence in the message catalogs, ``args`` fill it."""
+@dataclass(frozen=True, slots=True)
+class Msg:
+    """One thing to say: ``key`` names the sentence in the message catalogs, ``args`` fill it.
 
-    model_config = ConfigDict(frozen=True)
+    A slotted dataclass, not a pydantic model: an answer holds dozens of messages and the caches
+    hold thousands of answers, and a model's instance dict and field set made each message ≈0.4 KB
+    bigger (issue #24, docs/performance.md). The models that hold messages still validate them:
+    pydantic passes a Msg through as it is and builds one from JSON (a ParseResult's notes read back)."""
 
     key: str
-    args: dict[str, Value] = {}
+    args: dict[str, Value] = field(default_factory=dict)
 
     def __hash__(self) -> int:
         """Hashable like the frozen answers that hold it (answers are remembered and compared)."""
@@ -53,7 +56,4 @@ def _hashable(value: object) -> object:
 
 def msg(key: str, /, **args: Value) -> Msg:
     """``msg("power.headline", count=4, gpu="RTX 3090", load_w=1550)``."""
-    return Msg(key=key, args=args)
-
-
-Msg.model_rebuild()
+    return Msg(key, args)

@@ -13,6 +13,7 @@ Units: a model "speed" is effective gigabytes per second of 16-bit data; only ra
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
@@ -50,10 +51,12 @@ EIGHT_GPU_SPEEDUP = 7.0
 SOURCE = "Guide 2020 §'Ampere speed, theoretical estimate' and 2023 §caches/TMA/FP8; see docs/models.md"
 
 
-class Factor(BaseModel):
-    """One multiplicative term of a speed estimate: what it is, its value, and why that value."""
+@dataclass(frozen=True, slots=True)
+class Factor:
+    """One multiplicative term of a speed estimate: what it is, its value, and why that value.
 
-    model_config = ConfigDict(frozen=True)
+    A slotted dataclass, not a pydantic model: every remembered speed estimate holds several
+    (issue #24), and a model's instance dict and field set were most of each one's size."""
 
     name: Msg
     value: float
@@ -242,7 +245,7 @@ def _decode_estimate(gpu: Gpu) -> SpeedEstimate:
 
 
 def _factor(kind: str, value: float, basis: Msg) -> Factor:
-    return Factor(name=msg(f"perf.factor.{kind}"), value=value, basis=basis)
+    return Factor(name=msg(f"perf.factor.{kind}"), value=float(value), basis=basis)
 
 
 def _architecture_factors(arch: Architecture) -> list[Factor]:

@@ -5,6 +5,7 @@ same code against the local Discord double."""
 from __future__ import annotations
 
 import ast
+import asyncio
 import inspect
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,7 +18,16 @@ from bot import discord_internals as internals
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 # discord.py's private names: used nowhere in bot/ but bot/discord_internals.py (issue #24, item 3).
-PRIVATE = {"_get_state", "handle_message_parameters", "_state", "AutoShardedConnectionState", "Route", "_handlers"}
+PRIVATE = {
+    "_get_state",
+    "handle_message_parameters",
+    "_state",
+    "AutoShardedConnectionState",
+    "Route",
+    "_handlers",
+    "_cs_response",
+    "_parent",
+}
 
 
 def test_point_at_moves_rest_and_gateway(monkeypatch):
@@ -100,6 +110,36 @@ def test_a_view_that_never_listens_is_finished_before_any_loop_runs():
     view.add_item(discord.ui.Button(label="a", custom_id="ga:x"))
     assert view.is_finished()
     assert view.to_components() == discord.ui.View.to_components(view)
+
+
+async def test_a_handled_interaction_is_freed_when_its_task_ends():
+    """free_when_handled: once the handling task ends, an answered interaction's response no longer
+    points back at it (a reference cycle), and the view given is emptied; an unanswered one is left."""
+    answered = object.__new__(discord.Interaction)
+    response = answered._cs_response = discord.InteractionResponse(answered)
+    unanswered = object.__new__(discord.Interaction)
+    unanswered._cs_response = discord.InteractionResponse(unanswered)
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="a", custom_id="ga:x"))
+
+    async def handle() -> None:
+        internals.free_when_handled(answered, view)
+        internals.free_when_handled(unanswered)
+        response._response_type = discord.InteractionResponseType.channel_message
+        await asyncio.sleep(0)
+        assert response._parent is answered and view.children  # nothing changes while it is handled
+
+    await asyncio.create_task(handle())
+    await asyncio.sleep(0)  # the task's done callbacks
+    assert response._parent is None and response.is_done() and not view.children
+    assert unanswered._cs_response._parent is unanswered
+
+
+def test_no_response_is_sent_with_delete_after():
+    """free_when_handled clears the back-reference discord.py's ``delete_after`` timer reads."""
+    for path in BOT.rglob("*.py"):
+        if path.name != "discord_internals.py":
+            assert "delete_after" not in path.read_text(encoding="utf-8"), path
 
 
 def test_no_private_name_of_discord_py_is_used_outside_this_module():

@@ -164,3 +164,11 @@ def test_a_forgotten_reply_view_is_freed_at_once_unless_someone_still_holds_it()
         return discord.ui.View.to_components(view)  # type: ignore[arg-type]
 
     asyncio.run(run())
+
+
+def test_every_button_frees_its_click_once_handled():
+    """Issue #24: a click's interaction and the view rebuilt for it are freed when the click is
+    handled (bot.discord_internals.free_when_handled), not left to a full garbage collection."""
+    from bot import views
+
+    assert all(issubclass(item, views.FreedWhenHandled) for item in views.DYNAMIC_ITEMS)

@@ -89,3 +89,19 @@ async def test_memory_diagnostics_write_object_counts_and_holders(tmp_path, monk
     assert any(name == "builtins.dict" for name, _ in written["types"]) and "builtins.dict" in written["holders"]
     monkeypatch.delenv("TRACEMALLOC_DIR")
     assert trace_memory_from_env() is None
+
+
+def test_memory_diagnostics_find_the_remembering_functions_in_a_frozen_heap():
+    """The warm-up freezes the start-up heap, which hides the module-level caches from
+    ``gc.get_objects``: the diagnostics find them through the modules."""
+    import gc
+
+    from bot.observability import _remembering_functions
+    from engine import memory
+
+    gc.freeze()
+    try:
+        found = dict(_remembering_functions())
+    finally:
+        gc.unfreeze()
+    assert found["engine.memory._estimate"] is memory._estimate

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from dataclasses import fields, is_dataclass
 from functools import cache
 from pathlib import Path
 
@@ -140,6 +141,8 @@ def messages(value: object) -> list[Msg]:
         return [value]
     if isinstance(value, BaseModel):
         return [m for name in type(value).model_fields for m in messages(getattr(value, name))]
+    if is_dataclass(value):  # a slotted record (a memory term, a speed factor)
+        return [m for field in fields(value) for m in messages(getattr(value, field.name))]
     if isinstance(value, tuple | list):
         return [m for item in value for m in messages(item)]
     if isinstance(value, dict):
