@@ -1895,7 +1895,8 @@ def assess(
     setups = _named_setups(query)
     verdicts = [_gpu_verdict(spec, chosen, gpu, count, context, precision) for gpu, count in setups]
     notes.extend(egpu_notes([g for g, _ in setups]))
-    if len({g.id for g, _ in setups}) > 1:
+    # Several Macs are alternatives (one computer's memory each), never one rig: no mixed-card notes for them.
+    if len({g.id for g, _ in setups}) > 1 and not all(g.platform == "unified_memory" for g, _ in setups):
         notes.append(msg("canrun.note.mixed_cards"))
         together = mixed_layer_split(spec, setups, context) if chosen == "inference" and precision is None else None
         notes.extend([together] if together is not None else [])

@@ -1010,6 +1010,18 @@ class Parser:
             # "How much VRAM does SadTalker need?": the project asked about, which the answer names
             # (it has no figures for it) instead of asking "which model?"
             fields["model"] = project_name(reading, self.vocab.not_projects)
+        mac_sizes = (
+            kind == "can_run"
+            and not fields.get("gpus")
+            and not reading.memory
+            and not fields["cpu_only"]
+            and "intel" not in reading.low
+            and _MAC.search(reading.low) is not None
+        )
+        if mac_sizes:
+            # "Can my MacBook run Llama 3 8B?": a Mac with no chip or memory said is answered for Macs of three
+            # memory sizes, not with a list of NVIDIA cards to buy; the note asks for theirs
+            fields["gpus"], fields["gpu_counts"] = MAC_SIZES, (1,) * len(MAC_SIZES)
         fields["min_memory_gb"] = _min_memory(reading.memory, reading.mentions, kind)
         if kind in ("explain", "power") and topic:
             fields["topic"] = topic
@@ -1027,6 +1039,7 @@ class Parser:
             unknown_gpus=tuple(name for name in reading.unknown if name not in future),
             notes=(
                 *reading.notes,
+                *((msg("parse.note.mac_sizes"),) if mac_sizes else ()),
                 *(msg("parse.note.not_out_yet", name=name.upper().replace(" TI", " Ti")) for name in future),
             ),
         )
@@ -1172,6 +1185,9 @@ def _resolution(low: str, start: int, end: int) -> bool:
     return bool(_RESOLUTION_LEFT.search(low, max(0, start - 8), start) or _RESOLUTION_RIGHT.match(low, end))
 
 
+# A Mac named without its chip or memory: the M4 Macs with 16, 48 and 128 GB stand for the small, middle and
+# large ones (see Parser.parse).
+MAC_SIZES = ("apple-m4-16gb", "apple-m4-pro-48gb", "apple-m4-max-128gb")
 _MAC = re.compile(r"(?<![a-z])(?:i?mac|macbook|mac\s?(?:studio|mini|pro))(?![a-z])")  # a Mac, by its product name
 _APPLE_BASE = re.compile(r"apple-(?P<gen>m[1-9])-\d+gb")  # a base chip: no Pro, Max or Ultra
 _APPLE_CHIP = re.compile(r"apple-(?P<gen>m[1-9])-(?:(?P<tier>pro|max|ultra)-)?\d+gb")

@@ -1172,3 +1172,9 @@ def test_an_llm_it_cannot_size_without_a_gpu_gets_a_7b_llms_ram_and_speed():
     report = assess(q(model="FooLLaMA", cpu_only=True, task="llm_inference"))
     assert report.unresolved == "FooLLaMA" and report.needs and round(report.needs[0].gib, 1) > 0
     assert english(report.headline).startswith('I don\'t know the model "FooLLaMA". Without a GPU')
+
+
+def test_several_macs_are_alternatives_not_one_rig():
+    report = assess(q(model="llama 3.1 8b", gpus=("apple-m4-16gb", "apple-m4-max-128gb")))
+    assert [v.fits for v in report.verdicts] == [True, True]
+    assert not any(n.key in ("canrun.note.mixed_cards", "canrun.note.mixed_layer_split") for n in report.notes)

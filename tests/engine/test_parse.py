@@ -570,6 +570,7 @@ def test_notes_read_in_every_language() -> None:
         "5090, 4090, 3090, 4080 or 3080 for llms?",
         "should I wait for the rtx 6090?",
         "MacBook Pro 16GB enough for Llama 7B?",
+        "Can my MacBook run Llama 3 8B?",
     ]
     said = {note for text in texts for note in parse(text).notes}
     own = set(read_yaml(data_dir() / "locales" / "messages" / "parse.yaml"))

@@ -897,3 +897,11 @@ def test_the_vendor_asked_for_is_read(text: str, vendor: str | None) -> None:
 )
 def test_preference_tuning_is_fine_tuning(text: str) -> None:
     assert q(text, standalone=True).task == "llm_finetune"
+
+
+@pytest.mark.parametrize("text", ["Can my MacBook run Llama 3 8B?", "我的电脑是Mac，能跑Qwen 7B吗"])
+def test_a_mac_without_its_chip_or_memory_is_answered_for_macs_of_three_sizes(text: str) -> None:
+    result = parse(text, standalone=True)
+    assert result.query.gpus == ("apple-m4-16gb", "apple-m4-pro-48gb", "apple-m4-max-128gb")
+    assert "parse.note.mac_sizes" in [n.key for n in result.notes]
+    assert parse("My Intel Mac, can it run a 7B?", standalone=True).query.gpus == ()  # no Apple silicon there
