@@ -1522,11 +1522,10 @@ def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) ->
     notes = [msg("canrun.cpu.training")]
     # It runs (slowly) for inference; whether training a model on a CPU is practical the note leaves open.
     lean = True if query.mode in (None, "inference") else None
-    if model_text and not named and not (query.task or "").startswith("llm"):
+    unknown = _unknown(model_text, load_model_catalog().suggest(model_text)) if model_text and not named else None
+    if unknown is not None and not (query.task or "").startswith("llm"):
         # "GPT-SoVITS on a CPU only?": a project it cannot size, no LLM's work, runs on PyTorch's CPU build
-        headline = _sentences(
-            _unknown(model_text, load_model_catalog().suggest(model_text)), msg("canrun.cpu.other", model=model_text)
-        )
+        headline = _sentences(unknown, msg("canrun.cpu.other", model=model_text))
         return CanRunReport(
             query=query, model_text=model_text, unresolved=model_text, headline=headline, notes=tuple(notes), lean=lean
         )
@@ -1544,8 +1543,8 @@ def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) ->
         low=low,
         high=high,
     )
-    if model_text and not named:  # an LLM it cannot size: a 7B's figures, said as a 7B's
-        headline = _sentences(_unknown(model_text, load_model_catalog().suggest(model_text)), headline)
+    if unknown is not None:  # an LLM it cannot size: a 7B's figures, said as a 7B's
+        headline = _sentences(unknown, headline)
     notes.append(
         msg(
             "canrun.cpu.basis",
@@ -1566,7 +1565,7 @@ def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) ->
         notes=tuple(notes),
         needs=(Need(mode="inference", precision=CPU_PRECISION, gib=est.total_gib),),
         lean=lean,
-        unresolved=model_text if model_text and not named else None,
+        unresolved=model_text if unknown is not None else None,
     )
 
 
@@ -1859,9 +1858,9 @@ def assess(
             # never a dead end ("12 GB runs 7-14B models quantized; which model?").
             card = _floor_report(query, text)
             # The card's lean speaks for an unknown model only as the guide's floor for its work, or as
-            # the user's own report that it ran out of memory.
+            # the user's own report that it ran out of memory (then the card's lean is already a no).
             known_floor = card.floor is not None and card.floor.task in _NOT_LLM_TASKS
-            lean = False if query.ran_out else card.lean if known_floor else None
+            lean = card.lean if known_floor or query.ran_out else None
             return card.model_copy(
                 update={
                     "unresolved": text,

@@ -304,7 +304,7 @@ class Parser:
             gpus = self.index.catalog.gpus
             same_tier = self._apple_chips().get(chip.group("gen"), {}).get(chip.group("tier") or "", [])
             return next((g for size in memory for g in same_tier if gpus[g].unified_memory_gb == size), gpu_id)
-        tiers = ("max", "ultra") if studio else ("", "pro", "max", "ultra")
+        tiers = _mac_tiers(studio)
         by_tier = self._apple_chips().get(m.group("gen"), {})
         gpus = self.index.catalog.gpus
         candidates = [g for tier in tiers for g in by_tier.get(tier, ())]
@@ -319,7 +319,7 @@ class Parser:
     def _apple_by_memory(self, size: float, studio: bool) -> tuple[str, bool] | None:
         """The Apple chip sold with ``size`` GB of unified memory (a Mac Studio's: Max or Ultra), and
         whether it was a guess among several (then the newest generation)."""
-        tiers = ("max", "ultra") if studio else ("", "pro", "max", "ultra")
+        tiers = _mac_tiers(studio)
         gpus = self.index.catalog.gpus
         sized = [
             g
@@ -821,7 +821,7 @@ class Parser:
         if apple:
             ids = list(dict.fromkeys(self._apple_tier(i, memory, "mac studio" in low) for i in ids))
             chip_named = any(i.startswith("apple-") for i in ids)
-            if not chip_named and memory and _MAC.search(low) and "intel" not in low:
+            if not chip_named and memory and _apple_silicon_mac(low):
                 # "Mac Studio 192G": a Mac named by its memory alone is the Apple chip sold with that much
                 # (the newest one, said so, when several were), beside any other card named
                 mac = self._apple_by_memory(memory[0], "mac studio" in low)
@@ -1015,8 +1015,7 @@ class Parser:
             and not fields.get("gpus")
             and not reading.memory
             and not fields["cpu_only"]
-            and "intel" not in reading.low
-            and _MAC.search(reading.low) is not None
+            and _apple_silicon_mac(reading.low)
         )
         if mac_sizes:
             # "Can my MacBook run Llama 3 8B?": a Mac with no chip or memory said is answered for Macs of three
@@ -1189,6 +1188,18 @@ def _resolution(low: str, start: int, end: int) -> bool:
 # large ones (see Parser.parse).
 MAC_SIZES = ("apple-m4-16gb", "apple-m4-pro-48gb", "apple-m4-max-128gb")
 _MAC = re.compile(r"(?<![a-z])(?:i?mac|macbook|mac\s?(?:studio|mini|pro))(?![a-z])")  # a Mac, by its product name
+
+
+def _mac_tiers(studio: bool) -> tuple[str, ...]:
+    """The chip tiers a Mac may have: a Mac Studio a Max or an Ultra, any other Mac any tier."""
+    return ("max", "ultra") if studio else ("", "pro", "max", "ultra")
+
+
+def _apple_silicon_mac(low: str) -> bool:
+    """Whether the text names a Mac by its product name, and not an Intel Mac (no Apple GPU there)."""
+    return "intel" not in low and _MAC.search(low) is not None
+
+
 _APPLE_BASE = re.compile(r"apple-(?P<gen>m[1-9])-\d+gb")  # a base chip: no Pro, Max or Ultra
 _APPLE_CHIP = re.compile(r"apple-(?P<gen>m[1-9])-(?:(?P<tier>pro|max|ultra)-)?\d+gb")
 _OTHER_LINE = {"gtx": "rtx", "rtx": "gtx"}  # GeForce numbers are unique across the two lines
