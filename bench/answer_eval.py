@@ -84,9 +84,19 @@ def _fits(answer: Answer) -> bool | None:
 def _metric(answer: Answer, metric: str) -> bool:
     report = answer.can_run
     if metric == "memory_fit":
-        return bool(
+        # A need, a verdict or what a card holds; or, for work we have no figures for, the guide's floor
+        # with the cards that meet it led by the cheapest (memory decides, not the best value per dollar)
+        floor_led = bool(
+            report
+            and report.floor
+            and answer.options
+            and answer.options[0].price.usd == min(o.price.usd for o in answer.options)
+        )
+        return floor_led or bool(
             report and (report.verdicts or report.memory_verdict or report.card or report.needs or report.by_size)
         )
+    if metric == "train16" and report is not None and report.train_speeds:
+        return True  # training on named cards: their 16-bit training speed, which a run's time scales with
     if metric == "decode_tokens_per_s":
         rows = [*(report.verdicts if report else ()), *(r.verdict for r in (report.card if report else ()))]
         ranked = answer.comparison.workload if answer.comparison else None  # a comparison ranked by decode

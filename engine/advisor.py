@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine import flowchart
 from engine.answer import Answer, CompareRow, Comparison, FollowUp, Option, Rental, Rule
-from engine.canrun import assess, rung_label
+from engine.canrun import CanRunReport, assess, named_setups, rung_label
 from engine.catalog import load_catalog
 from engine.cloud import SOURCE as CLOUD_SOURCE
 from engine.cloud import BreakEven, break_even
@@ -1330,6 +1330,7 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
         precision=query.precision,
         context=query.context_tokens,
     )
+    report = _with_train_speeds(query, report, ctx)
     follow_up = None
     if report.model_id is None and report.memory_verdict is None and report.floor is None and not report.card:
         # A name it does not know ("SadTalker") is asked for its size; no name, for the model.
@@ -1339,9 +1340,15 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
         follow_up = FollowUp(field="model", question=asked, choices=())
     if report.floor is not None and report.model_id is None and not report.card and not query.gpus:
         # "How big a card do I need to train BM-DETR?": the guide's floor for the work, then the cards
-        # that meet it as a recommendation would rank them — an answer, not only "which GPU do you have?"
+        # that meet it, led by the cheapest (memory is what was asked) — an answer, not only "which GPU do
+        # you have?", and not the market's best value as if the user had asked for a card to buy
         floor_gb = max(report.floor.gb, query.min_memory_gb or 0)
-        shop = recommend(query.model_copy(update={"kind": "recommend", "min_memory_gb": floor_gb}), ctx)
+        shop = recommend(
+            query.model_copy(
+                update={"kind": "recommend", "min_memory_gb": floor_gb, "objective": query.objective or "cheapest"}
+            ),
+            ctx,
+        )
         if shop.options:
             return shop.model_copy(
                 update={
@@ -1386,6 +1393,33 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
         follow_up=follow_up,
         price_date=report.price_date,
     )
+
+
+_TRAINING_MODES = ("full_finetune", "lora", "qlora", "pretrain")
+
+
+def _with_train_speeds(query: Query, report: CanRunReport, ctx: AdviceContext) -> CanRunReport:
+    """Training on named cards ("can one 4090 train GET3D? how long does it take?"): how fast each setup
+    trains against the reference card (the guide's 16-bit training model, several cards with their
+    scaling), said after whether it fits — the time a run takes scales with it, and depends on the
+    project's data and settings, which the answer says. A Mac's GPU is left out (the guide's model is
+    of discrete cards), and so is one reference card (1.00× says nothing)."""
+    trains = query.mode in _TRAINING_MODES or (query.task or "").endswith(("finetune", "pretrain"))
+    setups = [
+        (gpu, count)
+        for gpu, count in named_setups(query)[:3]
+        if gpu.platform != "unified_memory" and not (gpu.id == ctx.reference_gpu and count == 1)
+    ]
+    if not trains or not setups:
+        return report
+    speeds = tuple(compare(gpu.id, ctx.reference_gpu, "train16", gpu_count=count) for gpu, count in setups)
+    reference = load_catalog().get(ctx.reference_gpu).short_name
+    said = tuple(
+        msg("advice.canrun.train_speed", setup=setup(gpu.short_name, count), speed=s.ratio, reference=reference)
+        for (gpu, count), s in zip(setups, speeds, strict=True)
+    )
+    headline = msg("sentences", items=(report.headline, *said, msg("advice.canrun.train_time")))
+    return report.model_copy(update={"train_speeds": speeds, "headline": headline})
 
 
 def info(query: Query, ctx: AdviceContext) -> Answer:

@@ -54,7 +54,7 @@ from engine.memory import active_params_b as _active_b
 from engine.message import Msg, Value, msg
 from engine.model_specs import ModelSpec, load_model_catalog, normalize_model_name
 from engine.money import local_estimate
-from engine.performance import scaling_efficiency
+from engine.performance import RelativeSpeed, scaling_efficiency
 from engine.power import plan
 from engine.query import Query
 from engine.specs import Gpu
@@ -245,6 +245,9 @@ class CanRunReport(Frozen):
     # which "how is the optimizer's memory estimated?" asks for.
     breakdown: MemoryEstimate | None = None
     published_fits: tuple[bool, ...] = ()  # per named setup, from a published requirement (diffusion training)
+    # Training on named cards ("can one 4090 train GET3D, and how long?"): each setup's 16-bit training
+    # speed against the reference card, which the time a run takes scales with (set by the advisor).
+    train_speeds: tuple[RelativeSpeed, ...] = ()
     # No model's figures (none named, or unknown): the yes/no the headline leans to — the card meets the
     # guide's floor for the work, makes images, runs a reference LLM — or None when it says none.
     lean: bool | None = None
@@ -1234,7 +1237,8 @@ def mixed_layer_split(spec: ModelSpec, setups: list[tuple[Gpu, int]], context: i
     return None
 
 
-def _named_setups(query: Query) -> list[tuple[Gpu, int]]:
+def named_setups(query: Query) -> list[tuple[Gpu, int]]:
+    """The (card, count) setups a question names, in its order ("4× A100 40GB", "a 4090")."""
     catalog = load_catalog()
     out: list[tuple[Gpu, int]] = []
     for i, gpu_id in enumerate(query.gpus):
@@ -1360,6 +1364,7 @@ def _card_headline(
     floor: MemoryFloor | None,
     task: str | None = None,
     mode: Mode | None = None,
+    unknown: bool = False,
 ) -> Msg:
     """ "RTX 3060 12GB (12 GB) runs LLMs up to Qwen2.5 14B (GGUF Q4_K_M: 9.0 GB, ~18-24 tokens/s);
     Llama 3.3 70B does not fit (needs 40.5 GB)." — the guide's floor as guidance, never a bare no.
@@ -1379,7 +1384,8 @@ def _card_headline(
         return _sentences(lead, msg("canrun.card.stops", model=over.model_name, need=over.verdict.need_gib))
     if task in _NOT_LLM_TASKS and floor is not None:
         key = "canrun.card.floor_meets" if gb >= floor.gb else "canrun.card.floor_under"
-        return msg(key, setup=setup, floor=floor.gb, rule=floor.rule)
+        # a model named that we have no figures for is not asked for again: its own figures are
+        return msg(key + (".unknown" if unknown else ""), setup=setup, floor=floor.gb, rule=floor.rule)
     if task == "llm_finetune":
         return _tunes_headline(setup, gb, rows, floor, full_first=mode == "full_finetune")
     chat = [r for r in rows if r.use == "chat"]
@@ -1461,7 +1467,7 @@ def _published_report(
         settings=msg(f"canrun.published.settings.{need.id}"),
         source=need.source,
     )
-    checks: list[tuple[str | Msg, float]] = [(_setup(g.short_name, n), g.memory_gb) for g, n in _named_setups(query)]
+    checks: list[tuple[str | Msg, float]] = [(_setup(g.short_name, n), g.memory_gb) for g, n in named_setups(query)]
     if not checks and query.min_memory_gb:
         checks = [(f"{query.min_memory_gb:g} GB", query.min_memory_gb)]
     lines, fits = [], []
@@ -1599,15 +1605,16 @@ def _ran_out(query: Query, setup: str | Msg) -> tuple[Msg, ...]:
     return (msg("canrun.ran_out", setup=setup),) if query.ran_out else ()
 
 
-def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
-    """No model named: what the named card can do (the largest models it runs and trains, how
-    fast, where it stops), with the guide's floor for the task as guidance; with only a memory
-    size, that size against the floor."""
-    # Training something the question does not place in a domain ("can a 3090 train HEDNet?") is
-    # the guide's prototyping: its floor for "other" work (2020: ≥ 10 GB) is the guidance.
-    task = query.task or ("other" if query.mode in ("full_finetune", "pretrain") else None)
+def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -> CanRunReport:
+    """No model named, or one we have no figures for (``unknown``): what the named card can do (the
+    largest models it runs and trains, how fast, where it stops), with the guide's floor for the task
+    as guidance; with only a memory size, that size against the floor."""
+    # Training something the question does not place in a domain ("can a 3090 train HEDNet?"), or
+    # running a project we have no figures for in no domain named ("can a 4090 run SLMRec?"), is the
+    # guide's prototyping: its floor for "other" work (2020: ≥ 10 GB) is the guidance.
+    task = query.task or ("other" if unknown or query.mode in ("full_finetune", "pretrain") else None)
     floor = memory_floor(task) if task else None
-    setups = _named_setups(query)
+    setups = named_setups(query)
     if setups:
         gpu, count = setups[0]
         rows = card_capabilities(gpu, count)
@@ -1631,13 +1638,16 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
                     floor,
                     task,
                     query.mode,
+                    unknown=unknown,
                 ),
                 *_other_cards(setups, gpu, floor, task, query.mode),
             ),
             notes=(
                 *egpu_notes([g for g, _ in setups]),
                 *((msg("canrun.card.free_notebooks"),) if tiny or _under_learning(gpu.memory_gb, floor) else ()),
-                msg("canrun.card.name_a_model"),
+                msg("canrun.card.its_figures", model=model_text)
+                if unknown and model_text
+                else msg("canrun.card.name_a_model"),
             ),
             assumptions=_ASSUMPTIONS,
         )
@@ -1659,9 +1669,14 @@ def _floor_report(query: Query, model_text: str | None) -> CanRunReport:
                     floor,
                     task,
                     query.mode,
+                    unknown=unknown,
                 ),
             ),
-            notes=(msg("canrun.card.name_a_model"),),
+            notes=(
+                msg("canrun.card.its_figures", model=model_text)
+                if unknown and model_text
+                else msg("canrun.card.name_a_model"),
+            ),
             assumptions=_ASSUMPTIONS,
         )
     if floor is None:
@@ -1800,7 +1815,7 @@ def _family_report(query: Query, text: str, members: list[str], ask: Callable[[Q
     specs = [catalog.get(m) for m in members]
     chosen = ask(query.model_copy(update={"model": specs[0].name}))
     largest = False
-    if _named_setups(query) or query.min_memory_gb:
+    if named_setups(query) or query.min_memory_gb:
         for spec in specs[1:]:  # sizes ascend: stop at the first that no longer fits
             if not _answers_yes(chosen):
                 break
@@ -1852,11 +1867,11 @@ def assess(
         )
     if spec is None:
         headline = _unknown(text, suggestions)
-        if _named_setups(query) or query.min_memory_gb:
+        if named_setups(query) or query.min_memory_gb:
             # An unknown (or size-less) model on a named card or memory size: say so, then what the
             # card runs or how the size stands against the guide's floor for the work —
             # never a dead end ("12 GB runs 7-14B models quantized; which model?").
-            card = _floor_report(query, text)
+            card = _floor_report(query, text, unknown=True)
             # The card's lean speaks for an unknown model only as the guide's floor for its work, or as
             # the user's own report that it ran out of memory (then the card's lean is already a no).
             known_floor = card.floor is not None and card.floor.task in _NOT_LLM_TASKS
@@ -1891,7 +1906,7 @@ def assess(
     notes: list[Msg] = []
     if chosen in ("lora", "qlora") and not (spec.hidden_size and spec.layers):
         chosen, why = "full_finetune", msg("canrun.mode_reason.no_lora_shape", model=model_words(spec))
-    setups = _named_setups(query)
+    setups = named_setups(query)
     verdicts = [_gpu_verdict(spec, chosen, gpu, count, context, precision) for gpu, count in setups]
     notes.extend(egpu_notes([g for g, _ in setups]))
     # Several Macs are alternatives (one computer's memory each), never one rig: no mixed-card notes for them.

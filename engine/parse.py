@@ -967,6 +967,8 @@ class Parser:
             and self.vocab.requirement_words.find(words)
         ):
             out.add("requires")  # what a known model needs (see decide)
+        if self.vocab.trouble_words.find(words):
+            out.add("trouble")  # "is this normal?", "why so slow?": troubleshooting (see decide)
         if cues.topic:
             out.add(f"topic:{cues.topic}")
         if said_mode:

@@ -14,6 +14,7 @@ from engine.catalog import load_catalog
 from engine.cost import price_quote, rank_by_value, value
 from engine.explain import explain
 from engine.money import Money
+from engine.performance import relative_speed, scaling_efficiency
 from engine.query import TOPICS, Query
 
 GUIDE_2023_CHART = [
@@ -584,9 +585,32 @@ def test_how_big_a_card_for_unplaced_work_gives_the_guides_floor_and_the_cards_t
     assert "advice.floor.need" in answer.headline.all_keys()
     assert answer.headline.all_keys()[1].startswith("canrun.unknown_model")  # first: it does not know the model
     assert answer.options and all(load_catalog().get(o.gpu_id).memory_gb >= 10 for o in answer.options)
+    # Memory is what was asked: the cheapest setup that meets the floor leads, the best value beside it
+    assert "advice.recommend.headline.cheapest" in answer.headline.all_keys()
+    assert answer.options[0].price.usd == min(o.price.usd for o in answer.options)
     # With the user's own card named, the card's report as before (no shopping list).
     mine = advise(query.model_copy(update={"gpus": ("rtx-3060-12gb",)}))
     assert not mine.options and mine.can_run.card
+
+
+def test_training_on_named_cards_says_how_fast_each_trains_against_the_reference():
+    # "Can two A100 80GB train HI-Diff from scratch, and how long does it take?": whether it fits, then
+    # each setup's 16-bit training speed (the guide's model; 2 cards with their scaling), which a run's
+    # time scales with — 2× A100 80GB SXM4 at 2 × 2.18 × 0.956 = 4.17× an RTX 3090.
+    two = advise(Query(kind="can_run", model="HI-Diff", mode="full_finetune", gpus=("a100-80gb-sxm",), num_gpus=2))
+    (speed,) = two.can_run.train_speeds
+    assert speed.gpu_count == 2
+    assert speed.ratio == pytest.approx(2 * relative_speed("a100-80gb-sxm", "train16") * scaling_efficiency(2))
+    assert round(speed.ratio, 2) == 4.17
+    keys = two.headline.all_keys()
+    assert "advice.canrun.train_speed" in keys and "advice.canrun.train_time" in keys
+    # Several cards named: one line each (the reference card alone, 1.00×, says nothing and is left out)
+    both = advise(Query(kind="can_run", mode="full_finetune", gpus=("rtx-4090", "rtx-3090", "rtx-a6000")))
+    assert [s.gpu.gpu_id for s in both.can_run.train_speeds] == ["rtx-4090", "rtx-a6000"]
+    # Running a model is no training: no speed line; nor for a Mac (the guide's model is of discrete cards)
+    assert not advise(Query(kind="can_run", model="HI-Diff", mode="inference", gpus=("rtx-4090",))).can_run.train_speeds
+    mac = advise(Query(kind="can_run", task="llm_finetune", gpus=("apple-m2-max-32gb",)))
+    assert not mac.can_run.train_speeds
 
 
 def test_a_compare_pick_with_less_memory_per_gpu_says_which_setup_holds_more():

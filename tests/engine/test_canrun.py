@@ -414,6 +414,7 @@ def _spread() -> list[object]:
         assess(q(task="llm_finetune", mode="full_finetune", gpus=("rtx-3090",))),  # full fine-tuning leads
         assess(q(task="llm_finetune", mode="full_finetune", gpus=("gtx-1050-ti",))),  # …even a small one
         assess(q(model="whisper large v3", gpus=("gtx-1060-6gb",))),  # a published inference need
+        assess(q(model="GET3D", task="other", gpus=("gtx-1050-ti",))),  # an unknown model, under the floor
     ]
     small_llm = spec("llama-3.1-8b").model_copy(update={"params_b": 0.5})
     figures = [
@@ -781,8 +782,21 @@ def test_a_card_trains_in_the_16_bit_type_its_architecture_has():
 def test_an_unknown_model_with_a_memory_size_is_weighed_against_the_guides_floor():
     report = assess(q(model="Kimi-Audio", min_memory_gb=16, task="other"))
     keys = report.headline.all_keys()
-    assert any(k.startswith("canrun.unknown_model") for k in keys) and "canrun.card.floor_meets" in keys
+    assert any(k.startswith("canrun.unknown_model") for k in keys) and "canrun.card.floor_meets.unknown" in keys
     assert report.lean is True  # 16 GB meets the guide's 10 GB for prototyping ("other") work
+    assert report.notes[-1].key == "canrun.card.its_figures"  # its figures asked for, not "name a model"
+
+
+def test_an_unknown_project_on_a_named_card_with_no_work_said_leans_by_the_guides_prototyping_floor():
+    # "Can a single 4090 run SLMRec?", "Will DreamGaussian work on my 6 GB RTX 2060?": no figures and no
+    # domain named — the guide's 10 GB for prototyping (2020) is the guidance and the lean, in both ways.
+    big = assess(q(model="SLMRec", gpus=("rtx-4090",)))
+    assert big.floor.task == "other" and big.floor.gb == 10 and big.lean is True
+    assert "canrun.card.floor_meets.unknown" in big.headline.all_keys()
+    small = assess(q(model="DreamGaussian", gpus=("rtx-2060",)))
+    assert small.lean is False and "canrun.card.floor_under.unknown" in small.headline.all_keys()
+    # An LLM project ("task: llm_inference") is weighed by what the card runs, not by a floor: no lean
+    assert assess(q(model="SLMRec", task="llm_inference", gpus=("rtx-4090",))).lean is None
 
 
 def test_a_family_named_without_a_size_is_answered_for_the_largest_member_that_fits_the_card():

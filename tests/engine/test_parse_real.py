@@ -905,3 +905,37 @@ def test_a_mac_without_its_chip_or_memory_is_answered_for_macs_of_three_sizes(te
     assert result.query.gpus == ("apple-m4-16gb", "apple-m4-pro-48gb", "apple-m4-max-128gb")
     assert "parse.note.mac_sizes" in [n.key for n in result.notes]
     assert parse("My Intel Mac, can it run a 7B?", standalone=True).query.gpus == ()  # no Apple silicon there
+
+
+_VOCAB = load_vocab()
+_READER = Parser(_VOCAB, build_gpu_index(load_catalog(), _VOCAB), load_classifier())
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("为啥我的3090跑Qwen2-7B只有10 tokens/s？正常吗", "other"),
+        ("显卡利用率只有30%，4090训练YOLOv8很慢，怎么解决？", "other"),
+        ("Is it normal that my 4090 needs 15 minutes for one Wan 2.1 clip?", "other"),
+        ("How do I make Ollama use both of my 3090s?", "other"),
+        ("When will ComfyUI support the RX 9070 XT?", "info"),  # its software status: the spec card
+    ],
+)
+def test_troubleshooting_is_no_question_of_whether_the_card_runs_it(text: str, kind: str) -> None:
+    # "is this normal?", "why so slow?", "how do I…", "when will X support…": a card and a model named in a
+    # question about what goes wrong (the classifier's "trouble" signal) — not "can it run?"
+    assert "trouble" in _READER.read(text, standalone=True).signals
+    assert q(text, standalone=True).kind == kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can my 3060 12GB run Qwen2.5 14B?",
+        "我的2080 Ti 11G能跑Qwen 14B吗？",
+        "Is a used 3090 enough for QLoRA on Llama 3 8B?",
+    ],
+)
+def test_a_fit_question_has_no_trouble_signal_and_asks_whether_it_runs(text: str) -> None:
+    assert "trouble" not in _READER.read(text, standalone=True).signals
+    assert q(text, standalone=True).kind == "can_run"
