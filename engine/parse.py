@@ -1086,8 +1086,10 @@ class Parser:
                 and tasks.confidence >= TASK_CONFIDENCE
             ):
                 task = tasks.best
-        if "support" in s and not _NOT_FIT & s:  # "is the 5090 supported by PyTorch?": its software status
-            return "info", (), task
+        if "support" in s and not _NOT_FIT & s:
+            if self.vocab.software_words.search(reading.low) or project_name(reading, self.vocab.not_projects) is None:
+                return "info", (), task  # "is the 5090 supported by PyTorch?": its software status
+            return "can_run", (), task  # "is the 5090 supported by starVLA?": whether that project runs on it
         if reading.fields["cloud_usd_per_hour"]:  # "H100 at $2.50/h or buy a 4090?": a price per hour rents
             return "cloud_vs_buy", (), task
         if reading.fields["psu_w"] and _HARDWARE & s and not reading.fields["model"]:  # "850W能带两张3090吗"

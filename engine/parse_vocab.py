@@ -734,6 +734,8 @@ def _memory_gate(vocab: Vocab) -> re.Pattern[str]:
 
 
 _GLUED_LINE = re.compile(r"(?:rtx|gtx|rx|gt)(?=[0-9]{3,4}[a-z]*$)")
+# A memory size glued after a model name ("4060ti16g", "3080ti12gb"): the name, then the size
+_GLUED_MEMORY = re.compile(r"([0-9]{3,4}[a-z]+?)([0-9]{1,3})(?:gb|g)$")
 # "(?<![a-z0-9])(?:rtx|gtx|rx|gt)[0-9]", with the word-start check after the first letter so that the
 # regex engine skips to an "r" or a "g" (a leading lookbehind is tried at every position)
 _GLUED_GATE = re.compile(r"r(?<![a-z0-9].)(?:tx|x)[0-9]|g(?<![a-z0-9].)(?:tx|t)[0-9]")
@@ -765,6 +767,11 @@ def gpu_tokens(text: str, vocab: Vocab) -> list[tuple[str, int, int]]:
             out[-1] = (out[-1][0] + "gb", out[-1][1], end)
             continue
         mem = _MEMORY_TOKEN.match(tok) if tok[0] <= "9" else None  # a size starts with a digit
+        glued = _GLUED_MEMORY.match(tok) if mem is None and tok[0] <= "9" else None
+        if glued:
+            cut = start + glued.end(1)
+            out += [(glued.group(1), start, cut), (f"{glued.group(2)}gb", cut, end)]
+            continue
         out.append((f"{mem.group(1)}gb" if mem else tok, start, end))
     return out
 
@@ -800,6 +807,7 @@ def _alias_forms(core: list[str], extras: set[str], memory: str, vocab: Vocab) -
     cores = {"".join(core)}
     if len(core) > 1 and core[0] in vocab.gpu_lines:
         cores.add("".join(core[1:]))
+    cores |= {c[: -len("super")] + "s" for c in cores if c.endswith("tisuper")}  # "4070tis": Ti Super
     mems = {e for e in extras if e.endswith("gb")}
     forms = extras & vocab.gpu_form
     bases = [extras, extras - mems, extras - forms, extras - mems - forms]
@@ -843,6 +851,8 @@ def build_gpu_index(catalog: Catalog, vocab: Vocab) -> GpuIndex:
             # "RTX 3090"); "x" of "Titan X" or "7" of "Radeon 7" start nothing on their own.
             starts.update(t for t in core_toks[: 2 if core_toks[0] in vocab.gpu_lines else 1] if _nameable(t))
             for key in _alias_forms(core_toks, set(extras), memory, vocab):
+                if key[0].endswith("tis") and key[0][:-3].isdigit():
+                    starts.add(key[0])  # "4070tis" is typed as one word (and "two 4070tis" is two 4070 Ti)
                 words = named if key[0] == core else named - 1
                 if not (_nameable(key[0]) and _worded(key[0], words)) or _round_number(key[0]):
                     continue  # a round "5000" alone is money; "RTX 5000" says it is a card

@@ -939,3 +939,34 @@ def test_troubleshooting_is_no_question_of_whether_the_card_runs_it(text: str, k
 def test_a_fit_question_has_no_trouble_signal_and_asks_whether_it_runs(text: str) -> None:
     assert "trouble" not in _READER.read(text, standalone=True).signals
     assert q(text, standalone=True).kind == "can_run"
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus", "memory"),
+    [
+        ("4060ti16G能跑SDXL吗", ("rtx-4060-ti-16gb",), 16.0),  # a size glued after the name picks the variant
+        ("3080ti12g跑Qwen 7B够吗", ("rtx-3080-ti",), 12.0),
+        ("4070tis还是4080？", ("rtx-4070-ti-super", "rtx-4080"), None),  # "tis" typed for Ti Super
+    ],
+)
+def test_a_name_typed_as_one_word_is_read_whole(text: str, gpus: tuple[str, ...], memory: float | None) -> None:
+    query = q(text, standalone=True)
+    assert query.gpus == gpus and query.min_memory_gb == memory
+
+
+def test_tis_after_a_count_is_a_plural() -> None:
+    query = q("I run two 4070Tis for LoRA training", standalone=True)
+    assert query.gpus == ("rtx-4070-ti",) and query.num_gpus == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Does VoxCPM support the RTX 5060 Ti?", "can_run"),  # a project on that card: does it run there
+        ("GaussianTalker支持4090吗", "can_run"),
+        ("Is the RTX 5090 supported by PyTorch yet?", "info"),  # a framework: the card's software status
+        ("Does flash-attn support the 2080 Ti? I need it for MuseTalk", "info"),
+    ],
+)
+def test_support_for_a_project_asks_whether_it_runs_and_for_a_framework_what_the_card_runs(text: str, kind: str):
+    assert q(text, standalone=True).kind == kind
