@@ -1605,6 +1605,23 @@ def _ran_out(query: Query, setup: str | Msg) -> tuple[Msg, ...]:
     return (msg("canrun.ran_out", setup=setup),) if query.ran_out else ()
 
 
+def _stated_need(query: Query, setups: list[tuple[Gpu, int]]) -> float | None:
+    """A memory need the question states beside a named card ("the docs say at least 14 GB; will my
+    4060 Ti 16G do?"): a size that is no named card's own memory (which only tells variants apart)."""
+    need = query.min_memory_gb
+    if need is None or any(abs(gpu.memory_gb - need) < 0.5 for gpu, _ in setups):
+        return None
+    return need
+
+
+def _against_need(gpu: Gpu, count: int, need: float) -> Msg:
+    """The card against the stated need, with the margin either way; memory is per card, never pooled."""
+    setup = _card_name(gpu, count)
+    if gpu.memory_gb >= need:
+        return msg("canrun.card.need_met", setup=setup, gb=gpu.memory_gb, need=need, margin=gpu.memory_gb - need)
+    return msg("canrun.card.need_short", setup=setup, gb=gpu.memory_gb, need=need, short=need - gpu.memory_gb)
+
+
 def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -> CanRunReport:
     """No model named, or one we have no figures for (``unknown``): what the named card can do (the
     largest models it runs and trains, how fast, where it stops), with the guide's floor for the task
@@ -1623,14 +1640,17 @@ def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -
             # "Is a GT 1030 usable for deep learning?": a card that runs none of the reference models
             # is weighed against the guide's most lenient floor, learning's, not against LLMs.
             task, floor = "learning", memory_floor("learning")
+        need = _stated_need(query, setups)
+        lean = gpu.memory_gb >= need if need is not None else _card_lean(gpu.memory_gb, rows, floor, task)
         return CanRunReport(
             query=query,
             model_text=model_text,
             floor=floor,
             card=rows,
-            lean=False if query.ran_out else _card_lean(gpu.memory_gb, rows, floor, task),
+            lean=False if query.ran_out else lean,
             headline=_sentences(
                 *_ran_out(query, _card_name(gpu, count)),
+                *((_against_need(gpu, count, need),) if need is not None else ()),
                 _card_headline(
                     msg("canrun.card.setup", setup=_card_name(gpu, count), gb=gpu.memory_gb),
                     gpu.memory_gb,

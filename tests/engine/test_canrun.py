@@ -415,6 +415,8 @@ def _spread() -> list[object]:
         assess(q(task="llm_finetune", mode="full_finetune", gpus=("gtx-1050-ti",))),  # …even a small one
         assess(q(model="whisper large v3", gpus=("gtx-1060-6gb",))),  # a published inference need
         assess(q(model="GET3D", task="other", gpus=("gtx-1050-ti",))),  # an unknown model, under the floor
+        assess(q(model="ktransformers", min_memory_gb=14, gpus=("rtx-4060-ti-16gb",))),  # a stated need, met
+        assess(q(min_memory_gb=24, gpus=("rtx-3060-12gb",))),  # … and one the card falls short of
     ]
     small_llm = spec("llama-3.1-8b").model_copy(update={"params_b": 0.5})
     figures = [
@@ -1192,3 +1194,26 @@ def test_several_macs_are_alternatives_not_one_rig():
     report = assess(q(model="llama 3.1 8b", gpus=("apple-m4-16gb", "apple-m4-max-128gb")))
     assert [v.fits for v in report.verdicts] == [True, True]
     assert not any(n.key in ("canrun.note.mixed_cards", "canrun.note.mixed_layer_split") for n in report.notes)
+
+
+def test_a_need_the_question_states_beside_a_card_is_answered_with_the_margin():
+    # "The docs say at least 14 GB; will my 4060 Ti 16G do?": yes, 2 GB to spare; "my 3060 — the README
+    # wants 24 GB": 12 GB short, and what brings a need down. The card's own memory is no stated need.
+    met = assess(q(model="ktransformers", min_memory_gb=14, gpus=("rtx-4060-ti-16gb",)))
+    said = next(m for m in _flat(met.headline) if m.key == "canrun.card.need_met")
+    assert said.args["margin"] == 2 and said.args["need"] == 14 and met.lean is True
+    short = assess(q(min_memory_gb=24, gpus=("rtx-3060-12gb",)))
+    said = next(m for m in _flat(short.headline) if m.key == "canrun.card.need_short")
+    assert said.args["short"] == 12 and short.lean is False
+    own = assess(q(min_memory_gb=12, gpus=("rtx-3060-12gb",)))  # "my 3060 12GB": variant, not a need
+    assert "canrun.card.need_met" not in own.headline.all_keys()
+
+
+def _flat(message):
+    """A message and every message inside it."""
+    yield message
+    for value in message.args.values():
+        items = value if isinstance(value, tuple) else (value,)
+        for item in items:
+            if hasattr(item, "args"):
+                yield from _flat(item)
