@@ -1455,12 +1455,37 @@ def info(query: Query, ctx: AdviceContext) -> Answer:
                     reference=reference,
                 )
             )
+    said.extend(_expected_decode(query, card, ctx))
     return Answer(
         kind="info",
         query=query,
         headline=msg("sentences", items=tuple(said)),
         spec=card,
         caveats=software[1:],
+    )
+
+
+def _expected_decode(query: Query, card: Gpu, ctx: AdviceContext) -> tuple[Msg, ...]:
+    """ "Only 10 tokens/s for Qwen2-7B on my 3090, is that normal?": what the card decodes that LLM at
+    (the best precision that fits, one user, from its memory bandwidth calibrated on published runs),
+    to weigh the user's figure against; far less points to layers offloaded to the CPU."""
+    if not query.model or query.mode not in (None, "inference"):
+        return ()
+    report = assess(
+        Query(kind="can_run", model=query.model, gpus=(card.id,), gpu_counts=(query.gpu_counts or (1,))[:1]),
+        snapshot=ctx.snapshot,
+    )
+    verdict = report.verdicts[0] if report.verdicts and report.model and report.model.kind == "llm" else None
+    if verdict is None or not verdict.fits or verdict.decode is None or verdict.precision is None:
+        return ()
+    return (
+        msg(
+            "advice.info.expected_decode",
+            model=report.model_name,
+            precision=rung_label(verdict.mode, verdict.precision, verdict.offload),
+            low=verdict.decode.low,
+            high=verdict.decode.high,
+        ),
     )
 
 

@@ -42,6 +42,8 @@ MODELS_FILE = "models.yaml"
 FUZZY_CUTOFF = 86.0
 # Two different models scoring this close to each other make a fuzzy match ambiguous: no answer.
 AMBIGUITY_MARGIN = 3.0
+# Words that make a model another model of its family (a vision, code, audio… variant), not a spelling of it
+_VARIANT_WORDS = frozenset({"vl", "vision", "coder", "code", "omni", "audio", "math", "image", "video", "embedding"})
 
 _PositiveInt = Field(default=None, gt=0)
 _LLM_REQUIRED = (
@@ -393,6 +395,9 @@ class ModelCatalog(BaseModel):
             return None
         candidates = _aliases_with(self.alias_index, signature)
         found = process.extract(key, candidates, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF, limit=8)
+        # "Qwen2-7B" is no Qwen2-VL 7B: a close name that adds a variant word ("vl", "coder") the text
+        # lacks is another model, however few letters it adds
+        found = [f for f in found if not any(w in f[0] and w not in key for w in _VARIANT_WORDS)]
         if not found:
             return None
         best_alias, best_score, _ = found[0]

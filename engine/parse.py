@@ -104,7 +104,7 @@ _TRAINED_WHOLE = frozenset(
     {"cnn", "vision", "encoder", "speech", "diffusion"}
 )  # "train" is a whole training (LoRA is named)
 _NOT_FIT = frozenset({"cue:power", "cue:cloud", "compare_strong"})
-QUICK_CONFIDENCE = 0.8  # the quick model's kind is taken from this probability (else the full model decides)
+QUICK_CONFIDENCE = 0.9  # the quick model's kind is taken from this probability (else the full model decides)
 KIND_CONFIDENCE = 0.6  # below this, the kind is asked about ("kind" in missing, with kind_choices); chosen on dev
 CHOICE_FLOOR = 0.12  # a kind this likely is offered as a choice
 TASK_CONFIDENCE = 0.7  # the classifier's task fills a task the rules did not find from this probability
@@ -967,8 +967,10 @@ class Parser:
             and self.vocab.requirement_words.find(words)
         ):
             out.add("requires")  # what a known model needs (see decide)
-        if self.vocab.trouble_words.find(words):
-            out.add("trouble")  # "is this normal?", "why so slow?": troubleshooting (see decide)
+        if not fields["ran_out"] and self.vocab.trouble_words.find(words):
+            # "is this normal?", "why so slow?": troubleshooting (see decide); "why do I run out of memory on
+            # my 2070?" is no trouble of that kind: what the card holds answers it
+            out.add("trouble")
         if cues.topic:
             out.add(f"topic:{cues.topic}")
         if said_mode:
@@ -1070,7 +1072,7 @@ class Parser:
             return reading.rule_kind, (), _RULES
         if not _relevant(reading):
             return None, (), _RULES
-        fits = "fit" in s and bool(_HARDWARE & s) and not _NOT_FIT & s
+        fits = "fit" in s and bool(_HARDWARE & s) and not _NOT_FIT & s and "trouble" not in s
         kinds = model.quick(s)  # the signals alone settle most questions; the n-grams the rest
         task: Any = _RULES
         if not fits and kinds.confidence < QUICK_CONFIDENCE:
@@ -1090,6 +1092,14 @@ class Parser:
             if self.vocab.software_words.search(reading.low) or project_name(reading, self.vocab.not_projects) is None:
                 return "info", (), task  # "is the 5090 supported by PyTorch?": its software status
             return "can_run", (), task  # "is the 5090 supported by starVLA?": whether that project runs on it
+        if (
+            {"gpus:1", "model"} <= s
+            and self.vocab.support_words.search(reading.low)
+            and not self.vocab.software_words.search(reading.low)
+        ):
+            return "can_run", (), task  # "does VoxCPM support the 5060 Ti?": whether that model runs on it
+        if reading.fields["power_limit_w"] and _HARDWARE & s:  # "cap my 4090 at 320W?": the guide on power
+            return "power", (), task
         if reading.fields["cloud_usd_per_hour"]:  # "H100 at $2.50/h or buy a 4090?": a price per hour rents
             return "cloud_vs_buy", (), task
         if reading.fields["psu_w"] and _HARDWARE & s and not reading.fields["model"]:  # "850W能带两张3090吗"

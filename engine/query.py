@@ -14,6 +14,7 @@ Fields follow ``questions/README.md``; ``None`` means "not stated", never "zero"
 
 from __future__ import annotations
 
+import re
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated, Any, Literal, NamedTuple, get_args
 
@@ -249,7 +250,9 @@ class Query(BaseModel):
         kept = value.encode()[:MODEL_TEXT_BYTES].decode(errors="ignore").strip() or value
         cut = max(kept.rfind(c) for c in " -_.")
         if len(kept) < len(value) and cut > 0 and any(c in kept[:cut] for c in " -_."):
-            kept = kept[:cut]  # "index-tts-vllm" → "index-tts": a cut name ends where a part of it does
+            # "index-tts-vllm" → "index-tts": a cut name ends where a part of it does (no separator left
+            # trailing, which a button's round trip would strip)
+            kept = _TRAILING_SEPARATORS.sub("", kept[:cut]) or kept[:cut]
         return kept
 
     @field_validator("gpus")
@@ -308,6 +311,9 @@ class Query(BaseModel):
         """A follow-up refines this query: fields the newer one states win, the rest carry over."""
         stated = newer.model_dump(exclude_unset=True)
         return self.model_copy(update={k: getattr(newer, k) for k in stated})
+
+
+_TRAILING_SEPARATORS = re.compile(r"[\s\-_.]+$")
 
 
 def _resolved(text: str) -> str:

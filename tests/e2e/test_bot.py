@@ -537,6 +537,12 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("2080 Ti 的规格是什么", ("RTX 3090 的 0.63 倍", "Turing")),
         ("Can a Mac Studio with 192GB run Llama 3 70B?", ("Apple M2 Ultra (192 GB): Yes", "of 144 GB")),
         ("Mac Studio 192G能跑70B吗", ("Apple M2 Ultra (192 GB)：可以", "/ 144 GB")),
+        ("Can one RTX 4090 train FooNet? How long will it take?", ("trains at 1.37× an RTX 3090", "time one epoch")),
+        ("两张A100 80G能从零训练FooNet吗？要多久？", ("16 位训练速度是 RTX 3090 的 4.17 倍", "计时")),
+        ("My 4060 Ti 16GB only gets 5 tok/s with Llama 3 8B, is that normal?", ("Expected on it", "tokens/s for one")),
+        ("为啥我的3090跑Qwen2-7B只有10 tokens/s？正常吗", ("预期速度：Qwen2 7B", "有层跑在 CPU")),
+        ("The docs say at least 14GB of VRAM. Will my 4060 Ti 16G do?", ("Yes: RTX 4060 Ti 16GB", "2 GB more")),
+        ("文档说至少14GB显存，我的4060ti 16G可以吗？", ("可以：RTX 4060 Ti 16GB", "多 2 GB")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

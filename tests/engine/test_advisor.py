@@ -796,3 +796,18 @@ def test_amd_and_intel_cards_offered_as_what_fits_come_with_their_software_cavea
     assert "advice.caveat.amd" in [c.key for c in amd.caveats]
     intel = advise(Query(kind="can_run", model="sd-1.5", vendor="intel"))
     assert any("XPU backend (oneAPI)" in english(c) for c in intel.caveats)
+
+
+def test_a_spec_card_asked_about_an_llm_says_how_fast_the_card_decodes_it():
+    # "Only 10 tokens/s for Qwen2-7B on my 3090, is that normal?": the spec card says what the card decodes
+    # that model at (BF16 fits in 24 GB), so the user can weigh their figure; not for training or a non-LLM
+    answer = advise(Query(kind="info", gpus=("rtx-3090",), model="Qwen2-7B"))
+    (said,) = [m for m in answer.headline.args["items"] if m.key == "advice.info.expected_decode"]
+    assert said.args["model"] == "Qwen2 7B" and english(said.args["precision"]) == "BF16"
+    assert 30 < said.args["low"] < said.args["high"] < 60
+    assert (
+        "advice.info.expected_decode"
+        not in advise(Query(kind="info", gpus=("rtx-3090",), model="SDXL")).headline.all_keys()
+    )
+    trains = advise(Query(kind="info", gpus=("rtx-3090",), model="Qwen2-7B", mode="lora"))
+    assert "advice.info.expected_decode" not in trains.headline.all_keys()

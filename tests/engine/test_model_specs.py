@@ -10,7 +10,13 @@ import yaml
 
 from engine import model_specs
 from engine.datafiles import DataError
-from engine.model_specs import ModelCatalog, ModelSpec, load_model_catalog_from, normalize_model_name
+from engine.model_specs import (
+    ModelCatalog,
+    ModelSpec,
+    load_model_catalog,
+    load_model_catalog_from,
+    normalize_model_name,
+)
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 MODELS_YAML = DATA_DIR / "models.yaml"
@@ -587,3 +593,12 @@ def test_missing_file_and_bad_yaml(tmp_path: Path) -> None:
     (tmp_path / "models.yaml").write_text("- id: [unclosed\n", encoding="utf-8")
     with pytest.raises(DataError, match="not valid YAML"):
         load_model_catalog_from(tmp_path)
+
+
+def test_a_close_name_that_adds_a_variant_word_is_another_model():
+    # "Qwen2-7B" is Qwen2 7B, never the vision model Qwen2-VL 7B that a fuzzy match one letter pair away
+    # would give; the variant named resolves as before.
+    catalog = load_model_catalog()
+    assert catalog.resolve("Qwen2-7B") == "qwen2-7b"
+    assert catalog.resolve("Qwen2-VL-7B-Instruct") == "qwen2-vl-7b"
+    assert catalog.resolve("qwen2.5 coder 7b instruct") == "qwen2.5-coder-7b"
