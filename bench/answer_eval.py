@@ -81,6 +81,9 @@ def _fits(answer: Answer) -> bool | None:
     return report.lean  # no model's figures: the card against the guide's floor, or what it runs
 
 
+_WORKLOADS = {"decode_tokens_per_s": "decode"}  # the labels' metric names that differ from the engine's workloads
+
+
 def _metric(answer: Answer, metric: str) -> bool:
     report = answer.can_run
     if metric == "memory_fit":
@@ -95,8 +98,14 @@ def _metric(answer: Answer, metric: str) -> bool:
         return floor_led or bool(
             report and (report.verdicts or report.memory_verdict or report.card or report.needs or report.by_size)
         )
-    if metric == "train16" and report is not None and report.train_speeds:
-        return True  # training on named cards: their 16-bit training speed, which a run's time scales with
+    if answer.kind == "info":  # a spec card's speed line: for the work named, or for training and LLM decode
+        keys = set(answer.headline.all_keys())
+        if metric == "decode_tokens_per_s" and keys & {"advice.info.expected_decode", "advice.info.speed"}:
+            return True
+        if "advice.info.speed_for" in keys and f"workload.{_WORKLOADS.get(metric, metric)}" in keys:
+            return True
+    if report is not None and any(s.gpu.workload == metric for s in report.speeds):
+        return True  # training or running a non-LLM on named cards: their speed for that work
     if metric == "decode_tokens_per_s":
         rows = [*(report.verdicts if report else ()), *(r.verdict for r in (report.card if report else ()))]
         ranked = answer.comparison.workload if answer.comparison else None  # a comparison ranked by decode

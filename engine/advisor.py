@@ -1330,7 +1330,7 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
         precision=query.precision,
         context=query.context_tokens,
     )
-    report = _with_train_speeds(query, report, ctx)
+    report = _with_work_speeds(query, report, ctx)
     follow_up = None
     if report.model_id is None and report.memory_verdict is None and report.floor is None and not report.card:
         # A name it does not know ("SadTalker") is asked for its size; no name, for the model.
@@ -1398,28 +1398,47 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
 _TRAINING_MODES = ("full_finetune", "lora", "qlora", "pretrain")
 
 
-def _with_train_speeds(query: Query, report: CanRunReport, ctx: AdviceContext) -> CanRunReport:
-    """Training on named cards ("can one 4090 train GET3D? how long does it take?"): how fast each setup
-    trains against the reference card (the guide's 16-bit training model, several cards with their
-    scaling), said after whether it fits — the time a run takes scales with it, and depends on the
-    project's data and settings, which the answer says. A Mac's GPU is left out (the guide's model is
-    of discrete cards), and so is one reference card (1.00× says nothing)."""
-    trains = query.mode in _TRAINING_MODES or (query.task or "").endswith(("finetune", "pretrain"))
+def _speed_work(query: Query, report: CanRunReport) -> Workload | None:
+    """The work whose speed a can-run answer on named cards adds: training (16-bit training), or running a
+    model that is no LLM — an image, video, vision or speech model, or a project we have no figures for run
+    for inference (16-bit inference). An LLM's decode speed is in its verdict already."""
+    if query.mode in _TRAINING_MODES or (query.task or "").endswith(("finetune", "pretrain")):
+        return "train16"
+    if query.mode not in (None, "inference"):
+        return None
+    if report.model is not None:
+        return None if report.model.kind == "llm" else "infer16"
+    if query.mode == "inference" and report.unresolved and not (query.task or "").startswith("llm"):
+        return "infer16"
+    return None
+
+
+def _with_work_speeds(query: Query, report: CanRunReport, ctx: AdviceContext) -> CanRunReport:
+    """Named cards and work whose speed is asked about as often as its fit ("can one 4090 train GET3D? how
+    long?", "how many seconds per image on a 3060?", "what fps on a Jetson Orin?"): how fast each setup does
+    that work against the reference card (the guide's performance model; training on several cards with
+    their scaling, inference per card, since one image or frame runs on one), said after whether it fits,
+    with what the time also depends on. A Mac's GPU is left out (the guide's model is of discrete cards),
+    and so is one reference card (1.00× says nothing)."""
+    work = _speed_work(query, report)
     setups = [
-        (gpu, count)
+        (gpu, count if work == "train16" else 1)
         for gpu, count in named_setups(query)[:3]
-        if gpu.platform != "unified_memory" and not (gpu.id == ctx.reference_gpu and count == 1)
+        if gpu.platform != "unified_memory"
     ]
-    if not trains or not setups:
+    setups = [(gpu, count) for gpu, count in setups if not (gpu.id == ctx.reference_gpu and count == 1)]
+    if work is None or not setups:
         return report
-    speeds = tuple(compare(gpu.id, ctx.reference_gpu, "train16", gpu_count=count) for gpu, count in setups)
+    speeds = tuple(compare(gpu.id, ctx.reference_gpu, work, gpu_count=count) for gpu, count in setups)
     reference = load_catalog().get(ctx.reference_gpu).short_name
+    key = "advice.canrun.train_speed" if work == "train16" else "advice.canrun.infer_speed"
     said = tuple(
-        msg("advice.canrun.train_speed", setup=setup(gpu.short_name, count), speed=s.ratio, reference=reference)
+        msg(key, setup=setup(gpu.short_name, count), speed=s.ratio, reference=reference)
         for (gpu, count), s in zip(setups, speeds, strict=True)
     )
-    headline = msg("sentences", items=(report.headline, *said, msg("advice.canrun.train_time")))
-    return report.model_copy(update={"train_speeds": speeds, "headline": headline})
+    time = msg("advice.canrun.train_time" if work == "train16" else "advice.canrun.infer_time")
+    headline = msg("sentences", items=(report.headline, *said, time))
+    return report.model_copy(update={"speeds": speeds, "headline": headline})
 
 
 def info(query: Query, ctx: AdviceContext) -> Answer:

@@ -245,9 +245,10 @@ class CanRunReport(Frozen):
     # which "how is the optimizer's memory estimated?" asks for.
     breakdown: MemoryEstimate | None = None
     published_fits: tuple[bool, ...] = ()  # per named setup, from a published requirement (diffusion training)
-    # Training on named cards ("can one 4090 train GET3D, and how long?"): each setup's 16-bit training
-    # speed against the reference card, which the time a run takes scales with (set by the advisor).
-    train_speeds: tuple[RelativeSpeed, ...] = ()
+    # Training, or running a model that is no LLM, on named cards ("can one 4090 train GET3D, and how long?",
+    # "fps on a Jetson Orin?"): each setup's speed for that work (16-bit training or inference) against the
+    # reference card, which the time a run or an image takes scales with (set by the advisor).
+    speeds: tuple[RelativeSpeed, ...] = ()
     # No model's figures (none named, or unknown): the yes/no the headline leans to — the card meets the
     # guide's floor for the work, makes images, runs a reference LLM — or None when it says none.
     lean: bool | None = None

@@ -1004,10 +1004,11 @@ class Parser:
         if kind != "can_run" and not reading.model_sized:
             # A model named in passing ("Whisper transcription: 3060 or 4060?") is the work, not the subject:
             # run (no training said), it is weighed by what running it takes — decode for an LLM, 16-bit
-            # inference for the rest.
+            # inference for the rest; so is a card's speed on a spec card ("12 min per HunyuanVideo clip
+            # on an H100, normal?").
             trains = fields["mode"] or (fields["task"] or "").endswith(("finetune", "pretrain"))
             run = self._model_kind(fields["model"]) if fields["model"] and not trains else None
-            if run and not fields["workload"] and kind in ("compare", "recommend"):
+            if run and not fields["workload"] and kind in ("compare", "recommend", "info", "other"):
                 fields["workload"] = "decode" if run == "llm" else "infer16"
             fields["model"] = None
         if kind == "can_run" and not fields["model"]:
@@ -1100,6 +1101,8 @@ class Parser:
             return "can_run", (), task  # "does VoxCPM support the 5060 Ti?": whether that model runs on it
         if reading.fields["power_limit_w"] and _HARDWARE & s:  # "cap my 4090 at 320W?": the guide on power
             return "power", (), task
+        if {"budget", "gpus:0"} <= s and "model" not in s and not _NOT_FIT & s and reading.rule_kind == "recommend":
+            return "recommend", (), task  # "our lab, under €3000, to train LLMs": what the money buys
         if reading.fields["cloud_usd_per_hour"]:  # "H100 at $2.50/h or buy a 4090?": a price per hour rents
             return "cloud_vs_buy", (), task
         if reading.fields["psu_w"] and _HARDWARE & s and not reading.fields["model"]:  # "850W能带两张3090吗"

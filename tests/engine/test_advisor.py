@@ -598,7 +598,7 @@ def test_training_on_named_cards_says_how_fast_each_trains_against_the_reference
     # each setup's 16-bit training speed (the guide's model; 2 cards with their scaling), which a run's
     # time scales with — 2× A100 80GB SXM4 at 2 × 2.18 × 0.956 = 4.17× an RTX 3090.
     two = advise(Query(kind="can_run", model="HI-Diff", mode="full_finetune", gpus=("a100-80gb-sxm",), num_gpus=2))
-    (speed,) = two.can_run.train_speeds
+    (speed,) = two.can_run.speeds
     assert speed.gpu_count == 2
     assert speed.ratio == pytest.approx(2 * relative_speed("a100-80gb-sxm", "train16") * scaling_efficiency(2))
     assert round(speed.ratio, 2) == 4.17
@@ -606,11 +606,24 @@ def test_training_on_named_cards_says_how_fast_each_trains_against_the_reference
     assert "advice.canrun.train_speed" in keys and "advice.canrun.train_time" in keys
     # Several cards named: one line each (the reference card alone, 1.00×, says nothing and is left out)
     both = advise(Query(kind="can_run", mode="full_finetune", gpus=("rtx-4090", "rtx-3090", "rtx-a6000")))
-    assert [s.gpu.gpu_id for s in both.can_run.train_speeds] == ["rtx-4090", "rtx-a6000"]
-    # Running a model is no training: no speed line; nor for a Mac (the guide's model is of discrete cards)
-    assert not advise(Query(kind="can_run", model="HI-Diff", mode="inference", gpus=("rtx-4090",))).can_run.train_speeds
+    assert [s.gpu.gpu_id for s in both.can_run.speeds] == ["rtx-4090", "rtx-a6000"]
+    # Running an LLM: its decode speed is in the verdict, no line; nor for a Mac (the guide's model is of
+    # discrete cards)
+    assert not advise(Query(kind="can_run", model="Llama 3 8B", gpus=("rtx-4090",))).can_run.speeds
     mac = advise(Query(kind="can_run", task="llm_finetune", gpus=("apple-m2-max-32gb",)))
-    assert not mac.can_run.train_speeds
+    assert not mac.can_run.speeds
+
+
+def test_running_an_image_or_vision_model_on_named_cards_says_how_fast_each_card_infers():
+    # "How many seconds per SDXL image on a 3060 12GB?", "HunyuanVideo on 2× A100": 16-bit inference per
+    # card (one image or clip runs on one card), the guide's model — 3060 12GB at 0.39× an RTX 3090
+    answer = advise(Query(kind="can_run", model="SDXL", gpus=("rtx-3060-12gb",)))
+    (speed,) = answer.can_run.speeds
+    assert speed.gpu.workload == "infer16" and speed.gpu_count == 1
+    assert speed.ratio == pytest.approx(relative_speed("rtx-3060-12gb", "infer16"))
+    assert {"advice.canrun.infer_speed", "advice.canrun.infer_time"} <= set(answer.headline.all_keys())
+    two = advise(Query(kind="can_run", model="FooVideo", mode="inference", gpus=("a100-80gb-sxm",), num_gpus=2))
+    assert [s.gpu_count for s in two.can_run.speeds] == [1]  # per card
 
 
 def test_a_compare_pick_with_less_memory_per_gpu_says_which_setup_holds_more():

@@ -970,3 +970,11 @@ def test_tis_after_a_count_is_a_plural() -> None:
 )
 def test_support_for_a_project_asks_whether_it_runs_and_for_a_framework_what_the_card_runs(text: str, kind: str):
     assert q(text, standalone=True).kind == kind
+
+
+@pytest.mark.parametrize(
+    "text", ["our lab wants to train LLMs, under €3000, about 8 h/day", "预算8000元，想学深度学习，买什么卡？"]
+)
+def test_a_budget_with_no_card_or_model_asks_what_the_money_buys_without_asking_the_kind(text: str) -> None:
+    result = parse(text, standalone=True)
+    assert result.query.kind == "recommend" and "kind" not in result.missing
