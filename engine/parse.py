@@ -568,16 +568,17 @@ class Parser:
     # --- everything else ---------------------------------------------------------------------------
 
     def find_model(self, text: str, scan: Scan, words: Words) -> tuple[str | None, bool, bool]:
-        """The first model name as typed ("Llama 3 8B", "mixtral 8x7b", "70B"); whether it is an LLM,
-        and whether it has a size (which says how much memory it needs)."""
+        """The first model name the catalog knows, else the first as typed ("Llama 3 8B", "mixtral 8x7b",
+        "70B"); whether it is an LLM, and whether it has a size (which says how much memory it needs). A
+        known model beats an earlier unknown name ("fine-tune Qwen2.5-0.5B with LLaMA-Factory")."""
         if not (self.vocab.model_families.could_match(words) or _SIZE_GATE.search(scan.low)):
             return None, False, False  # no family named and no size: most questions, one cheap check
+        first: tuple[int, int, str, bool, bool] | None = None
         for m in self.vocab.models.finditer(scan.low):
             if not scan.free(m.start(), m.end()):
                 continue
             if m.group("bare") and self.index.lookup((squash(m.group("bare")), ())):
                 continue  # "910B" is Huawei's Ascend 910B (a catalog card), not a 910-billion-parameter model
-            scan.take(m.start(), m.end())
             fam = m.group("fam")
             size = m.group("size") or m.group("psize")
             sized = fam is None or bool(size)
@@ -589,13 +590,18 @@ class Parser:
                 name, is_llm = f"{fam_text} {m.group('bare')}", fam_llm
             known = self._model_id(name)
             if known:
+                scan.take(m.start(), m.end())
                 return known, is_llm, sized  # the catalog's id, which a Query keeps as it is
-            if fam and size and len(name.encode()) > _MODEL_TEXT_BYTES:
-                # A long unknown name keeps what answers need: its family and size ("internlm 20b"),
-                # which a Query keeps whole and the can-run engine sizes from.
-                name = f"{text[m.start('fam') : m.end('fam')]} {size}"
-            return name, is_llm, sized
-        return None, False, False
+            if first is None:
+                if fam and size and len(name.encode()) > _MODEL_TEXT_BYTES:
+                    # A long unknown name keeps what answers need: its family and size ("internlm 20b"),
+                    # which a Query keeps whole and the can-run engine sizes from.
+                    name = f"{text[m.start('fam') : m.end('fam')]} {size}"
+                first = (m.start(), m.end(), name, is_llm, sized)
+        if first is None:
+            return None, False, False
+        scan.take(first[0], first[1])
+        return first[2], first[3], first[4]
 
     def _family_after(self, text: str, scan: Scan, end: int) -> tuple[str, bool] | None:
         """A family named without a size just after a bare size ("5B and 2B CogVideoX-Fun"): its name
@@ -814,7 +820,9 @@ class Parser:
             "mode": mode,
             "precision": self.precision(words, mode),
             "cpu_only": True if not mentions and vocab.cpu_only.find(words) else None,
-            "ran_out": True if vocab.oom_words.find(words) else None,
+            "ran_out": True
+            if (oom := vocab.oom_words.find(words)) and not _supposed(low, oom.start(), vocab)
+            else None,
             "cloud_usd_per_hour": hourly,
         }
         ids = list(dict.fromkeys(m.gpu_id for m in mentions))
@@ -1127,6 +1135,18 @@ class Parser:
             return kinds.best, (), task
         choices = tuple(k for k, p in kinds.ranked() if p >= CHOICE_FLOOR)[:3]
         return kinds.best, choices if len(choices) > 1 else (), task
+
+
+_CLAUSE_BREAK = re.compile(r"[.!?;,。！？；，\n]")
+
+
+def _supposed(low: str, start: int, vocab: Vocab) -> bool:
+    """Whether the words at ``start`` are supposed, not reported: "if I run out of memory", "如果显存不够"
+    (a conditional earlier in the same clause)."""
+    left = low[max(0, start - 24) : start]
+    breaks = list(_CLAUSE_BREAK.finditer(left))
+    clause = left[breaks[-1].end() :] if breaks else left
+    return vocab.conditional_words.search(clause) is not None
 
 
 def _pools(reading: Reading, vocab: Vocab) -> bool:

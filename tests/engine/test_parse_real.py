@@ -978,3 +978,27 @@ def test_support_for_a_project_asks_whether_it_runs_and_for_a_framework_what_the
 def test_a_budget_with_no_card_or_model_asks_what_the_money_buys_without_asking_the_kind(text: str) -> None:
     result = parse(text, standalone=True)
     assert result.query.kind == "recommend" and "kind" not in result.missing
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("用 LLaMA-Factory 微调 Qwen2.5-7B，24G 够吗", "qwen2.5-7b"),  # the tool first, the model it tunes after
+        ("Can I fine-tune Llama 3 8B with the llama-recipes scripts on a 4090?", "llama-3-8b"),
+    ],
+)
+def test_a_known_model_beats_an_earlier_name_the_catalog_lacks(text: str, model: str) -> None:
+    assert q(text, standalone=True).model == model
+
+
+@pytest.mark.parametrize(
+    ("text", "ran_out"),
+    [
+        ("如果显存不够，能用 QLoRA 吗？我的卡是 3060 12G", None),  # supposed: no report
+        ("If I run out of memory on my 4070, can I offload to RAM?", None),
+        ("我的4070跑Flux爆显存了", True),
+        ("If I set batch 16, I get OOM on my 3090", True),  # the "if" is another clause's
+    ],
+)
+def test_running_out_of_memory_is_a_report_only_when_it_happened(text: str, ran_out: bool | None) -> None:
+    assert q(text, standalone=True).ran_out is ran_out
