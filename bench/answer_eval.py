@@ -104,6 +104,8 @@ def _metric(answer: Answer, metric: str) -> bool:
             return True
         if "advice.info.speed_for" in keys and f"workload.{_WORKLOADS.get(metric, metric)}" in keys:
             return True
+    if metric == "train16" and report is not None and any(v.training for v in report.verdicts):
+        return True  # a fine-tune's verdict: hours per 100M tokens on each setup, from its training throughput
     if report is not None and any(s.gpu.workload == metric for s in report.speeds):
         return True  # training or running a non-LLM on named cards: their speed for that work
     if metric == "decode_tokens_per_s":

@@ -1421,6 +1421,8 @@ def _with_work_speeds(query: Query, report: CanRunReport, ctx: AdviceContext) ->
     with what the time also depends on. A Mac's GPU is left out (the guide's model is of discrete cards),
     and so is one reference card (1.00× says nothing)."""
     work = _speed_work(query, report)
+    if any(v.training is not None for v in report.verdicts):
+        return report  # an LLM fine-tune's verdict already says how long 100M tokens take on each setup
     setups = [
         (gpu, count if work == "train16" else 1)
         for gpu, count in named_setups(query)[:3]
