@@ -996,13 +996,14 @@ class Parser:
             # "why does my 1070 Ti 8G run out of memory?": no concept of the guide named, a card is —
             # what that card runs answers it (an explanation without a topic would be the default one)
             kind, choices = "can_run", ()
+        project = project_name(reading, self.vocab.not_projects) if kind == "can_run" and not fields["model"] else None
         if task is not _RULES:
             fields["task"] = task
         elif (
             kind == "can_run"
             and reading.task_from_stage
             and fields["task"] != "llm_pretrain"
-            and (fields["model"] or fields["task"] != "llm_finetune" or not reading.mentions)
+            and (fields["model"] or project or fields["task"] != "llm_finetune" or not reading.mentions)
         ):
             # "X inference needs how much VRAM?": a question about one model that is no LLM we know;
             # the stage word says nothing of its domain. (Shopping for "inference" means LLMs.)
@@ -1019,10 +1020,11 @@ class Parser:
             if run and not fields["workload"] and kind in ("compare", "recommend", "info", "other"):
                 fields["workload"] = "decode" if run == "llm" else "infer16"
             fields["model"] = None
-        if kind == "can_run" and not fields["model"]:
+        if project:
             # "How much VRAM does SadTalker need?": the project asked about, which the answer names
-            # (it has no figures for it) instead of asking "which model?"
-            fields["model"] = project_name(reading, self.vocab.not_projects)
+            # (it has no figures for it) instead of asking "which model?"; "LoRA" with it says nothing of
+            # its domain ("a LoRA with VideoX-Fun on a V100?" is no LLM fine-tune)
+            fields["model"] = project
         mac_sizes = (
             kind == "can_run"
             and not fields.get("gpus")

@@ -1002,3 +1002,11 @@ def test_a_known_model_beats_an_earlier_name_the_catalog_lacks(text: str, model:
 )
 def test_running_out_of_memory_is_a_report_only_when_it_happened(text: str, ran_out: bool | None) -> None:
     assert q(text, standalone=True).ran_out is ran_out
+
+
+def test_lora_with_a_project_we_do_not_know_is_no_llm_fine_tune() -> None:
+    # "LoRA" says nothing of the domain of a project the catalog lacks (a video model here); with a known
+    # LLM or no project at all it still means fine-tuning an LLM
+    query = q("How much VRAM to train a LoRA with AnimateFoo? Is my V100 enough?", standalone=True)
+    assert query.kind == "can_run" and query.model == "AnimateFoo" and query.task is None
+    assert q("Can my 3090 do a LoRA of Llama 3 8B?", standalone=True).task == "llm_finetune"
