@@ -1585,7 +1585,12 @@ def _card_name(gpu: Gpu, count: int) -> str | Msg:
 
 
 def _other_cards(
-    setups: list[tuple[Gpu, int]], first: Gpu, floor: MemoryFloor | None, task: str | None, mode: Mode | None
+    setups: list[tuple[Gpu, int]],
+    first: Gpu,
+    floor: MemoryFloor | None,
+    task: str | None,
+    mode: Mode | None,
+    unknown: bool = False,
 ) -> list[Msg]:
     """ "Would a 4070 or a 7800 XT be enough?" with no model: each further card named gets its own line of
     what it runs (the table shows the first); the guide's floor is said once, except where it is the
@@ -1596,7 +1601,9 @@ def _other_cards(
         if gpu.id == first.id:
             continue
         setup = msg("canrun.card.setup", setup=_card_name(gpu, count), gb=gpu.memory_gb)
-        out.append(_card_headline(setup, gpu.memory_gb, card_capabilities(gpu, count), said, task, mode))
+        out.append(
+            _card_headline(setup, gpu.memory_gb, card_capabilities(gpu, count), said, task, mode, unknown=unknown)
+        )
     return out
 
 
@@ -1604,6 +1611,13 @@ def _ran_out(query: Query, setup: str | Msg) -> tuple[Msg, ...]:
     """ "I get OOM on my 3090": what the user ran needs more than the card has with those settings — said
     first, with the settings that bring a need down, before what the card runs."""
     return (msg("canrun.ran_out", setup=setup),) if query.ran_out else ()
+
+
+def _ran_out_though_it_fits(query: Query, verdicts: list[GpuVerdict], memory: MemoryVerdict | None) -> tuple[Msg, ...]:
+    """ "Qwen2.5 1.5B, how much memory? I OOM on 4× 48 GB": it fits as counted (the settings the verdict
+    states), so what ran asked for more — said after the verdict, with what usually does it."""
+    fits = any(v.fits for v in verdicts) or (memory is not None and memory.fits)
+    return (msg("canrun.ran_out_fits"),) if query.ran_out and fits else ()
 
 
 def _stated_need(query: Query, setups: list[tuple[Gpu, int]]) -> float | None:
@@ -1661,7 +1675,7 @@ def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -
                     query.mode,
                     unknown=unknown,
                 ),
-                *_other_cards(setups, gpu, floor, task, query.mode),
+                *_other_cards(setups, gpu, floor, task, query.mode, unknown=unknown),
             ),
             notes=(
                 *egpu_notes([g for g, _ in setups]),
@@ -2033,16 +2047,19 @@ def assess(
         verdicts=tuple(verdicts),
         memory_verdict=memory,
         alternatives=tuple(alternatives),
-        headline=_headline(
-            spec,
-            verdicts,
-            memory,
-            alternatives,
-            need_msg,
-            needs,
-            within_budget=query.budget_usd() is not None,
-            asked=chosen,
-            currency=query.budget.currency if query.budget else "USD",
+        headline=_sentences(
+            _headline(
+                spec,
+                verdicts,
+                memory,
+                alternatives,
+                need_msg,
+                needs,
+                within_budget=query.budget_usd() is not None,
+                asked=chosen,
+                currency=query.budget.currency if query.budget else "USD",
+            ),
+            *_ran_out_though_it_fits(query, verdicts, memory),
         ),
         needs=tuple(needs),
         breakdown=breakdown,

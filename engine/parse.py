@@ -1182,6 +1182,10 @@ _NAME_AFTER = re.compile(
 _NAME_BEFORE = re.compile(r"\s+(?:inference|training|model|models|demo|webui|needs?|requires?)\b", re.IGNORECASE)
 
 
+_NAME_PARTS = re.compile(r"[-_.]")
+_HARDWARE_PARTS = frozenset({"gpu", "gpus", "cpu", "cpus", "card", "cards"})
+
+
 def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
     """The project or model a can-run question asks about when it is none the catalog knows: in a
     Chinese question any Latin name ("运行WriteGPT这个模型"), in others one typed like a project
@@ -1204,6 +1208,8 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
             continue
         if any(name.lower() in unknown or unknown in name.lower() for unknown in reading.unknown):
             continue
+        if any(part in _HARDWARE_PARTS for part in _NAME_PARTS.split(name.lower())[1:]):
+            continue  # "quad-GPU", "multi-GPU", "dual-CPU": hardware said, not a project
         # CamelCase or capitals with digits ("SadTalker", "AnimeGANv2") read as a name anywhere; a
         # capitalised or all-capitals word ("Champ", "RVC" — or "WAN", "USB") only where the words
         # around it make it the thing run ("train ALAE", "RVC training").

@@ -248,12 +248,16 @@ class Query(BaseModel):
         if known is not None:
             return known
         kept = value.encode()[:MODEL_TEXT_BYTES].decode(errors="ignore").strip() or value
+        if len(kept) == len(value):
+            return kept
         cut = max(kept.rfind(c) for c in " -_.")
-        if len(kept) < len(value) and cut > 0 and any(c in kept[:cut] for c in " -_."):
+        if cut > 0 and any(c in kept[:cut] for c in " -_."):
             # "index-tts-vllm" → "index-tts": a cut name ends where a part of it does (no separator left
             # trailing, which a button's round trip would strip)
-            kept = _TRAILING_SEPARATORS.sub("", kept[:cut]) or kept[:cut]
-        return kept
+            return _TRAILING_SEPARATORS.sub("", kept[:cut]) or kept[:cut]
+        # else the cut shows: "visual-chatgpt" → "visual-cha…", not a name that looks typed that way
+        room = value.encode()[: MODEL_TEXT_BYTES - len(_CUT.encode())].decode(errors="ignore")
+        return (_TRAILING_SEPARATORS.sub("", room) or room) + _CUT
 
     @field_validator("gpus")
     @classmethod
@@ -314,6 +318,7 @@ class Query(BaseModel):
 
 
 _TRAILING_SEPARATORS = re.compile(r"[\s\-_.]+$")
+_CUT = "…"  # marks an unknown model's name cut to what a button holds
 
 
 def _resolved(text: str) -> str:

@@ -417,6 +417,7 @@ def _spread() -> list[object]:
         assess(q(model="GET3D", task="other", gpus=("gtx-1050-ti",))),  # an unknown model, under the floor
         assess(q(model="ktransformers", min_memory_gb=14, gpus=("rtx-4060-ti-16gb",))),  # a stated need, met
         assess(q(min_memory_gb=24, gpus=("rtx-3060-12gb",))),  # … and one the card falls short of
+        assess(q(model="qwen2.5 1.5b", gpus=("rtx-a6000",), gpu_counts=(4,), ran_out=True)),  # OOM, yet it fits
     ]
     small_llm = spec("llama-3.1-8b").model_copy(update={"params_b": 0.5})
     figures = [
@@ -1217,3 +1218,12 @@ def _flat(message):
         for item in items:
             if hasattr(item, "args"):
                 yield from _flat(item)
+
+
+def test_running_out_of_memory_where_the_model_fits_says_what_asked_for_more():
+    # "Qwen2.5 1.5B, how much memory? I OOM on 4× 48 GB": it fits as counted (1.8 GB per card), so the
+    # answer says so and what makes a run ask for more; without the report, no such sentence
+    said = assess(q(model="qwen2.5 1.5b", gpus=("rtx-a6000",), gpu_counts=(4,), ran_out=True))
+    assert said.verdicts[0].fits and "canrun.ran_out_fits" in said.headline.all_keys()
+    plain = assess(q(model="qwen2.5 1.5b", gpus=("rtx-a6000",), gpu_counts=(4,)))
+    assert "canrun.ran_out_fits" not in plain.headline.all_keys()

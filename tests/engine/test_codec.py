@@ -197,3 +197,10 @@ def test_an_unknown_model_cut_at_a_separator_survives_a_button():
     # space before the cut, which the button's round trip then stripped.
     asked = Query(kind="recommend", model="00\x80\U00010000 -abcdefgh")
     assert not asked.model.endswith(" ") and decode(encode(asked)) == asked
+
+
+def test_an_unknown_model_cut_with_no_part_to_end_at_shows_the_cut():
+    # "visual-chatgpt" is longer than a button keeps and has no earlier part to end at: "visual-cha…",
+    # not "visual-chatgp" (a name that looks typed that way); the cut name survives a button
+    asked = Query(kind="can_run", model="visual-chatgpt")
+    assert asked.model == "visual-cha…" and decode(encode(asked)) == asked

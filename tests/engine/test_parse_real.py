@@ -1010,3 +1010,8 @@ def test_lora_with_a_project_we_do_not_know_is_no_llm_fine_tune() -> None:
     query = q("How much VRAM to train a LoRA with AnimateFoo? Is my V100 enough?", standalone=True)
     assert query.kind == "can_run" and query.model == "AnimateFoo" and query.task is None
     assert q("Can my 3090 do a LoRA of Llama 3 8B?", standalone=True).task == "llm_finetune"
+
+
+def test_hardware_typed_like_a_name_is_no_project() -> None:
+    # "a quad-GPU build" names no project to run; "dots.ocr" and "foo-tts" still do
+    assert q("Will a quad-GPU build around a Threadripper run it?", standalone=True).model is None
