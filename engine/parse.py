@@ -388,6 +388,9 @@ class Parser:
         for at in self._name_starts(toks):
             if at < i:
                 continue  # inside a name already read
+            if _CHIP_TOKEN.match(toks[at][0]) and (glued := _GLUED_TO.search(scan.low, 0, toks[at][1])):
+                if glued.group(1) not in _MAC_WORDS:
+                    continue  # "MiniMax-M1": a model's version, no Apple chip ("Mac-M2" is one)
             i = at
             run = self._run(toks, i, scan)
             found = self._match(run, laptop, scan) if run else None
@@ -1183,6 +1186,9 @@ _NAME_BEFORE = re.compile(r"\s+(?:inference|training|model|models|demo|webui|nee
 
 
 _NAME_PARTS = re.compile(r"[-_.]")
+_CHIP_TOKEN = re.compile(r"m[1-9]$")  # an Apple chip's token ("m1" … "m9")
+_GLUED_TO = re.compile(r"([a-z]+)[-_]$")  # the word a token is glued to by a hyphen ("minimax-" of "minimax-m1")
+_MAC_WORDS = frozenset({"mac", "macbook", "imac", "apple", "mbp", "air", "pro", "mini", "studio"})
 _HARDWARE_PARTS = frozenset({"gpu", "gpus", "cpu", "cpus", "card", "cards"})
 
 

@@ -1015,3 +1015,14 @@ def test_lora_with_a_project_we_do_not_know_is_no_llm_fine_tune() -> None:
 def test_hardware_typed_like_a_name_is_no_project() -> None:
     # "a quad-GPU build" names no project to run; "dots.ocr" and "foo-tts" still do
     assert q("Will a quad-GPU build around a Threadripper run it?", standalone=True).model is None
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("部署MiniMax-M1要几张H20？", ("h20",)),  # a model's version, no Apple M1
+        ("Mac-M2 16GB能跑Qwen 7B吗", ("apple-m2-16gb",)),  # a Mac's chip, glued by a hyphen
+    ],
+)
+def test_a_chip_name_glued_to_a_model_name_is_its_version(text: str, gpus: tuple[str, ...]) -> None:
+    assert q(text, standalone=True).gpus == gpus
