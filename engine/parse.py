@@ -388,9 +388,9 @@ class Parser:
         for at in self._name_starts(toks):
             if at < i:
                 continue  # inside a name already read
-            if _CHIP_TOKEN.match(toks[at][0]) and (glued := _GLUED_TO.search(scan.low, 0, toks[at][1])):
-                if glued.group(1) not in _MAC_WORDS:
-                    continue  # "MiniMax-M1": a model's version, no Apple chip ("Mac-M2" is one)
+            glued = _GLUED_TO.search(scan.low, 0, toks[at][1]) if _CHIP_TOKEN.match(toks[at][0]) else None
+            if glued and glued.group(1) not in _MAC_WORDS:
+                continue  # "MiniMax-M1": a model's version, no Apple chip ("Mac-M2" is one)
             i = at
             run = self._run(toks, i, scan)
             found = self._match(run, laptop, scan) if run else None
