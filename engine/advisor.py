@@ -452,7 +452,10 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
         else:
             caveats.append(msg("advice.caveat.nvidia_first"))
     elif any(catalog.get(o.gpu_id).vendor != "nvidia" for o in options) and query.vendor is None:
-        caveats.append(msg("advice.caveat.nvidia_first"))
+        intel = next((catalog.get(o.gpu_id) for o in options if catalog.get(o.gpu_id).vendor == "intel"), None)
+        caveats.append(msg("advice.caveat.nvidia_first" + (".intel" if intel is not None else "")))
+        if intel is not None:  # an Intel card in the table comes with what runs on it (oneAPI, no CUDA)
+            caveats.extend(software_caveats(intel))
     # Several cards add memory, not batch-1 decode speed (a layer split takes turns): no "more speed" offer.
     # Learning and Kaggle start on one card: the guide's beginner buys one RTX 3070 and only "after 6–9
     # months 4× RTX 3080"; its Kaggle pick is one RTX 3070 (guide 2020 TL;DR).

@@ -137,4 +137,25 @@ def caveats_for(gpu_ids: tuple[str, ...], *, compared: bool = False) -> tuple[Ms
         from engine.canrun import egpu_notes
 
         out.extend(egpu_notes([catalog.get(gpu_id) for gpu_id in dict.fromkeys(gpu_ids)]))
+    return _merged_macs(out)
+
+
+def _merged_macs(caveats: list[Msg]) -> tuple[Msg, ...]:
+    """Several Macs in one answer ("Can my MacBook run it?" answered for three sizes): what runs on an Apple
+    GPU said once for all of them, and macOS's default GPU share of each in one sentence, not per Mac."""
+    apple = [c for c in caveats if c.key == "support.apple"]
+    shares = [c for c in caveats if c.key == "support.unified.macos"]
+    if len(apple) < 2 and len(shares) < 2:
+        return tuple(caveats)
+    out: list[Msg] = []
+    for c in caveats:
+        if c.key == "support.apple" and len(apple) > 1:
+            if c is apple[0]:
+                out.append(msg("support.apple.several", gpus=tuple(a.args["gpu"] for a in apple)))
+        elif c.key == "support.unified.macos" and len(shares) > 1:
+            if c is shares[0]:
+                each = tuple(msg("support.unified.share", gb=m.args["gb"], total=m.args["total"]) for m in shares)
+                out.append(msg("support.unified.macos.several", each=each))
+        else:
+            out.append(c)
     return tuple(out)

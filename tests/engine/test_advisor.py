@@ -824,3 +824,12 @@ def test_a_spec_card_asked_about_an_llm_says_how_fast_the_card_decodes_it():
     )
     trains = advise(Query(kind="info", gpus=("rtx-3090",), model="Qwen2-7B", mode="lora"))
     assert "advice.info.expected_decode" not in trains.headline.all_keys()
+
+
+def test_an_intel_card_in_a_recommendation_comes_with_what_runs_on_it():
+    # NVIDIA leads (no vendor asked for), but an Arc card in the table gets oneAPI's caveat and the opt-in
+    # names Intel too
+    answer = advise(Query(kind="recommend", task="learning", budget=Money(amount=300, currency="USD")))
+    assert any(load_catalog().get(o.gpu_id).vendor == "intel" for o in answer.options[1:])
+    keys = [c.key for c in answer.caveats]
+    assert "advice.caveat.nvidia_first.intel" in keys and "support.xpu" in keys

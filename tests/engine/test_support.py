@@ -299,3 +299,15 @@ def test_a_huawei_or_jetson_part_never_leads_a_recommendation(organization, task
             if catalog.get(option.gpu_id).vendor == "huawei":
                 assert "support.ascend" in [m.key for m in option.caveats], option.gpu_id
                 assert "advice.caveat.nvidia_first" in _said(answer)
+
+
+def test_several_macs_share_one_software_caveat_and_one_memory_share_line():
+    # "Can my MacBook run it?" answered for three Macs: what runs on an Apple GPU once, and macOS's default
+    # GPU share of each Mac in one sentence (12 of 16 GB, 36 of 48 GB, 96 of 128 GB)
+    said = caveats_for(("apple-m4-16gb", "apple-m4-pro-48gb", "apple-m4-max-128gb"))
+    keys = [c.key for c in said]
+    assert keys.count("support.apple.several") == 1 and "support.apple" not in keys
+    (shares,) = [c for c in said if c.key == "support.unified.macos.several"]
+    assert [(m.args["gb"], m.args["total"]) for m in shares.args["each"]] == [(12, 16), (36, 48), (96, 128)]
+    one = caveats_for(("apple-m4-16gb",))  # one Mac: its own lines, as before
+    assert [c.key for c in one] == ["support.apple", "support.unified.macos"]
