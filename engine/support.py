@@ -151,7 +151,7 @@ def _merged_macs(caveats: list[Msg]) -> tuple[Msg, ...]:
     for c in caveats:
         if c.key == "support.apple" and len(apple) > 1:
             if c is apple[0]:
-                out.append(msg("support.apple.several", gpus=tuple(a.args["gpu"] for a in apple)))
+                out.append(msg("support.apple.several", gpus=tuple(str(a.args["gpu"]) for a in apple)))
         elif c.key == "support.unified.macos" and len(shares) > 1:
             if c is shares[0]:
                 each = tuple(msg("support.unified.share", gb=m.args["gb"], total=m.args["total"]) for m in shares)
