@@ -1114,7 +1114,12 @@ class Parser:
             return "can_run", (), task  # "does VoxCPM support the 5060 Ti?": whether that model runs on it
         if reading.fields["power_limit_w"] and _HARDWARE & s:  # "cap my 4090 at 320W?": the guide on power
             return "power", (), task
-        if {"budget", "gpus:0"} <= s and "model" not in s and not _NOT_FIT & s and reading.rule_kind == "recommend":
+        if (
+            {"budget", "gpus:0"} <= s
+            and not {"model", "count"} & s
+            and not _NOT_FIT & s
+            and reading.rule_kind == "recommend"
+        ):
             return "recommend", (), task  # "our lab, under €3000, to train LLMs": what the money buys
         if reading.fields["cloud_usd_per_hour"]:  # "H100 at $2.50/h or buy a 4090?": a price per hour rents
             return "cloud_vs_buy", (), task

@@ -1026,3 +1026,9 @@ def test_hardware_typed_like_a_name_is_no_project() -> None:
 )
 def test_a_chip_name_glued_to_a_model_name_is_its_version(text: str, gpus: tuple[str, ...]) -> None:
     assert q(text, standalone=True).gpus == gpus
+
+
+def test_a_follow_up_about_a_count_and_a_price_is_no_standalone_recommendation() -> None:
+    # "what about 3 of those at $750 a card?" alone refers back to something: no budget rule makes it
+    # a recommendation (after an answer it refines that answer)
+    assert q("what about 3 of those at $750 a card?", standalone=True).kind != "recommend"
