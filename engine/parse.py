@@ -545,6 +545,15 @@ class Parser:
             count = count_before(scan, run[0][1], self.vocab)
             loose += [count] if count else []
             return
+        kept_ends = [e for t, _, e in run if t not in self.vocab.gpu_noise]
+        members = self._series(names[:stop], scan, kept_ends[stop - 1]) if stop <= len(kept_ends) else ()
+        if members:
+            # "Will the RX 7900 series be supported by ROCm?": the series' top card stands for it (they share
+            # their architecture and software status), said as a guess with the others as options
+            start, end = run[0][1], kept_ends[stop - 1]
+            scan.take(start, end)
+            mentions.append(Mention(members[0], start, end, None, True, None, members))
+            return
         text = " ".join(names[:stop])
         gpu_id = self._resolve_fuzzy(text)
         if gpu_id is None and names[0] in _OTHER_LINE and digit_at == 1:
@@ -567,6 +576,29 @@ class Parser:
                 break
         if text not in unknown:
             unknown.append(text)
+
+    def _series(self, names: list[str], scan: Scan, end: int) -> tuple[str, ...]:
+        """The desktop cards of a series named as one by a four-digit number ("RX 7900 series", "RX 9000 系列"),
+        the top card first (most memory, then bandwidth, then power); none unless "series" follows and the
+        name has a line word."""
+        if len(names) != 2 or names[0] not in self.vocab.gpu_lines or not _SERIES.match(scan.low, end):
+            return ()
+        if not (len(names[1]) == 4 and names[1].isdigit()):
+            return ()  # "the RTX 50 series" is a generation in general, not a card to read
+        prefix = names[0] + names[1].rstrip("0")
+        catalog = self.index.catalog
+        found = {
+            gpu_id
+            for (core, extras), gpu_id in self.index.exact.items()
+            if core.startswith(prefix)
+            and core != prefix
+            and catalog.get(gpu_id).platform == "desktop"
+            and not catalog.get(gpu_id).modified
+        }
+        ranked = sorted(
+            found, key=lambda g: (-catalog.get(g).memory_gb, -catalog.get(g).bandwidth_gbs, -catalog.get(g).tdp_w, g)
+        )
+        return tuple(ranked)
 
     # --- everything else ---------------------------------------------------------------------------
 
@@ -1191,6 +1223,7 @@ _NAME_BEFORE = re.compile(r"\s+(?:inference|training|model|models|demo|webui|nee
 
 
 _NAME_PARTS = re.compile(r"[-_.]")
+_SERIES = re.compile(r"\s*(?:series|系列)")  # "RX 7900 series", "RX 9000系列": a series named as one
 _CHIP_TOKEN = re.compile(r"m[1-9]$")  # an Apple chip's token ("m1" … "m9")
 _GLUED_TO = re.compile(r"([a-z]+)[-_]$")  # the word a token is glued to by a hyphen ("minimax-" of "minimax-m1")
 _MAC_WORDS = frozenset({"mac", "macbook", "imac", "apple", "mbp", "air", "pro", "mini", "studio"})

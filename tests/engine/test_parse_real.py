@@ -1032,3 +1032,16 @@ def test_a_follow_up_about_a_count_and_a_price_is_no_standalone_recommendation()
     # "what about 3 of those at $750 a card?" alone refers back to something: no budget rule makes it
     # a recommendation (after an answer it refines that answer)
     assert q("what about 3 of those at $750 a card?", standalone=True).kind != "recommend"
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu"),
+    [
+        ("Does ROCm support the RX 7900 series yet?", "rx-7900-xtx"),  # the series' top card stands for it
+        ("RX 9000系列能用ROCm跑PyTorch吗", "rx-9070-xt"),
+        ("RX 6000 series on ROCm?", "rx-6950-xt"),  # not the RTX 6000 a fuzzy match of "rx 6000" gives
+    ],
+)
+def test_a_series_named_as_one_is_read_as_its_top_card_with_the_others_as_options(text: str, gpu: str) -> None:
+    result = parse(text, standalone=True)
+    assert result.query.gpus == (gpu,)
