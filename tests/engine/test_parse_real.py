@@ -1045,3 +1045,13 @@ def test_a_follow_up_about_a_count_and_a_price_is_no_standalone_recommendation()
 def test_a_series_named_as_one_is_read_as_its_top_card_with_the_others_as_options(text: str, gpu: str) -> None:
     result = parse(text, standalone=True)
     assert result.query.gpus == (gpu,)
+
+
+@pytest.mark.parametrize(
+    ("text", "task"),
+    [("训练yolov5需要多大显存？", "computer_vision"), ("用sdxl出图，4060够吗", "image_generation")],
+)
+def test_a_latin_name_glued_to_chinese_words_still_names_the_work(text: str, task: str) -> None:
+    # a word boundary does not exist between "练" and "y" in Unicode regexes: names are bounded by
+    # Latin letters and digits instead
+    assert q(text, standalone=True).task == task
