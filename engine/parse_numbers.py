@@ -508,13 +508,16 @@ def count_before(scan: Scan, start: int, vocab: Vocab, plural: bool = False) -> 
 def _plain_count(scan: Scan, start: int, value: int, counted: bool, pats: CountPatterns, vocab: Vocab) -> bool:
     """A large bare number before a name is a count when the name is counted (a plural, a measure
     word) and nothing before it says money: no currency symbol or word, no budget word."""
-    if not counted or value > 4096:
+    if not counted or value > 4096 or _after_currency(scan, start, vocab):
         return False
+    return not pats.not_count.search(_CLAUSE_BREAK.split(scan.left(start, 16))[-1])
+
+
+def _after_currency(scan: Scan, start: int, vocab: Vocab) -> bool:
+    """Whether a currency prefix stands just before ``start`` ("$500", "$-500", "€ ~800"): money, no count."""
     left = scan.left(start, 16)
     money = money_patterns(vocab)
-    if _last_before_tail(left) in money.prefix_ends and money.prefix.search(left):
-        return False
-    return not pats.not_count.search(_CLAUSE_BREAK.split(left)[-1])
+    return _last_before_tail(left) in money.prefix_ends and money.prefix.search(left) is not None
 
 
 def count_after(scan: Scan, end: int, vocab: Vocab) -> Count | None:
@@ -541,8 +544,9 @@ def generic_counts(scan: Scan, vocab: Vocab) -> list[Count]:
             continue
         text = m.group("n") or m.group("cn")
         value = _count_value(text, vocab)
-        if value is None or value < 1:
-            continue
+        at = m.start("n") if m.group("n") else m.start("cn")
+        if value is None or value < 1 or (text[:1].isdigit() and _after_currency(scan, at, vocab)):
+            continue  # "$-500 gpu": an amount, not 500 GPUs
         scan.take(m.start(), m.end())
         out.append(Count(value, text.strip().isdigit()))
     if _MAYBE_CARDS[0].search(scan.low) or _MAYBE_CARDS[1].search(scan.low):

@@ -1055,3 +1055,10 @@ def test_a_latin_name_glued_to_chinese_words_still_names_the_work(text: str, tas
     # a word boundary does not exist between "练" and "y" in Unicode regexes: names are bounded by
     # Latin letters and digits instead
     assert q(text, standalone=True).task == task
+
+
+@pytest.mark.parametrize("text", ["budget $500 gpu", "budget $-500 gpu", "€800 graphics card for SD?"])
+def test_a_number_after_a_currency_sign_is_money_not_a_count(text: str) -> None:
+    result = parse(text, standalone=True)
+    assert result.query.num_gpus is None
+    assert result.query.budget is not None or "parse.note.negative_budget" in [n.key for n in result.notes]
