@@ -815,6 +815,9 @@ class Parser:
         apple = vocab.apple.find(words) is not None
         memory = find_memory(scan, vocab, unified=apple)
         budget, notes, budget_guessed, budget_per_card = self.budget(scan, words, lang, default_currency)
+        for m in mentions:  # "I have 99999 RTX 4090s": more cards than a question can mean, said, not read
+            if m.count is None and (huge := _HUGE_COUNT.search(scan.low, max(0, m.start - 16), m.start)):
+                notes.append(msg("parse.note.huge_count", count=int(huge.group(1)), most=MAX_COUNT))
         num_gpus = _num_gpus(counts)
         if budget is not None and budget_per_card:
             budget = self.per_card(budget, num_gpus, notes)
@@ -1223,6 +1226,8 @@ _NAME_BEFORE = re.compile(r"\s+(?:inference|training|model|models|demo|webui|nee
 
 
 _NAME_PARTS = re.compile(r"[-_.]")
+_HUGE_COUNT = re.compile(r"(?<![0-9.,$€£¥])([0-9]{5,9})\s*(?:[x张張片]\s*)?$")  # 10,000+ cards before a name
+MAX_COUNT = 4096  # the most GPUs a question is read with (Query's bound on num_gpus)
 _SERIES = re.compile(r"\s*(?:series|系列)")  # "RX 7900 series", "RX 9000系列": a series named as one
 _CHIP_TOKEN = re.compile(r"m[1-9]$")  # an Apple chip's token ("m1" … "m9")
 _GLUED_TO = re.compile(r"([a-z]+)[-_]$")  # the word a token is glued to by a hyphen ("minimax-" of "minimax-m1")

@@ -1062,3 +1062,10 @@ def test_a_number_after_a_currency_sign_is_money_not_a_count(text: str) -> None:
     result = parse(text, standalone=True)
     assert result.query.num_gpus is None
     assert result.query.budget is not None or "parse.note.negative_budget" in [n.key for n in result.notes]
+
+
+@pytest.mark.parametrize("text", ["I have 99999 RTX 4090s, can I run Llama 405B?", "我有100000张4090"])
+def test_an_absurd_count_of_cards_is_said_to_be_ignored(text: str) -> None:
+    result = parse(text, standalone=True)
+    assert result.query.num_gpus is None and "parse.note.huge_count" in [n.key for n in result.notes]
+    assert "parse.note.huge_count" not in [n.key for n in parse("10000块4090", standalone=True).notes]  # money
