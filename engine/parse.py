@@ -815,8 +815,9 @@ class Parser:
         apple = vocab.apple.find(words) is not None
         memory = find_memory(scan, vocab, unified=apple)
         budget, notes, budget_guessed, budget_per_card = self.budget(scan, words, lang, default_currency)
-        for m in mentions:  # "I have 99999 RTX 4090s": more cards than a question can mean, said, not read
-            if m.count is None and (huge := _HUGE_COUNT.search(scan.low, max(0, m.start - 16), m.start)):
+        for mention in mentions:  # "I have 99999 RTX 4090s": more cards than a question means, said, not read
+            at = mention.start
+            if mention.count is None and (huge := _HUGE_COUNT.search(scan.low, max(0, at - 16), at)):
                 notes.append(msg("parse.note.huge_count", count=int(huge.group(1)), most=MAX_COUNT))
         num_gpus = _num_gpus(counts)
         if budget is not None and budget_per_card:
