@@ -815,6 +815,9 @@ class Parser:
         apple = vocab.apple.find(words) is not None
         memory = find_memory(scan, vocab, unified=apple)
         budget, notes, budget_guessed, budget_per_card = self.budget(scan, words, lang, default_currency)
+        if context is not None and not _CONTEXTS[0] <= context <= _CONTEXTS[1]:  # "10000000k context": said, not read
+            key = "parse.note.context_ignored" if context > _CONTEXTS[1] else "parse.note.context_short"
+            notes.append(msg(key, tokens=context))
         for mention in mentions:  # "I have 99999 RTX 4090s": more cards than a question means, said, not read
             at = mention.start
             if mention.count is None and (huge := _HUGE_COUNT.search(scan.low, max(0, at - 16), at)):
@@ -855,7 +858,7 @@ class Parser:
             "organization": True if vocab.organization.find(words) else None,
             "power_limit_w": power_limit,
             "psu_w": psu,
-            "context_tokens": context if context is None or 128 <= context <= 10_000_000 else None,
+            "context_tokens": context if context is None or _CONTEXTS[0] <= context <= _CONTEXTS[1] else None,
             "mode": mode,
             "precision": self.precision(words, mode),
             "cpu_only": True if not mentions and vocab.cpu_only.find(words) else None,
@@ -1228,6 +1231,7 @@ _NAME_BEFORE = re.compile(r"\s+(?:inference|training|model|models|demo|webui|nee
 
 _NAME_PARTS = re.compile(r"[-_.]")
 _HUGE_COUNT = re.compile(r"(?<![0-9.,$€£¥])([0-9]{5,9})\s*(?:[x张張片]\s*)?$")  # 10,000+ cards before a name
+_CONTEXTS = (128, 10_000_000)  # the context lengths, in tokens, a question is read with
 MAX_COUNT = 4096  # the most GPUs a question is read with (Query's bound on num_gpus)
 _SERIES = re.compile(r"\s*(?:series|系列)")  # "RX 7900 series", "RX 9000系列": a series named as one
 _CHIP_TOKEN = re.compile(r"m[1-9]$")  # an Apple chip's token ("m1" … "m9")

@@ -572,6 +572,8 @@ def test_notes_read_in_every_language() -> None:
         "MacBook Pro 16GB enough for Llama 7B?",
         "Can my MacBook run Llama 3 8B?",
         "I have 99999 RTX 4090s",
+        "llama 3 8b with 10000000k context on a 4090",
+        "qwen 7b 上下文 32 token",
     ]
     said = {note for text in texts for note in parse(text).notes}
     own = set(read_yaml(data_dir() / "locales" / "messages" / "parse.yaml"))
