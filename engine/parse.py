@@ -380,7 +380,7 @@ class Parser:
     def find_gpus(self, scan: Scan, laptop: bool) -> tuple[list[Mention], list[str], list[Count]]:
         """GPU names, longest catalog match first; GPU-like names that match nothing go to unknown,
         with the counts written next to them ("2x 4080 supr")."""
-        toks = gpu_tokens(scan.low, self.vocab)
+        toks = self._split_variants(gpu_tokens(scan.low, self.vocab))
         mentions: list[Mention] = []
         unknown: list[str] = []
         loose: list[Count] = []
@@ -424,6 +424,19 @@ class Parser:
                 self._unknown(run, scan, laptop, mentions, unknown, loose)
             i += 1
         return mentions, unknown, loose
+
+    def _split_variants(self, toks: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+        """ "4090ti" → "4090", "ti" where the glued form names no card: read as "4090 Ti" is (the variant
+        word then decides, or the name is asked about), not dropped."""
+        out = []
+        for tok, start, end in toks:
+            glued = _GLUED_VARIANT.match(tok) if tok[:1].isdigit() else None
+            if glued and tok not in self.index.starts and glued.group(1) in self.index.starts:
+                cut = start + glued.end(1)
+                out += [(glued.group(1), start, cut), (glued.group(2), cut, end)]
+            else:
+                out.append((tok, start, end))
+        return out
 
     def _name_starts(self, toks: list[tuple[str, int, int]]) -> list[int]:
         """Where a name may begin, which is only what _run accepts: a start word (maybe as a plural or
@@ -818,7 +831,13 @@ class Parser:
         if context is not None and not _CONTEXTS[0] <= context <= _CONTEXTS[1]:  # "10000000k context": said, not read
             key = "parse.note.context_ignored" if context > _CONTEXTS[1] else "parse.note.context_short"
             notes.append(msg(key, tokens=context))
-        for mention in mentions:  # "I have 99999 RTX 4090s": more cards than a question means, said, not read
+        for mention in mentions:
+            # "4090 Ti": a variant word after a card that has no such variant is said, not dropped silently
+            after = _VARIANT_AFTER.match(scan.low, mention.end)
+            name = self.index.catalog.get(mention.gpu_id).short_name
+            if after and after.group(1) not in name.lower().split():
+                notes.append(msg("parse.note.no_such_variant", typed=f"{name} {after.group(1).title()}", card=name))
+            # "I have 99999 RTX 4090s": more cards than a question means, said, not read
             at = mention.start
             if mention.count is None and (huge := _HUGE_COUNT.search(scan.low, max(0, at - 16), at)):
                 notes.append(msg("parse.note.huge_count", count=int(huge.group(1)), most=MAX_COUNT))
@@ -1230,6 +1249,8 @@ _NAME_BEFORE = re.compile(r"\s+(?:inference|training|model|models|demo|webui|nee
 
 
 _NAME_PARTS = re.compile(r"[-_.]")
+_VARIANT_AFTER = re.compile(r"\s*(ti|super)(?![a-z0-9])")  # a variant word right after a card's name
+_GLUED_VARIANT = re.compile(r"([0-9]{3,4})(ti|super)$")  # "4090ti": a number and a variant word typed as one
 _HUGE_COUNT = re.compile(r"(?<![0-9.,$€£¥])([0-9]{5,9})\s*(?:[x张張片]\s*)?$")  # 10,000+ cards before a name
 _CONTEXTS = (128, 10_000_000)  # the context lengths, in tokens, a question is read with
 MAX_COUNT = 4096  # the most GPUs a question is read with (Query's bound on num_gpus)

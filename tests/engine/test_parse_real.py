@@ -1069,3 +1069,15 @@ def test_an_absurd_count_of_cards_is_said_to_be_ignored(text: str) -> None:
     result = parse(text, standalone=True)
     assert result.query.num_gpus is None and "parse.note.huge_count" in [n.key for n in result.notes]
     assert "parse.note.huge_count" not in [n.key for n in parse("10000块4090", standalone=True).notes]  # money
+
+
+def test_a_variant_word_glued_to_a_number_is_read_as_typed_apart() -> None:
+    # "4090ti" names no card: read as "4090 ti" is (the RTX 4090, a guess), not dropped; real glued names stay
+    assert q("两块24G的4090ti能训练吗", standalone=True).gpus == ("rtx-4090",)
+    assert q("3090ti够吗", standalone=True).gpus == ("rtx-3090-ti",)
+
+
+def test_a_variant_a_card_never_had_is_said_and_read_as_the_card() -> None:
+    result = parse("is the 4090 ti good for llms?", standalone=True)
+    assert result.query.gpus == ("rtx-4090",) and "parse.note.no_such_variant" in [n.key for n in result.notes]
+    assert not parse("3090 ti vs 4090", standalone=True).notes  # a variant that exists: nothing to say
