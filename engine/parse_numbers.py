@@ -708,13 +708,16 @@ def find_wattages(scan: Scan, vocab: Vocab) -> tuple[int | None, int | None]:
         scan.take(m.start(), m.end())
         watts = round(float(m.group("n")) * (1000 if m.group("k") else 1))
         near = scan.left(m.start(), 32) + " " + scan.low[m.end() : m.end() + 16]
-        if vocab.power_limit_cues.search(near):
+        if vocab.power_limit_cues.search(near) or _RUN_AT.search(scan.left(m.start(), 8)):
             if limit is None and 1 <= watts <= 2000:
                 limit = watts
         elif psu is None and PSU_WATTS[0] <= watts <= PSU_WATTS[1] and vocab.psu_cues.search(near):
             psu = watts
     return limit, psu
 
+
+# "a 4090 at 300W", "跑在300W": the watts a card runs at, a limit — not a PSU however "enough" follows
+_RUN_AT = re.compile(r"(?:(?<![a-z])at|@|跑在|设在|設在|限在)\s*$")
 
 # A PSU people own: from the smallest desktop units to the largest single server supplies (the Query's
 # bound is wider; a figure outside these is not read as a PSU).

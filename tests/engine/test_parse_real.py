@@ -1081,3 +1081,18 @@ def test_a_variant_a_card_never_had_is_said_and_read_as_the_card() -> None:
     result = parse("is the 4090 ti good for llms?", standalone=True)
     assert result.query.gpus == ("rtx-4090",) and "parse.note.no_such_variant" in [n.key for n in result.notes]
     assert not parse("3090 ti vs 4090", standalone=True).notes  # a variant that exists: nothing to say
+
+
+@pytest.mark.parametrize(
+    ("text", "psu", "limit"),
+    [
+        ("is 1000W enough for 2x 3090?", 1000, None),  # a wattage someone asks is enough: their PSU
+        ("1000w够两张3090吗", 1000, None),
+        ("Is a 4090 at 300W enough for training?", None, 300),  # the watts a card runs at: a limit
+    ],
+)
+def test_enough_beside_a_wattage_asks_about_the_psu_unless_the_card_runs_at_it(
+    text: str, psu: int | None, limit: int | None
+) -> None:
+    query = q(text, standalone=True)
+    assert query.kind == "power" and (query.psu_w, query.power_limit_w) == (psu, limit)
