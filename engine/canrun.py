@@ -1624,8 +1624,9 @@ def _stated_need(query: Query, setups: list[tuple[Gpu, int]]) -> float | None:
     """A memory need the question states beside a named card ("the docs say at least 14 GB; will my
     4060 Ti 16G do?"): a size that is no named card's own memory (which only tells variants apart)."""
     need = query.min_memory_gb
-    if need is None or any(abs(gpu.memory_gb - need) < 0.5 for gpu, _ in setups):
-        return None
+    owned = [size for gpu, _ in setups for size in (gpu.memory_gb, gpu.unified_memory_gb) if size is not None]
+    if need is None or any(abs(size - need) < 0.5 for size in owned):
+        return None  # the card's own memory, or a Mac's whole unified memory ("M4 Max 128G")
     return need
 
 

@@ -1227,3 +1227,10 @@ def test_running_out_of_memory_where_the_model_fits_says_what_asked_for_more():
     assert said.verdicts[0].fits and "canrun.ran_out_fits" in said.headline.all_keys()
     plain = assess(q(model="qwen2.5 1.5b", gpus=("rtx-a6000",), gpu_counts=(4,)))
     assert "canrun.ran_out_fits" not in plain.headline.all_keys()
+
+
+def test_a_macs_whole_memory_is_no_stated_need():
+    # "M4 Max 128G, what can it run?": 128 GB is the Mac's unified memory, not a need its 96 GB GPU share
+    # falls short of
+    report = assess(q(min_memory_gb=128, gpus=("apple-m4-max-128gb",)))
+    assert "canrun.card.need_short" not in report.headline.all_keys()
