@@ -1086,6 +1086,10 @@ class Parser:
             # (it has no figures for it) instead of asking "which model?"; "LoRA" with it says nothing of
             # its domain ("a LoRA with VideoX-Fun on a V100?" is no LLM fine-tune)
             fields["model"] = project
+        colab = kind == "can_run" and not fields.get("gpus") and not reading.memory and _free_colab(reading)
+        if colab:
+            # "Can I run SD.Next on free Colab?": the free tier's GPU is a T4 (16 GB), said in a note
+            fields["gpus"], fields["gpu_counts"] = (FREE_COLAB_GPU,), (1,)
         mac_sizes = (
             kind == "can_run"
             and not fields.get("gpus")
@@ -1115,6 +1119,7 @@ class Parser:
             notes=(
                 *reading.notes,
                 *((msg("parse.note.mac_sizes"),) if mac_sizes else ()),
+                *((msg("parse.note.free_colab", source=FREE_COLAB_SOURCE),) if colab else ()),
                 *(msg("parse.note.not_out_yet", name=name.upper().replace(" TI", " Ti")) for name in future),
             ),
         )
@@ -1181,6 +1186,12 @@ class Parser:
             return "recommend", (), task  # "our lab, under €3000, to train LLMs": what the money buys
         if reading.fields["cloud_usd_per_hour"]:  # "H100 at $2.50/h or buy a 4090?": a price per hour rents
             return "cloud_vs_buy", (), task
+        if _free_colab(reading) and (
+            reading.fields["model"]
+            or self.vocab.fit_intent.search(reading.low)
+            or project_name(reading, self.vocab.not_projects)
+        ):
+            return "can_run", (), task  # "能用免费Colab训练DH_live吗": whether it runs on the free tier's T4
         if reading.fields["psu_w"] and _HARDWARE & s and not reading.fields["model"]:  # "850W能带两张3090吗"
             return "power", (), task
         slower = "slower" in reading.low or "慢" in reading.low  # every slower_than_one pattern holds one
@@ -1215,6 +1226,18 @@ def _supposed(low: str, start: int, vocab: Vocab) -> bool:
     breaks = list(_CLAUSE_BREAK.finditer(left))
     clause = left[breaks[-1].end() :] if breaks else left
     return vocab.conditional_words.search(clause) is not None
+
+
+# Colab's free tier: a T4 (16 GB), as Chris McCormick's table of Colab GPUs (updated March 2026) says: "The T4 is
+# still free".
+FREE_COLAB_GPU = "t4"
+FREE_COLAB_SOURCE = "https://mccormickml.com/2024/04/23/colab-gpus-features-and-pricing"
+_FREE_COLAB = re.compile(r"(?:free|免费|免費)[^?!。？！]{0,24}colab|colab[^?!。？！]{0,16}(?:free|免费|免費)")
+
+
+def _free_colab(reading: Reading) -> bool:
+    """Whether the question is about Colab's free tier ("free Colab", "免费版Colab", "Colab free T4")."""
+    return "colab" in reading.low and _FREE_COLAB.search(reading.low) is not None
 
 
 def _pools(reading: Reading, vocab: Vocab) -> bool:

@@ -575,6 +575,7 @@ def test_notes_read_in_every_language() -> None:
         "llama 3 8b with 10000000k context on a 4090",
         "qwen 7b 上下文 32 token",
         "is the 4090 ti good for llms?",
+        "colab免费版能跑sdxl吗",
     ]
     said = {note for text in texts for note in parse(text).notes}
     own = set(read_yaml(data_dir() / "locales" / "messages" / "parse.yaml"))

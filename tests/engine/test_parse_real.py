@@ -1096,3 +1096,15 @@ def test_enough_beside_a_wattage_asks_about_the_psu_unless_the_card_runs_at_it(
 ) -> None:
     query = q(text, standalone=True)
     assert query.kind == "power" and (query.psu_w, query.power_limit_w) == (psu, limit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["colab免费版能跑sdxl吗", "is free colab enough to fine-tune llama 3 8b with qlora?", "能用免费Colab训练FooGAN吗"],
+)
+def test_colabs_free_tier_is_asked_about_as_its_t4(text: str) -> None:
+    # whether it runs on the free tier's GPU, a T4 (16 GB), said in a note — not a rent-or-buy answer
+    result = parse(text, standalone=True)
+    assert result.query.kind == "can_run" and result.query.gpus == ("t4",)
+    assert "parse.note.free_colab" in [n.key for n in result.notes]
+    assert q("Colab Pro or buy a 3090?", standalone=True).kind == "cloud_vs_buy"  # paid: rent or buy
