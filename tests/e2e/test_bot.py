@@ -543,6 +543,10 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("为啥我的3090跑Qwen2-7B只有10 tokens/s？正常吗", ("预期速度：Qwen2 7B", "有层跑在 CPU")),
         ("The docs say at least 14GB of VRAM. Will my 4060 Ti 16G do?", ("Yes: RTX 4060 Ti 16GB", "2 GB more")),
         ("文档说至少14GB显存，我的4060ti 16G可以吗？", ("可以：RTX 4060 Ti 16GB", "多 2 GB")),
+        ("is free colab enough to fine-tune llama 3 8b with qlora?", ("T4: Yes, at QLoRA", "Colab's free tier")),
+        ("colab免费版能跑sdxl吗", ("T4：可以", "Colab 免费版")),
+        ("I have 99999 RTX 4090s, can I run llama 405b?", ("RTX 4090", "ignored a count of 99,999 GPUs")),
+        ("is the 4090 ti good for llms?", ("RTX 4090", "there is no RTX 4090 Ti")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(
