@@ -1120,8 +1120,23 @@ class Parser:
                 *reading.notes,
                 *((msg("parse.note.mac_sizes"),) if mac_sizes else ()),
                 *((msg("parse.note.free_colab", source=FREE_COLAB_SOURCE),) if colab else ()),
+                *((self._laptop_note(),) if kind == "recommend" and "laptop" in reading.signals else ()),
                 *(msg("parse.note.not_out_yet", name=name.upper().replace(" TI", " Ti")) for name in future),
             ),
+        )
+
+    def _laptop_note(self) -> Msg:
+        """ "Best laptop GPU under $2,000?": the ranking is of desktop cards (a laptop's GPU has no price of its
+        own); what to check in a laptop instead, with the catalog's flagship pair as the example."""
+        laptop, desktop = (self.index.catalog.get(g) for g in ("rtx-4090-laptop", "rtx-4090"))
+        return msg(
+            "parse.note.laptop_desktop",
+            laptop=laptop.short_name,
+            laptop_gb=laptop.memory_gb,
+            laptop_w=laptop.tdp_w,
+            desktop=desktop.short_name,
+            desktop_gb=desktop.memory_gb,
+            desktop_w=desktop.tdp_w,
         )
 
     def _not_out_yet(self, name: str) -> bool:

@@ -1108,3 +1108,10 @@ def test_colabs_free_tier_is_asked_about_as_its_t4(text: str) -> None:
     assert result.query.kind == "can_run" and result.query.gpus == ("t4",)
     assert "parse.note.free_colab" in [n.key for n in result.notes]
     assert q("Colab Pro or buy a 3090?", standalone=True).kind == "cloud_vs_buy"  # paid: rent or buy
+
+
+def test_a_laptop_asked_for_in_a_recommendation_is_told_the_ranking_is_of_desktop_cards() -> None:
+    result = parse("best laptop gpu for deep learning under $2000", standalone=True)
+    (note,) = [n for n in result.notes if n.key == "parse.note.laptop_desktop"]
+    assert (note.args["laptop_gb"], note.args["desktop_gb"]) == (16, 24)  # RTX 4090 Laptop GPU vs RTX 4090
+    assert not parse("my laptop has a 4060, can it run llama 8b?", standalone=True).notes  # its own card: no note
