@@ -55,6 +55,7 @@ from engine.parse_vocab import (
     squash,
 )
 from engine.query import BOUNDS, ParseResult, Query
+from engine.specs import Gpu
 
 FUZZY_REMEMBERED = 4096  # GPU-like names whose fuzzy match is remembered (an LRU; see _resolve_fuzzy)
 LIMIT = 2000  # characters read; longer text is cut before any regex runs
@@ -372,7 +373,16 @@ class Parser:
         if text in memo:
             memo.move_to_end(text)
             return memo[text]
-        found = memo[text] = self.index.catalog.resolve(text)
+        found = self.index.catalog.resolve(text)
+        line, _, rest = text.partition(" ")
+        if (
+            found is not None
+            and line in self.vocab.gpu_lines
+            and rest.endswith("000")
+            and line not in _name_words(self.index.catalog.get(found))
+        ):
+            found = None  # "RX 6000" is a series, no RTX 6000 ("RTX 6600", a typo, is still the RX 6600)
+        memo[text] = found
         while len(memo) > FUZZY_REMEMBERED:
             memo.popitem(last=False)
         return found
@@ -1284,6 +1294,11 @@ _NAME_AFTER = re.compile(
 )
 # Words after a capitalised name that make it the thing run or trained ("RVC training", "LHM inference").
 _NAME_BEFORE = re.compile(r"\s+(?:inference|training|model|models|demo|webui|needs?|requires?)\b", re.IGNORECASE)
+
+
+def _name_words(gpu: Gpu) -> set[str]:
+    """The lower-case words of a card's names ("rtx", "6000", "ada"), for checking a fuzzy match's line."""
+    return {w for name in (gpu.name, gpu.short_name, *gpu.aliases) for w in re.split(r"[\s\-]+", name.lower())}
 
 
 _NAME_PARTS = re.compile(r"[-_.]")

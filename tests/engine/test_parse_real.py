@@ -1115,3 +1115,11 @@ def test_a_laptop_asked_for_in_a_recommendation_is_told_the_ranking_is_of_deskto
     (note,) = [n for n in result.notes if n.key == "parse.note.laptop_desktop"]
     assert (note.args["laptop_gb"], note.args["desktop_gb"]) == (16, 24)  # RTX 4090 Laptop GPU vs RTX 4090
     assert not parse("my laptop has a 4060, can it run llama 8b?", standalone=True).notes  # its own card: no note
+
+
+def test_a_fuzzy_match_keeps_the_product_line_typed() -> None:
+    # "RX 6000" (a round number: a series) is no RTX 6000 Ada: asked about, not read as another vendor's card;
+    # "GTX 2080" still is the RTX 2080 (GeForce numbers are unique across the two lines)
+    assert q("RX 6000能跑吗", standalone=True).gpus == ()
+    assert q("gtx 2080 for llms?", standalone=True).gpus == ("rtx-2080",)
+    assert q("upgrading to an RTX 6600 for Whisper?", standalone=True).gpus == ("rx-6600",)  # a typo, one card
