@@ -7,6 +7,13 @@ and the yardstick (memory fit, decode tokens/s, 16-bit training, break-even). Th
 bot each question the way chat does (parse → respond, one question at a time, no conversation) and
 checks each property. The test split is held out: report it as it falls, tune on train and dev.
 
+The yardstick is met by what the answer shows for that work: a comparison or ranking by it; for memory fit,
+a need, a verdict, what a card holds, or the guide's floor led by the cheapest card that meets it; for
+16-bit training or inference, a can-run answer's speed line for named cards (``CanRunReport.speeds``), an
+LLM fine-tune's hours per 100M tokens, or a spec card's speed line for that work; for decode, tokens/s in a
+verdict or a spec card's decode line. (The last four counted from 2026-12-06 11:00 UTC; docs/answers.md gives
+the figures by the earlier rule beside them.)
+
     .venv/bin/python bench/answer_eval.py                 # every split
     .venv/bin/python bench/answer_eval.py --split dev -v  # and each failing question of dev
 """
