@@ -756,16 +756,19 @@ class Parser:
         return ("used" if used else "new" if new else None), False
 
     def budget(
-        self, scan: Scan, words: Words, lang: str, default_currency: str
+        self, scan: Scan, words: Words, lang: str, default_currency: str, mentions: list[Mention] | None = None
     ) -> tuple[Money | None, list[Msg], bool, bool]:
         """The most the user will spend (the top of a range), with notes on amounts ignored, whether
-        the currency was guessed, and whether the amount is per card. A total beats a per-card price."""
+        the currency was guessed, and whether the amount is per card. A total beats a per-card price;
+        a named card's price ("a 3070M with 16GB for $290", "A770s are $230") is no budget."""
         notes: list[Msg] = []
         found: list[tuple[Money, bool, bool]] = []
         limit = self._max_budget
         hints: list[str] | None = None
         for amount in find_amounts(scan, self.vocab):
-            if not amount.cued:
+            if not amount.cued or (
+                mentions and not amount.per_card and _card_price(scan.low, amount.start, amount.end, mentions)
+            ):
                 continue
             if hints is None:  # place words matter only once there is an amount
                 hints = currency_hints(words, self.vocab)
@@ -837,7 +840,11 @@ class Parser:
         context = take_context(scan)
         apple = vocab.apple.find(words) is not None
         memory = find_memory(scan, vocab, unified=apple)
-        budget, notes, budget_guessed, budget_per_card = self.budget(scan, words, lang, default_currency)
+        # Beside a rental price, a card's price is what buying costs ("rent an A100 at $1.80/h or buy a 4090 for
+        # $2,500?"): the amount a rent-or-buy answer weighs, kept as the budget
+        budget, notes, budget_guessed, budget_per_card = self.budget(
+            scan, words, lang, default_currency, [] if hourly or self.vocab.kinds["cloud"].find(words) else mentions
+        )
         if context is not None and not _CONTEXTS[0] <= context <= _CONTEXTS[1]:  # "10000000k context": said, not read
             key = "parse.note.context_ignored" if context > _CONTEXTS[1] else "parse.note.context_short"
             notes.append(msg(key, tokens=context))
@@ -1299,6 +1306,27 @@ _NAME_BEFORE = re.compile(r"\s+(?:inference|training|model|models|demo|webui|nee
 def _name_words(gpu: Gpu) -> set[str]:
     """The lower-case words of a card's names ("rtx", "6000", "ada"), for checking a fuzzy match's line."""
     return {w for name in (gpu.name, gpu.short_name, *gpu.aliases) for w in re.split(r"[\s\-]+", name.lower())}
+
+
+# Between a card's name and an amount, what makes the amount that card's price ("3070M with 16GB for $290",
+# "A770s are $230", "A6000 $4,800", "4090卖12000"); "under", "budget" and the like are not among them.
+_PRICE_LINK = re.compile(
+    r"^(?:s|'s)?(?:\s*(?:with|w/)?\s*[0-9]+\s*gb?)?[\s,:(]*"
+    r"(?:(?:is|are|was|were|costs?|for|at|@|goes for|sells? for|selling for|priced at|only|just"
+    r"|卖|賣|售价|售價|价格|價格|只要|才|要)\s*)*(?:~|about|around|约|約)?\s*[$€£¥￥]?\s*$"
+)
+
+
+def _card_price(low: str, start: int, end: int, mentions: list[Mention]) -> bool:
+    """Whether the amount at ``start``–``end`` is the price of the card named just before it (and not a
+    budget said as one: "RTX 4090, $2000 budget")."""
+    if _BUDGET_AFTER.match(low, end):
+        return False
+    before = [m for m in mentions if m.end <= start and start - m.end <= 32]
+    return any(_PRICE_LINK.match(low[m.end : start]) for m in before)
+
+
+_BUDGET_AFTER = re.compile(r"\s*(?:usd|dollars?|元|块钱)?\s*(?:budget|预算|預算|total|in total|max|maximum|以内|以內)")
 
 
 _NAME_PARTS = re.compile(r"[-_.]")

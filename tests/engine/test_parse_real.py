@@ -1123,3 +1123,18 @@ def test_a_fuzzy_match_keeps_the_product_line_typed() -> None:
     assert q("RX 6000能跑吗", standalone=True).gpus == ()
     assert q("gtx 2080 for llms?", standalone=True).gpus == ("rtx-2080",)
     assert q("upgrading to an RTX 6600 for Whisper?", standalone=True).gpus == ("rx-6600",)  # a typo, one card
+
+
+@pytest.mark.parametrize(
+    ("text", "budget"),
+    [
+        ("Thinking of a used 3090 for $650, will it run Llama 3 8B?", None),  # the card's price, no budget
+        ("16GB A770s are $230 right now: worth it for SD?", None),
+        ("RTX 4090, $2000 budget, is it enough for LLMs?", Decimal(2000)),  # a budget said as one
+        ("which is better under $1000: 3060 or 4060?", Decimal(1000)),
+        ("rent an A100 at $1.80/h or buy a 4090 for $2,500?", Decimal(2500)),  # beside a rental: what buying costs
+    ],
+)
+def test_a_named_cards_price_is_no_budget(text: str, budget: Decimal | None) -> None:
+    query = q(text, standalone=True)
+    assert (query.budget.amount if query.budget else None) == budget
