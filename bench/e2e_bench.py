@@ -29,6 +29,11 @@ Targets (issues #10, #24): p99 < 25 ms at 100 events/s; CPU per answer ≤ 1.5×
 such as ``GPU_ADVISOR_INTERNALS_OFF=skip_own`` costs or buys), ``--tree NAME:DIR`` GPU Advisor from
 another checkout (before/after in the same rounds); each is also printed as a ratio to gpu-advisor.
 
+Each GPU Advisor starts against a new SQLite database already at the newest schema, as deployed
+(deploy/compose.yaml runs ``gpu-advisor migrate`` before the shards), so alembic, which only a
+migration loads (≈10 MB of RSS), is not in the measured process; before 2026-12-06 10:30 UTC each
+started against an empty one and migrated it itself.
+
 Run: .venv/bin/python bench/e2e_bench.py [--n 70] [--rate 100] [--rounds 8] [--repeated]
          [--forgetful] [--rich-echo] [--variant NAME:KEY=VALUE] [--tree NAME:DIR]
 """
@@ -507,11 +512,35 @@ def bench_guilds() -> list[FakeGuild]:
     ]
 
 
+def migrated_data_dir(cwd: Path, env: dict | None = None) -> str:
+    """A new data directory whose SQLite database ``gpu-advisor migrate`` (run from the checkout in
+    ``cwd``: ``-c`` puts it first on the path) brought to the newest schema, as deploy/compose.yaml's
+    migrate step does before the shards start: a shard then reads its revision and imports no alembic."""
+    data_dir = tempfile.mkdtemp(prefix="gpu-advisor-bench-")
+    subprocess.run(
+        [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main(['migrate']))"],
+        cwd=cwd,
+        env={**os.environ, **(env or {}), "DATA_DIR": data_dir, "DATABASE_URL": ""},
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return data_dir
+
+
 async def start(
-    stack: contextlib.AsyncExitStack, argv: list[str], echo: bool, env: dict | None, cwd: Path | None = None
+    stack: contextlib.AsyncExitStack,
+    argv: list[str],
+    echo: bool,
+    env: dict | None,
+    cwd: Path | None = None,
+    migrated: bool = True,
 ) -> Running:
+    """One bot with its own double and a database of its own, new every run: migrated beforehand, as
+    deployed, unless ``migrated`` is False (then the bot migrates it, as at its first start ever); the
+    echo bot has none."""
     double = await stack.enter_async_context(DiscordDouble(guilds=bench_guilds(), interaction_timeout=None))
-    data_dir = tempfile.mkdtemp(prefix="gpu-advisor-bench-")  # a database of its own, new every run
+    fresh = echo or not migrated
+    data_dir = tempfile.mkdtemp(prefix="gpu-advisor-bench-") if fresh else migrated_data_dir(cwd or ROOT, env)
     stack.callback(shutil.rmtree, data_dir, True)
     proc = await start_bot(double, argv, {"DATA_DIR": data_dir, **(env or {})}, cwd)
     stack.callback(stop, proc)

@@ -16,8 +16,14 @@ VMs set it) compiles every module of bot/ and engine/ from source at every start
 a 2-vCPU VM. So the bots start as deployed: bot/ and engine/ are compiled once into a cache of this
 benchmark's own (``PYTHONPYCACHEPREFIX``), which every start then reads; ``--from-source`` measures
 a start that compiles from source, as this benchmark did before 2026-12-03 22:30 UTC.
-Run: .venv/bin/python bench/startup_bench.py [--guilds 1000] [--runs 3] [--from-source]
-     .venv/bin/python bench/startup_bench.py --users 50000 [--batch 500]
+
+Database: a deployed shard starts against a database that is already at the newest schema
+(deploy/compose.yaml runs ``gpu-advisor migrate`` before the shards; a restart finds its own), which
+costs one read at start-up, not alembic. So each start gets a new SQLite database migrated
+beforehand by ``gpu-advisor migrate``, untimed; ``--unmigrated`` starts against an empty one, which
+the bot migrates itself (the first start ever), as this benchmark did before 2026-12-06 10:30 UTC.
+Run: .venv/bin/python bench/startup_bench.py [--guilds 1000] [--runs 3] [--from-source] [--unmigrated]
+     .venv/bin/python bench/startup_bench.py --users 50000 [--batch 500] [--unmigrated]
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from bench.e2e_bench import (  # noqa: E402
     BATCH_SECONDS,
     Traffic,
     cpu_seconds,
+    migrated_data_dir,
     rss_mb,
     run_phase,
     settle,
@@ -72,16 +79,19 @@ def bytecode_env(from_source: bool = False) -> dict[str, str]:
     return env
 
 
-async def one_start(argv: list[str], guilds: int, extra_env: dict[str, str]) -> tuple[float, float, float]:
+async def one_start(
+    argv: list[str], guilds: int, extra_env: dict[str, str], data_dir: str | None = None
+) -> tuple[float, float, float]:
     """Seconds from exec to the bot's "ready" log line, its RSS in MB right then, and its RSS once the
-    work it starts after READY (data, caches, chart fonts) is done."""
+    work it starts after READY (data, caches, chart fonts) is done. ``data_dir``: where its SQLite
+    database is (default: a new, empty directory)."""
     async with DiscordDouble(guilds=[FakeGuild(name=f"g{i}") for i in range(guilds)]) as double:
         env = bot_env(
             double,
             SYNC_COMMANDS="true",
             LOG_JSON="false",
             LOG_LEVEL="INFO",
-            DATA_DIR=tempfile.mkdtemp(prefix="gpu-advisor-startup-"),
+            DATA_DIR=data_dir or tempfile.mkdtemp(prefix="gpu-advisor-startup-"),
             **extra_env,
         )
         start = time.monotonic()
@@ -107,13 +117,14 @@ async def one_start(argv: list[str], guilds: int, extra_env: dict[str, str]) -> 
             await proc.wait()
 
 
-async def many_users(users: int, batch: int) -> dict:
-    """GPU Advisor's RSS and CPU per answer over ``users`` events from distinct users (see the module)."""
+async def many_users(users: int, batch: int, migrated: bool = True) -> dict:
+    """GPU Advisor's RSS and CPU per answer over ``users`` events from distinct users (see the module);
+    ``migrated``: its database is at the newest schema before it starts (see the module)."""
     traffic = Traffic(seed=2, templated=True)
     checkpoints = sorted({max(1, users * k // 10) for k in range(1, 11)})
     rows = []
     async with contextlib.AsyncExitStack() as stack:
-        run = await start(stack, [sys.executable, "-m", "bot"], False, None)
+        run = await start(stack, [sys.executable, "-m", "bot"], False, None, migrated=migrated)
         await run_phase(run, warm_up_events(traffic), 10, None)  # answers with buttons for the first clicks
         await settle(run.proc.pid)
         rss0, started = rss_mb(run.proc.pid), time.monotonic()
@@ -153,7 +164,7 @@ async def many_users(users: int, batch: int) -> dict:
             )
             cpu0, at0, answered0 = cpu_seconds(run.proc.pid), time.monotonic(), answered
     print(f"{time.monotonic() - started:.0f} s; target: RSS < 150 MB after 50,000 distinct users and answers")
-    return {"users": users, "batch": batch, "rss_mb_start": rss0, "checkpoints": rows}
+    return {"users": users, "batch": batch, "migrated": migrated, "rss_mb_start": rss0, "checkpoints": rows}
 
 
 def main() -> None:
@@ -163,10 +174,14 @@ def main() -> None:
     parser.add_argument("--users", type=int, help="instead: RSS after this many events from distinct users")
     parser.add_argument("--batch", type=int, default=500, help="--users: events sent at once")
     parser.add_argument("--from-source", action="store_true", help="compile bot/ and engine/ at every start")
+    parser.add_argument(
+        "--unmigrated", action="store_true", help="start against an empty database (the bot migrates it: a first start)"
+    )
     args = parser.parse_args()
     compiled = bytecode_env(args.from_source)
     if args.users:
-        save("memory", {**asyncio.run(many_users(args.users, args.batch)), "load_average": os.getloadavg()})
+        result = asyncio.run(many_users(args.users, args.batch, not args.unmigrated))
+        save("memory", {**result, "load_average": os.getloadavg()})
         return
     bots = {
         "echo bot": ([sys.executable, str(ROOT / "bench" / "echo_bot.py")], {}),
@@ -175,7 +190,10 @@ def main() -> None:
     }
     results = {}
     for name, (argv, env) in bots.items():
-        runs = [asyncio.run(one_start(argv, args.guilds, {**compiled, **env})) for _ in range(args.runs)]
+        runs = []
+        for _ in range(args.runs):
+            data_dir = None if args.unmigrated or name == "echo bot" else migrated_data_dir(ROOT, compiled)
+            runs.append(asyncio.run(one_start(argv, args.guilds, {**compiled, **env}, data_dir)))
         ready = statistics.median(r[0] for r in runs)
         rss = statistics.median(r[1] for r in runs)
         settled = statistics.median(r[2] for r in runs)
@@ -185,10 +203,20 @@ def main() -> None:
             f"RSS {rss:6.1f} MB at READY, {settled:6.1f} MB once settled"
         )
     how = "compiled from source at every start" if args.from_source else "from compiled bytecode, as deployed"
-    print(f"targets: READY < 2 s, RSS < 150 MB per shard process; {how}; load average {os.getloadavg()[0]:.2f}")
+    database = "an empty database (migrated by the bot)" if args.unmigrated else "a migrated database, as deployed"
+    print(
+        f"targets: READY < 2 s, RSS < 150 MB per shard process; {how}; {database}; "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
     save(
         "startup",
-        {"guilds": args.guilds, "from_source": args.from_source, "load_average": os.getloadavg(), **results},
+        {
+            "guilds": args.guilds,
+            "from_source": args.from_source,
+            "unmigrated": args.unmigrated,
+            "load_average": os.getloadavg(),
+            **results,
+        },
     )
 
 

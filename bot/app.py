@@ -60,6 +60,14 @@ SAFE = discord.AllowedMentions.none()
 # in ≈5 ms young collections, for 3 MB more RSS (bench/e2e_bench.py segments, GC time measured with
 # gc.callbacks; docs/performance.md).
 GC_THRESHOLDS = (10_000, 20, 20)
+# Answers worked on at once (built, rendered, being sent); more wait their turn in arrival order.
+# A burst of 500 events all in the works at once (each answer with its embed, payload and HTTP
+# connection) left ≈13 MB more high water in the process's RSS than 4, 32 or 128 at once (issue #24,
+# docs/performance.md); at 100 events/s with a p99 of ≈20 ms two or three are in the works. Not fewer
+# than 128: a reply waiting out a channel's rate limit (or retried on 429/5xx) keeps its slot, and
+# one busy channel must not hold every slot while other channels' answers wait. The benches'
+# GPU_ADVISOR_ANSWERS_AT_ONCE replaces it (0: no limit, as before).
+ANSWERS_AT_ONCE = 128
 COGS = ("bot.cogs.advice", "bot.cogs.guide", "bot.cogs.chat", "bot.cogs.charts", "bot.cogs.community")
 # /healthz must answer within a second: the database check gets this long.
 HEALTH_DB_SECONDS = 0.8
@@ -179,6 +187,7 @@ class GpuAdvisorBot(internals.LighterState, commands.AutoShardedBot):
         self.in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        self._answer_slots = _answer_slots()
         self._health: web.AppRunner | None = None
         self._warm = False
         self._warm_task: asyncio.Task[None] | None = None
@@ -191,11 +200,13 @@ class GpuAdvisorBot(internals.LighterState, commands.AutoShardedBot):
 
     @contextlib.asynccontextmanager
     async def answering(self) -> AsyncIterator[None]:
-        """Wrap the work of one answer, so a graceful shutdown can wait for it to finish."""
+        """Wrap the work of one answer, so a graceful shutdown can wait for it to finish (also while
+        it waits for one of the ``ANSWERS_AT_ONCE`` slots)."""
         self.in_flight += 1
         self._idle.clear()
         try:
-            yield
+            async with self._answer_slots:
+                yield
         finally:
             self.in_flight -= 1
             if self.in_flight == 0:
@@ -476,6 +487,12 @@ def warm_up_engine() -> None:
     from engine.advisor import warm_up
 
     warm_up()
+
+
+def _answer_slots() -> asyncio.Semaphore | contextlib.nullcontext[None]:
+    """``ANSWERS_AT_ONCE`` slots, or ``GPU_ADVISOR_ANSWERS_AT_ONCE`` (for benchmarks; 0: no limit)."""
+    at_once = int(os.environ.get("GPU_ADVISOR_ANSWERS_AT_ONCE", ANSWERS_AT_ONCE))
+    return asyncio.Semaphore(at_once) if at_once > 0 else contextlib.nullcontext()
 
 
 def _gc_thresholds() -> tuple[int, ...]:
