@@ -47,9 +47,11 @@ def _bot(interaction: discord.Interaction) -> GpuAdvisorBot:
 
 async def _show(interaction: discord.Interaction, answer: Answer, lang: Lang) -> None:
     """Answer in place: the message the button sits under is replaced by the new answer (an answer
-    without buttons clears the old ones)."""
-    embed, view = rendered(answer, lang)
-    await interaction.response.edit_message(embed=embed, view=view)
+    without buttons clears the old ones). Like every answer it takes one of the bot's answer slots and a
+    graceful shutdown waits for it (``GpuAdvisorBot.answering``)."""
+    async with _bot(interaction).answering():
+        embed, view = rendered(answer, lang)
+        await interaction.response.edit_message(embed=embed, view=view)
 
 
 class FreedWhenHandled:
