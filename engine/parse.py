@@ -841,9 +841,11 @@ class Parser:
         apple = vocab.apple.find(words) is not None
         memory = find_memory(scan, vocab, unified=apple)
         # Beside a rental price, a card's price is what buying costs ("rent an A100 at $1.80/h or buy a 4090 for
-        # $2,500?"): the amount a rent-or-buy answer weighs, kept as the budget
+        # $2,500?"), and asked whether it is a good deal, the price weighed ("a 2080 Ti for 350 bucks, good
+        # deal?"): kept as the budget, which those answers weigh
+        kept = hourly or self.vocab.kinds["cloud"].find(words) or self.vocab.worth_words.find(words)
         budget, notes, budget_guessed, budget_per_card = self.budget(
-            scan, words, lang, default_currency, [] if hourly or self.vocab.kinds["cloud"].find(words) else mentions
+            scan, words, lang, default_currency, [] if kept else mentions
         )
         if context is not None and not _CONTEXTS[0] <= context <= _CONTEXTS[1]:  # "10000000k context": said, not read
             key = "parse.note.context_ignored" if context > _CONTEXTS[1] else "parse.note.context_short"

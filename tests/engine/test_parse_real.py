@@ -1133,6 +1133,7 @@ def test_a_fuzzy_match_keeps_the_product_line_typed() -> None:
         ("RTX 4090, $2000 budget, is it enough for LLMs?", Decimal(2000)),  # a budget said as one
         ("which is better under $1000: 3060 or 4060?", Decimal(1000)),
         ("rent an A100 at $1.80/h or buy a 4090 for $2,500?", Decimal(2500)),  # beside a rental: what buying costs
+        ("a used 3090 for $600, good deal for LLMs?", Decimal(600)),  # asked whether it is a good deal: weighed
     ],
 )
 def test_a_named_cards_price_is_no_budget(text: str, budget: Decimal | None) -> None:
