@@ -1129,7 +1129,7 @@ def test_a_fuzzy_match_keeps_the_product_line_typed() -> None:
     ("text", "budget"),
     [
         ("Thinking of a used 3090 for $650, will it run Llama 3 8B?", None),  # the card's price, no budget
-        ("16GB A770s are $230 right now: worth it for SD?", None),
+        ("16GB A770s are $230 right now; will Ollama support them?", None),
         ("RTX 4090, $2000 budget, is it enough for LLMs?", Decimal(2000)),  # a budget said as one
         ("which is better under $1000: 3060 or 4060?", Decimal(1000)),
         ("rent an A100 at $1.80/h or buy a 4090 for $2,500?", Decimal(2500)),  # beside a rental: what buying costs
