@@ -1140,9 +1140,20 @@ class Parser:
                 *((msg("parse.note.mac_sizes"),) if mac_sizes else ()),
                 *((msg("parse.note.free_colab", source=FREE_COLAB_SOURCE),) if colab else ()),
                 *((self._laptop_note(),) if kind == "recommend" and "laptop" in reading.signals else ()),
+                *self._unpriced_provider(reading, kind),
                 *(msg("parse.note.not_out_yet", name=name.upper().replace(" TI", " Ti")) for name in future),
             ),
         )
+
+    def _unpriced_provider(self, reading: Reading, kind: str | None) -> tuple[Msg, ...]:
+        """ "autodl租4090多少钱": a rental provider whose prices are not on file, said above the catalogue's
+        dated offers instead of answering as if they were its."""
+        if kind != "cloud_vs_buy":
+            return ()
+        named = next(
+            (name for name, phrases in self.vocab.unpriced_providers.items() if phrases.search(reading.low)), None
+        )
+        return (msg("parse.note.provider_unpriced", provider=named),) if named else ()
 
     def _laptop_note(self) -> Msg:
         """ "Best laptop GPU under $2,000?": the ranking is of desktop cards (a laptop's GPU has no price of its

@@ -540,6 +540,7 @@ class Vocab:
     worth_words: PhraseSet  # "is a used 3090 still worth it?"
     trouble_words: PhraseSet  # "is this normal?", "why so slow?", "报错": troubleshooting, not a fit question
     conditional_words: PhraseSet  # "if", "如果": what follows is supposed, not reported
+    unpriced_providers: dict[str, PhraseSet]  # name shown → its phrases: rental providers without prices on file
     requirement_words: PhraseSet  # "what GPU do I need for …?"
     cpu_only: PhraseSet  # the user has no GPU
     precision_any: PhraseSet
@@ -647,6 +648,7 @@ def load_vocab() -> Vocab:
         worth_words=PhraseSet(raw["worth_words"]),
         trouble_words=PhraseSet(raw["trouble_words"]),
         conditional_words=PhraseSet(raw["conditional_words"]),
+        unpriced_providers={name: PhraseSet([phrase]) for phrase, name in raw["unpriced_providers"].items()},
         requirement_words=PhraseSet(raw["requirement_words"]),
         cpu_only=PhraseSet(raw["cpu_only"]),
         precision_any=PhraseSet(e for entries in raw["precisions"].values() for e in entries),

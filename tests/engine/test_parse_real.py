@@ -1139,3 +1139,10 @@ def test_a_fuzzy_match_keeps_the_product_line_typed() -> None:
 def test_a_named_cards_price_is_no_budget(text: str, budget: Decimal | None) -> None:
     query = q(text, standalone=True)
     assert (query.budget.amount if query.budget else None) == budget
+
+
+def test_a_rental_provider_without_prices_on_file_is_said_to_be_so() -> None:
+    result = parse("autodl租4090多少钱一小时", standalone=True)
+    assert result.query.kind == "cloud_vs_buy"
+    assert [n.args["provider"] for n in result.notes if n.key == "parse.note.provider_unpriced"] == ["AutoDL"]
+    assert not parse("rent a 4090 on runpod or buy?", standalone=True).notes  # its prices are on file
