@@ -110,6 +110,9 @@ class AdviceContext(BaseModel):
         )
 
 
+_TRAINING_MODES = ("full_finetune", "lora", "qlora", "pretrain")  # the modes that train (all but inference)
+
+
 def workload_for(query: Query) -> Workload:
     """The yardstick: the one asked for, else the task's (16-bit inference when the text says the work is
     inference, as for a vision or speech model run in real time), else — a model named to run, no task —
@@ -117,7 +120,7 @@ def workload_for(query: Query) -> Workload:
     if query.workload:
         return query.workload
     if query.task:
-        if query.mode in ("full_finetune", "lora", "qlora", "pretrain"):
+        if query.mode in _TRAINING_MODES:
             return "train16"  # "a GPU for SD LoRA training": training speed, whatever the task runs later
         if query.mode == "inference" and not query.task.startswith("llm"):
             return "infer16"  # "a GPU for real-time detection": running a vision or speech model, not training it
@@ -1398,9 +1401,6 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
     )
 
 
-_TRAINING_MODES = ("full_finetune", "lora", "qlora", "pretrain")
-
-
 def _speed_work(query: Query, report: CanRunReport) -> Workload | None:
     """The work whose speed a can-run answer on named cards adds: training (16-bit training), or running a
     model that is no LLM — an image, video, vision or speech model, or a project we have no figures for run
@@ -1424,15 +1424,15 @@ def _with_work_speeds(query: Query, report: CanRunReport, ctx: AdviceContext) ->
     with what the time also depends on. A Mac's GPU is left out (the guide's model is of discrete cards),
     and so is one reference card (1.00× says nothing)."""
     work = _speed_work(query, report)
-    if any(v.training is not None for v in report.verdicts):
+    if work is None or any(v.training is not None for v in report.verdicts):
         return report  # an LLM fine-tune's verdict already says how long 100M tokens take on each setup
     setups = [
-        (gpu, count if work == "train16" else 1)
+        (gpu, count if work == "train16" else 1)  # one image or frame runs on one card
         for gpu, count in named_setups(query)[:3]
         if gpu.platform != "unified_memory"
     ]
     setups = [(gpu, count) for gpu, count in setups if not (gpu.id == ctx.reference_gpu and count == 1)]
-    if work is None or not setups:
+    if not setups:
         return report
     speeds = tuple(compare(gpu.id, ctx.reference_gpu, work, gpu_count=count) for gpu, count in setups)
     reference = load_catalog().get(ctx.reference_gpu).short_name

@@ -1346,8 +1346,8 @@ _NAME_PARTS = re.compile(r"[-_.]")
 _VARIANT_AFTER = re.compile(r"\s*(ti|super)(?![a-z0-9])")  # a variant word right after a card's name
 _GLUED_VARIANT = re.compile(r"([0-9]{3,4})(ti|super)$")  # "4090ti": a number and a variant word typed as one
 _HUGE_COUNT = re.compile(r"(?<![0-9.,$€£¥])([0-9]{5,9})\s*(?:[x张張片]\s*)?$")  # 10,000+ cards before a name
-_CONTEXTS = (128, 10_000_000)  # the context lengths, in tokens, a question is read with
-MAX_COUNT = 4096  # the most GPUs a question is read with (Query's bound on num_gpus)
+_CONTEXTS = (int(BOUNDS["context_tokens"].low), int(BOUNDS["context_tokens"].high))  # tokens a question is read with
+MAX_COUNT = int(BOUNDS["num_gpus"].high)  # the most GPUs a question is read with
 _SERIES = re.compile(r"\s*(?:series|系列)")  # "RX 7900 series", "RX 9000系列": a series named as one
 _CHIP_TOKEN = re.compile(r"m[1-9]$")  # an Apple chip's token ("m1" … "m9")
 _GLUED_TO = re.compile(r"([a-z]+)[-_]$")  # the word a token is glued to by a hyphen ("minimax-" of "minimax-m1")
@@ -1521,11 +1521,11 @@ def _num_gpus(counts: list[Count]) -> int | None:
     if not counts or not any(c.explicit or c.value > 1 for c in counts):
         return None
     top = max(c.value for c in counts)
-    return top if 1 <= top <= 4096 else None
+    return top if 1 <= top <= MAX_COUNT else None
 
 
 def _count_for(gpu_id: str, mentions: list[Mention]) -> int:
-    stated = [m.count.value for m in mentions if m.gpu_id == gpu_id and m.count and m.count.value <= 4096]
+    stated = [m.count.value for m in mentions if m.gpu_id == gpu_id and m.count and m.count.value <= MAX_COUNT]
     return max(stated) if stated else 1
 
 
