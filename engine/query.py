@@ -244,20 +244,14 @@ class Query(BaseModel):
             return None
         from engine.model_specs import load_model_catalog  # engine.model_specs loads a data file
 
-        known = load_model_catalog().resolve(value)
+        catalog = load_model_catalog()
+        known = catalog.resolve(value)
         if known is not None:
             return known
-        kept = value.encode()[:MODEL_TEXT_BYTES].decode(errors="ignore").strip() or value
-        if len(kept) == len(value):
-            return kept
-        cut = max(kept.rfind(c) for c in " -_.")
-        if cut > 0 and any(c in kept[:cut] for c in " -_."):
-            # "index-tts-vllm" → "index-tts": a cut name ends where a part of it does (no separator left
-            # trailing, which a button's round trip would strip)
-            return _TRAILING_SEPARATORS.sub("", kept[:cut]) or kept[:cut]
-        # else the cut shows: "visual-chatgpt" → "visual-cha…", not a name that looks typed that way
-        room = value.encode()[: MODEL_TEXT_BYTES - len(_CUT.encode())].decode(errors="ignore")
-        return (_TRAILING_SEPARATORS.sub("", room) or room) + _CUT
+        kept = _cut_name(value)
+        # A cut name may name a model the whole did not ("70B" and noise): read as that model, as a button's
+        # round trip through this validator would read it
+        return kept if kept == value else catalog.resolve(kept) or kept
 
     @field_validator("gpus")
     @classmethod
@@ -319,6 +313,20 @@ class Query(BaseModel):
 
 _TRAILING_SEPARATORS = re.compile(r"[\s\-_.]+$")
 _CUT = "…"  # marks an unknown model's name cut to what a button holds
+
+
+def _cut_name(value: str) -> str:
+    """An unknown model's name in the first ``MODEL_TEXT_BYTES`` bytes a button holds: whole when it fits;
+    else ended where a part of it ends ("index-tts-vllm" → "index-tts", no separator left trailing, which a
+    round trip would strip), or with the cut shown ("visual-chatgpt" → "visual-cha…")."""
+    kept = value.encode()[:MODEL_TEXT_BYTES].decode(errors="ignore").strip() or value
+    if len(kept) == len(value):
+        return kept
+    cut = max(kept.rfind(c) for c in " -_.")
+    if cut > 0 and any(c in kept[:cut] for c in " -_."):
+        return _TRAILING_SEPARATORS.sub("", kept[:cut]) or kept[:cut]
+    room = value.encode()[: MODEL_TEXT_BYTES - len(_CUT.encode())].decode(errors="ignore")
+    return (_TRAILING_SEPARATORS.sub("", room) or room) + _CUT
 
 
 def _resolved(text: str) -> str:
