@@ -1513,10 +1513,18 @@ def _unknown(text: str, suggestions: tuple[str, ...] | list[str]) -> Msg:
     names = tuple(msg("canrun.name", name=catalog.get(s).name) for s in suggestions)
     if not names:
         return msg("canrun.unknown_model", model=text)
-    key = normalize_model_name(text)
-    if key and all(normalize_model_name(catalog.get(s).name).startswith(key) for s in suggestions):
+    if _is_family(text, suggestions):
         return msg("canrun.family_which", model=text, suggestions=names)
     return msg("canrun.unknown_model_suggest", model=text, suggestions=names)
+
+
+def _is_family(text: str, suggestions: tuple[str, ...] | list[str]) -> bool:
+    """A name every suggestion starts with ("Qwen", "MiniCPM"): a family we know, of several sizes."""
+    catalog = load_model_catalog()
+    key = normalize_model_name(text)
+    return bool(key and suggestions) and all(
+        normalize_model_name(catalog.get(s).name).startswith(key) for s in suggestions
+    )
 
 
 def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) -> CanRunReport:
@@ -1871,6 +1879,29 @@ def _family_report(query: Query, text: str, members: list[str], ask: Callable[[Q
     return chosen.model_copy(update={"model_text": text, "headline": _sentences(said, chosen.headline)})
 
 
+# An LLM project we cannot size ("can a 3090 run Time-LLM?") is most often built on an open 7-8B model
+# (Time-LLM on LLaMA-7B, Alpaca-LoRA on LLaMA-7B, Bloom-LoRA on BLOOM-7B1): the named card is weighed for a
+# 7B at the work asked, and said to be weighed so, with its README named as where the base is stated.
+STAND_IN = "generic-7b"
+_LLM_TASKS = frozenset({"llm_inference", "llm_finetune"})
+
+
+def _as_7b(query: Query, text: str, mode: Mode | None, context: int | None) -> tuple[Msg, bool] | None:
+    """The first named setup's verdict for a 7B stand-in and its yes or no, for an unknown LLM project
+    on a named card; None for other work, or with no card named (the table of sizes answers then)."""
+    setups = named_setups(query)
+    if query.task not in _LLM_TASKS or not setups:
+        return None
+    stand_in = load_model_catalog().get(STAND_IN)
+    chosen = _mode_for(stand_in, query, mode)[0]
+    if chosen == "pretrain":
+        return None  # pretraining is sized by its tokens and time, not by a 7B's memory
+    gpu, count = setups[0]
+    verdict = _gpu_verdict(stand_in, chosen, gpu, count, context, None)
+    said = msg("canrun.unknown.as_7b", model=text, setup=_setup(verdict.name, verdict.count), verdict=verdict.verdict)
+    return said, verdict.fits
+
+
 def assess(
     query: Query,
     *,
@@ -1912,12 +1943,14 @@ def assess(
             # the user's own report that it ran out of memory (then the card's lean is already a no).
             known_floor = card.floor is not None and card.floor.task in _NOT_LLM_TASKS
             lean = card.lean if known_floor or query.ran_out else None
+            stand_in = lean is None and not query.ran_out and not _is_family(text, suggestions)
+            as_7b = _as_7b(query, text, mode, context) if stand_in else None
             return card.model_copy(
                 update={
                     "unresolved": text,
                     "suggestions": suggestions,
-                    "headline": _sentences(headline, card.headline),
-                    "lean": lean,
+                    "headline": _sentences(headline, *((as_7b[0],) if as_7b else ()), card.headline),
+                    "lean": as_7b[1] if as_7b else lean,
                 }
             )
         # No card either: the guide's floor for work that is no LLM's ("train BM-DETR"), which the

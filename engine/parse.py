@@ -1355,6 +1355,9 @@ _MAC_WORDS = frozenset({"mac", "macbook", "imac", "apple", "mbp", "air", "pro", 
 _HARDWARE_PARTS = frozenset({"gpu", "gpus", "cpu", "cpus", "card", "cards"})
 
 
+_INTEL_CPU = re.compile(r"[iI][3579]-?[0-9]{4,5}[A-Za-z]{0,2}")  # Intel Core model numbers
+
+
 def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
     """The project or model a can-run question asks about when it is none the catalog knows: in a
     Chinese question any Latin name ("运行WriteGPT这个模型"), in others one typed like a project
@@ -1379,6 +1382,8 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
             continue
         if any(part in _HARDWARE_PARTS for part in _NAME_PARTS.split(name.lower())[1:]):
             continue  # "quad-GPU", "multi-GPU", "dual-CPU": hardware said, not a project
+        if _INTEL_CPU.fullmatch(name):
+            continue  # "i7-7700HQ", "i9-13900HX": the user's processor, not a project
         # CamelCase or capitals with digits ("SadTalker", "AnimeGANv2") read as a name anywhere; a
         # capitalised or all-capitals word ("Champ", "RVC" — or "WAN", "USB") only where the words
         # around it make it the thing run ("train ALAE", "RVC training").

@@ -415,6 +415,7 @@ def _spread() -> list[object]:
         assess(q(task="llm_finetune", mode="full_finetune", gpus=("gtx-1050-ti",))),  # …even a small one
         assess(q(model="whisper large v3", gpus=("gtx-1060-6gb",))),  # a published inference need
         assess(q(model="GET3D", task="other", gpus=("gtx-1050-ti",))),  # an unknown model, under the floor
+        assess(q(model="Time-LLM", task="llm_inference", gpus=("rtx-3090",))),  # an unknown LLM project: as a 7B
         assess(q(model="ktransformers", min_memory_gb=14, gpus=("rtx-4060-ti-16gb",))),  # a stated need, met
         assess(q(min_memory_gb=24, gpus=("rtx-3060-12gb",))),  # … and one the card falls short of
         assess(q(model="qwen2.5 1.5b", gpus=("rtx-a6000",), gpu_counts=(4,), ran_out=True)),  # OOM, yet it fits
@@ -798,8 +799,9 @@ def test_an_unknown_project_on_a_named_card_with_no_work_said_leans_by_the_guide
     assert "canrun.card.floor_meets.unknown" in big.headline.all_keys()
     small = assess(q(model="DreamGaussian", gpus=("rtx-2060",)))
     assert small.lean is False and "canrun.card.floor_under.unknown" in small.headline.all_keys()
-    # An LLM project ("task: llm_inference") is weighed by what the card runs, not by a floor: no lean
-    assert assess(q(model="SLMRec", task="llm_inference", gpus=("rtx-4090",))).lean is None
+    # An LLM project ("task: llm_inference") is weighed as a 7B, not by a floor (see the next test)
+    llm = assess(q(model="SLMRec", task="llm_inference", gpus=("rtx-4090",)))
+    assert llm.floor.task != "other" and "canrun.unknown.as_7b" in llm.headline.all_keys()
 
 
 def test_a_family_named_without_a_size_is_answered_for_the_largest_member_that_fits_the_card():
@@ -833,9 +835,9 @@ def test_training_an_unplaced_model_on_a_card_leans_on_the_guides_prototyping_fl
     assert meets.headline.key == "canrun.card.floor_meets"
     under = assess(q(gpus=("rtx-2060",), mode="full_finetune"))
     assert under.lean is False and under.headline.key == "canrun.card.floor_under"
-    # An unknown LLM-ish name on a card is no yes or no: what the card runs is not what the model needs.
+    # An unknown LLM-ish name on a card leans as a 7B would, and says so (see the 7B test below).
     unknown = assess(q(model="FooNet-XL", gpus=("rtx-3060-12gb",), task="llm_inference"))
-    assert unknown.lean is None
+    assert unknown.lean is True and "canrun.unknown.as_7b" in unknown.headline.all_keys()
 
 
 def test_local_llms_on_a_card_lean_yes_when_a_reference_llm_runs_and_cpu_inference_runs():
@@ -1234,3 +1236,23 @@ def test_a_macs_whole_memory_is_no_stated_need():
     # falls short of
     report = assess(q(min_memory_gb=128, gpus=("apple-m4-max-128gb",)))
     assert "canrun.card.need_short" not in report.headline.all_keys()
+
+
+def test_an_unknown_llm_project_on_a_named_card_is_weighed_as_a_7b_and_said_so():
+    # "Can a 3090 run Time-LLM?", "Bloom-LoRA fine-tune on one 32 GB V100?": an LLM project we cannot size
+    # leans by a 7B at the work asked (most such projects build on one), never silently.
+    run = assess(q(model="Time-LLM", gpus=("rtx-3090",), task="llm_inference"))
+    keys = run.headline.all_keys()
+    assert "canrun.unknown_model" in keys and "canrun.unknown.as_7b" in keys
+    assert run.lean is True and not run.verdicts  # a 7B at BF16: 16.0 GB of 24 GB; no verdict for the project
+    said = english(run.headline)
+    assert "7B" in said and "16.0 GB of 24 GB" in said
+    tune = assess(q(model="Bloom-LoRA", gpus=("v100-32gb",), task="llm_finetune"))
+    assert tune.lean is True and "15.8 GB of 32 GB" in english(tune.headline)  # LoRA on an FP16 base
+    small = assess(q(model="Alpaca-LoRA", gpus=("gtx-1650",), task="llm_finetune"))
+    assert small.lean is False  # even QLoRA of a 7B needs 6.6 GB, more than 4 GB
+    # A family we know ("MiniCPM": which one?) is asked about, not weighed as a 7B; nor is other work.
+    family = assess(q(model="MiniCPM", gpus=("rtx-3090",), task="llm_inference"))
+    assert "canrun.unknown.as_7b" not in family.headline.all_keys() and family.lean is None
+    vision = assess(q(model="HEDNet", gpus=("rtx-3090",), task="computer_vision"))
+    assert "canrun.unknown.as_7b" not in vision.headline.all_keys()

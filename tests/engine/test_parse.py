@@ -669,6 +669,21 @@ def test_a_memory_size_only_the_laptop_card_has_names_the_laptop_card() -> None:
 @pytest.mark.parametrize(
     ("text", "gpus"),
     [
+        ("CPU i5-9300H, GTX 1650, 16GB RAM: can it run SDXL?", ("gtx-1650-laptop",)),
+        ("配置 i7-12800HX + RTX 3070 8G，能跑 Qwen 7B 吗", ("rtx-3070-laptop",)),
+        ("Ryzen 9 6900HS with an RTX 3080, enough for LoRA?", ("rtx-3080-laptop",)),
+        ("i7-13700K and an RTX 3070: enough for LoRA?", ("rtx-3070",)),  # K: a desktop processor
+    ],
+)
+def test_a_laptop_processor_beside_the_card_names_the_laptop_card(text: str, gpus: tuple[str, ...]) -> None:
+    result = parse(text)
+    assert result.query.gpus == gpus
+    assert result.query.model is None or not result.query.model.lower().startswith(("i5", "i7", "ryzen"))
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
         ("I have an M2 Mac Studio, can it run 70B?", ("apple-m2-max-32gb",)),  # a Studio is a Max or Ultra
         ("Mac Studio M1 64GB for LLMs", ("apple-m1-max-64gb",)),  # 64 GB: the tier that had it
         ("MacBook Air M2 24GB", ("apple-m2-24gb",)),  # the base chip had 24 GB
