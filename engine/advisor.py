@@ -235,10 +235,65 @@ def _card_caveats(gpu: Gpu, count: int) -> tuple[Msg, ...]:
     return tuple(out)
 
 
-def recommend(query: Query, ctx: AdviceContext) -> Answer:
+# A step up worth buying (our threshold, not the guide's): this much more speed for the work, or memory.
+UPGRADE_FACTOR = 1.5
+
+
+def _upgrade(query: Query, ctx: AdviceContext) -> Answer:
+    """ "I have a 3060 12GB, what should I upgrade to for SDXL LoRAs?": the market ranked as for any
+    recommendation, among the cards that are a step up from the user's own — no less memory, and
+    ``UPGRADE_FACTOR`` × its speed for the work or its memory — led by how it stands today."""
+    catalog = load_catalog()
+    own = catalog.get(query.gpus[0])
+    workload = workload_for(query)
+    mine = speed(own.id, workload)
+    steps = frozenset(
+        g.id
+        for g in catalog.gpus.values()
+        if g.memory_gb >= own.memory_gb
+        and (speed(g.id, workload) >= UPGRADE_FACTOR * mine or g.memory_gb >= UPGRADE_FACTOR * own.memory_gb)
+    )
+    said: dict[str, Value] = {
+        "own": own.short_name,
+        "gb": own.memory_gb,
+        "speed": relative_speed(own.id, workload, ctx.reference_gpu),
+        "reference": catalog.get(ctx.reference_gpu).short_name,
+        "workload": msg(f"workload.{workload}"),
+        "factor": UPGRADE_FACTOR,
+    }
+    floor = memory_floor(query.task) if query.task else None
+    # Whether the card already does the work by the guide's measure: "is my 3060 enough, or should I upgrade?"
+    stands = (
+        (msg(f"advice.recommend.upgrade.floor_{'meets' if own.memory_gb >= floor.gb else 'under'}", gb=floor.gb),)
+        if floor is not None
+        else ()
+    )
+    market = query.model_copy(update={"gpus": (), "gpu_counts": (), "objective": None})
+    answer = recommend(market, ctx, among=steps)
+    if not answer.options:
+        key = "advice.recommend.upgrade.none" + (".budget" if query.budget is not None else "")
+        return Answer(
+            kind="recommend",
+            query=query,
+            headline=msg("sentences", items=(msg(key, budget=query.budget, **said), *stands)),
+            rules=tuple(r for r in answer.rules if r.id.startswith(("metric.", "memory."))),
+            price_date=answer.price_date,
+            price_source=answer.price_source,
+        )
+    top = answer.options[0]
+    ratio = speed(top.gpu_id, workload) * top.gpu_count / mine if mine else 0.0
+    lead = msg("advice.recommend.upgrade", pick=setup(top.name, top.gpu_count), ratio=ratio, **said)
+    headline = msg("sentences", items=(lead, *stands, answer.headline))
+    return answer.model_copy(update={"query": query, "headline": headline})
+
+
+def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = None) -> Answer:
     """What to buy. Asked with two or more cards named ("a 3050 or a 3070 laptop, which do you
     suggest?", "my 3080 runs out of memory — would an A6000 help?"), the answer weighs those cards
-    and picks one: a comparison with its verdict, not a ranking of the whole market."""
+    and picks one: a comparison with its verdict, not a ranking of the whole market. An upgrade from
+    the user's own card ranks only the cards that are a step up from it (``among``, see _upgrade)."""
+    if query.objective == "upgrade" and len(query.gpus) == 1:
+        return _upgrade(query, ctx)
     if len(query.gpus) >= 2:
         return compare_gpus(query.model_copy(update={"kind": "compare"}), ctx)
     if (
@@ -290,10 +345,11 @@ def recommend(query: Query, ctx: AdviceContext) -> Answer:
     snapshot = catalog.snapshot(ctx.snapshot)
 
     def ranked(tensor_cores_only: bool, limit: int | None = ctx.max_options * len(counts)) -> list[ValueOption]:
+        candidates = _candidates(organization, tensor_cores_only)
         return rank_by_value(
             workload,
             gpu_counts=counts,
-            candidates=_candidates(organization, tensor_cores_only),
+            candidates=candidates if among is None else tuple(g for g in candidates if g in among),
             min_memory_gb=floor_gb,
             max_gpus_usd=budget,
             snapshot=ctx.snapshot,
@@ -557,7 +613,8 @@ def _lead(
     """(the setup to lead with, the best value, what "best" meant). With a budget, "best" is the
     strongest setup the money buys, the best value beside it; without one, the best value. NVIDIA
     leads unless the user opted into another vendor (guide §10: AMD works, with less tooling)."""
-    objective: Objective = query.objective or ("fastest" if budget is not None else "best_value")
+    asked = query.objective if query.objective != "upgrade" else None  # an upgrade ranks as any recommendation
+    objective: Objective = asked or ("fastest" if budget is not None else "best_value")
     every = ranked(True, limit=None) or ranked(False, limit=None)
     catalog = load_catalog()
     leading = [v for v in every if query.vendor is not None or catalog.get(v.gpu_id).vendor == "nvidia"] or every

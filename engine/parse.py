@@ -1121,6 +1121,8 @@ class Parser:
             # memory sizes, not with a list of NVIDIA cards to buy; the note asks for theirs
             fields["gpus"], fields["gpu_counts"] = MAC_SIZES, (1,) * len(MAC_SIZES)
         fields["min_memory_gb"] = _min_memory(reading.memory, reading.mentions, kind)
+        if kind == "recommend" and _upgrades_own(reading, self.vocab):
+            fields["objective"] = "upgrade"  # a step up from the user's own card, not a verdict on it
         if kind in ("explain", "power") and topic:
             fields["topic"] = topic
         query = Query(**{k: v for k, v in fields.items() if v is not None})
@@ -1248,6 +1250,8 @@ class Parser:
             return "explain", (), task
         if "worth" in s and not _NOT_FIT & s and not _WORTH_TOPICS & s:  # "4090 值得买吗": is that card a good buy
             return "recommend", (), task
+        if _asks_upgrade(reading, self.vocab) and not fits and not _NOT_FIT & s:
+            return "recommend", (), task  # "I have a 3060, what should I upgrade to?": what to buy next
         names_a_card = "gpu" in reading.low or "card" in reading.low or "卡" in reading.low  # as each pattern does
         if "gpus:0" in s and "memory" not in s and names_a_card and self.vocab.which_gpu_suits.search(reading.low):
             return "recommend", (), task  # "什么显卡适合跑SD？", "which GPU is best for YOLO?": a card to buy, ranked
@@ -1283,6 +1287,25 @@ _FREE_COLAB = re.compile(r"(?:free|免费|免費)[^?!。？！]{0,24}colab|colab
 def _free_colab(reading: Reading) -> bool:
     """Whether the question is about Colab's free tier ("free Colab", "免费版Colab", "Colab free T4")."""
     return "colab" in reading.low and _FREE_COLAB.search(reading.low) is not None
+
+
+def _asks_upgrade(reading: Reading, vocab: Vocab) -> bool:
+    """Whether the question asks what to buy next beside at most one card ("what should I upgrade my 2060
+    to?", "想升级显卡，买什么好"); two cards named are weighed against each other instead."""
+    return len({m.gpu_id for m in reading.mentions}) <= 1 and vocab.upgrade_words.search(reading.low) is not None
+
+
+_OWNER_WINDOW = 24  # characters before a card's name that may say it is the user's own ("I currently have a …")
+
+
+def _upgrades_own(reading: Reading, vocab: Vocab) -> bool:
+    """An upgrade asked from the one card named, which the words just before it make the user's own
+    ("my 3060", "I have an RTX 2060", "我现在用2060")."""
+    if len({m.gpu_id for m in reading.mentions}) != 1 or not _asks_upgrade(reading, vocab):
+        return False
+    start = reading.mentions[0].start
+    before = reading.low[max(0, start - _OWNER_WINDOW) : start]
+    return vocab.owner_words.search(before) is not None
 
 
 def _pools(reading: Reading, vocab: Vocab) -> bool:

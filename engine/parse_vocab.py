@@ -538,6 +538,8 @@ class Vocab:
     software_words: PhraseSet  # a framework or kernel library named ("good for PyTorch?", "flash attention on a T4")
     oom_words: PhraseSet  # "out of memory": a framework named in an error report is no support question
     worth_words: PhraseSet  # "is a used 3090 still worth it?"
+    upgrade_words: PhraseSet  # "what should I upgrade to?", "想升级，买什么好"
+    owner_words: PhraseSet  # "my 3060", "I have a 3060", "我的2060": the card named next is the user's own
     trouble_words: PhraseSet  # "is this normal?", "why so slow?", "报错": troubleshooting, not a fit question
     conditional_words: PhraseSet  # "if", "如果": what follows is supposed, not reported
     unpriced_providers: dict[str, PhraseSet]  # name shown → its phrases: rental providers without prices on file
@@ -646,6 +648,8 @@ def load_vocab() -> Vocab:
         software_words=PhraseSet(raw["software_words"]),
         oom_words=PhraseSet(raw["oom_words"]),
         worth_words=PhraseSet(raw["worth_words"]),
+        upgrade_words=PhraseSet(raw["upgrade_words"]),
+        owner_words=PhraseSet(raw["owner_words"]),
         trouble_words=PhraseSet(raw["trouble_words"]),
         conditional_words=PhraseSet(raw["conditional_words"]),
         unpriced_providers={name: PhraseSet([phrase]) for phrase, name in raw["unpriced_providers"].items()},

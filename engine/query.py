@@ -43,7 +43,8 @@ Task = Literal[
 ]
 Condition = Literal["new", "used"]
 Mode = Literal["inference", "full_finetune", "lora", "qlora", "pretrain"]  # what a can-run question runs
-Objective = Literal["best_value", "cheapest", "fastest"]
+# "upgrade": a step up from the one card named, the user's own ("I have a 3060, what should I upgrade to?")
+Objective = Literal["best_value", "cheapest", "fastest", "upgrade"]  # append only: engine.codec encodes by index
 Vendor = Literal["nvidia", "amd", "intel", "apple", "huawei"]  # append only: engine.codec encodes by index
 KINDS: tuple[Kind, ...] = get_args(Kind)
 TASKS: tuple[Task, ...] = get_args(Task)

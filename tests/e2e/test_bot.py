@@ -547,6 +547,10 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("colab免费版能跑sdxl吗", ("T4：可以", "Colab 免费版")),
         ("I have 99999 RTX 4090s, can I run llama 405b?", ("RTX 4090", "ignored a count of 99,999 GPUs")),
         ("is the 4090 ti good for llms?", ("RTX 4090", "there is no RTX 4090 Ti")),
+        ("I have a 3060 12GB, what should I upgrade to for SDXL?", ("From your RTX 3060 12GB", "× its speed")),
+        ("我现在用2060，想升级显卡跑SD，买什么好？", ("你的 RTX 2060", "的速度是它的")),
+        ("Can my 3090 run Time-LLM?", ('the model "Time-LLM"', "Weighed as a 7B model")),
+        ("请问用RTX3090 24GB显存能跑动Time-LLM这个模型吗", ("按 7B 模型估算", "RTX 3090：可以")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

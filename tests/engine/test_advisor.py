@@ -469,6 +469,35 @@ def test_is_a_named_card_worth_it_ranks_that_card_among_cards_with_its_memory():
     assert re.search(r"ranks \d+ of \d+ cards with 16 GB or more", english(worse.headline))
 
 
+def test_an_upgrade_from_ones_own_card_ranks_only_cards_that_are_a_step_up_from_it():
+    # "I have a 3060 12GB, what should I upgrade to for SDXL?": every card shown keeps its 12 GB and has
+    # 1.5× its 16-bit inference speed or memory; the headline says by how much the pick beats it.
+    asked = Query(kind="recommend", gpus=("rtx-3060-12gb",), task="image_generation", objective="upgrade")
+    answer = advise(asked)
+    own = relative_speed("rtx-3060-12gb", "infer16")
+    assert answer.options and answer.query == asked
+    for option in answer.options:
+        assert option.memory_gb >= 12
+        assert option.speed_vs_reference >= 1.5 * own - 0.01 or option.memory_gb >= 18
+    top = answer.options[0]
+    said = english(answer.headline)
+    ratio = relative_speed(top.gpu_id, "infer16") / own
+    assert said.startswith(f"From your RTX 3060 12GB (12 GB, {own:.2f}× an RTX 3090 in 16-bit inference)")
+    assert f"{top.name} is {ratio:.1f}× its speed." in said
+    assert "Your card already meets the guide's 12 GB for this work." in said
+    # Nothing is a step up from an RTX 5090 within $3,000 for local LLMs: said so, with no shopping list.
+    top_card = advise(
+        Query(
+            kind="recommend",
+            gpus=("rtx-5090",),
+            task="llm_inference",
+            objective="upgrade",
+            budget=Money(amount=3000, currency="USD"),
+        )
+    )
+    assert not top_card.options and english(top_card.headline).startswith("Nothing within $3,000 is a step up")
+
+
 def test_a_budget_under_the_guides_floor_buys_the_most_memory_it_can_and_says_how_far_short():
     # ¥5,000 for local LLMs: no priced 24 GB card (the guide's floor for transformers) fits, so the
     # answer leads with the most memory per card the budget buys (16 GB, NVIDIA first) instead of

@@ -649,6 +649,25 @@ def test_is_one_card_worth_it_is_a_recommendation_about_it(text: str, kind: str)
 
 
 @pytest.mark.parametrize(
+    ("text", "gpu", "objective"),
+    [
+        ("I've got a GTX 1070, which GPU should I buy next for Stable Diffusion?", "gtx-1070", "upgrade"),
+        ("my 2080 ti feels slow for LoRA training, what should I upgrade to?", "rtx-2080-ti", "upgrade"),
+        ("手上一张3060 12G，想升级跑大模型，换什么卡好？", "rtx-3060-12gb", "upgrade"),
+        ("目前用1660S，想換顯卡玩SD，買什麼好", "gtx-1660-super", "upgrade"),
+        ("Should I upgrade to a 4090 for local LLMs?", "rtx-4090", None),  # the card to buy: a verdict on it
+    ],
+)
+def test_what_to_buy_next_beside_ones_own_card_is_an_upgrade_from_it(text: str, gpu: str, objective: str) -> None:
+    query = q(text)
+    assert query.kind == "recommend" and query.gpus == (gpu,) and query.objective == objective
+
+
+def test_an_upgrade_between_two_named_cards_weighs_them() -> None:
+    assert q("upgrading from my 3080 to a 4090 for SDXL worth it?").kind == "compare"
+
+
+@pytest.mark.parametrize(
     ("text", "gpus"),
     [
         ("gtx 2080 跑不动 8G 显存", ("rtx-2080",)),  # the line mistyped: the number names the card
