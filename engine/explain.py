@@ -15,6 +15,8 @@ from engine.cloud import guide_example
 from engine.cycles import worked_example
 from engine.datafiles import data_dir, read_yaml, validate_entries
 
+STAND_IN = "generic-7b"  # the model the memory explanation works through
+
 
 class _Words(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -59,6 +61,21 @@ def _figures() -> dict[str, float]:
         "kwh": cloud.kwh_per_year,
         "elec": cloud.electricity_cost_per_year,
         "days": cloud.days or 0.0,
+        **_seven_b(),
+    }
+
+
+def _seven_b() -> dict[str, float]:
+    """What a 7B model takes on one GPU in each mode (GB per GPU, as can-run answers show it), for the
+    explanation of how GPU memory is estimated: the same model the can-run answers use."""
+    from engine.memory import estimate  # the memory model loads the model catalog: only when explained
+
+    return {
+        "inf_bf16": estimate(STAND_IN, "inference", "bf16").per_gpu_gib,
+        "inf_q4": estimate(STAND_IN, "inference", "q4_k_m").per_gpu_gib,
+        "lora": estimate(STAND_IN, "lora", "bf16").per_gpu_gib,
+        "qlora": estimate(STAND_IN, "qlora", "nf4").per_gpu_gib,
+        "full": estimate(STAND_IN, "full_finetune", "bf16").per_gpu_gib,
     }
 
 

@@ -1248,6 +1248,8 @@ class Parser:
             return "explain", (), task  # "显存能叠加吗？": per GPU, never pooled (parse sets the topic)
         if {"topic:next_generation", "topic_strong"} <= s:  # "buy a 5090 now or wait?": the guide on waiting
             return "explain", (), task
+        if {"topic:memory_estimate", "topic_strong"} <= s and "model_sized" not in s:
+            return "explain", (), task  # "how do I estimate the VRAM training needs?" (a sized model: its figures)
         if "worth" in s and not _NOT_FIT & s and not _WORTH_TOPICS & s:  # "4090 值得买吗": is that card a good buy
             return "recommend", (), task
         if _asks_upgrade(reading, self.vocab) and not fits and not _NOT_FIT & s:

@@ -106,6 +106,7 @@ TOPICS = (
     "cpu",
     "cooling",
     "multi_gpu",
+    "memory_estimate",
 )
 CHOICES: dict[str, tuple[str, ...]] = {
     "kind": KINDS,

@@ -549,6 +549,8 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("is the 4090 ti good for llms?", ("RTX 4090", "there is no RTX 4090 Ti")),
         ("I have a 3060 12GB, what should I upgrade to for SDXL?", ("From your RTX 3060 12GB", "× its speed")),
         ("我现在用2060，想升级显卡跑SD，买什么好？", ("你的 RTX 2060", "的速度是它的")),
+        ("How do you calculate how much VRAM fine-tuning needs?", ("16 bytes per parameter", "QLoRA")),
+        ("训练时显存怎么计算？", ("每个参数要 16 字节", "QLoRA")),
         ("Can my 3090 run Time-LLM?", ('the model "Time-LLM"', "Weighed as a 7B model")),
         ("请问用RTX3090 24GB显存能跑动Time-LLM这个模型吗", ("按 7B 模型估算", "RTX 3090：可以")),
     ],

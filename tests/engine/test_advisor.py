@@ -469,6 +469,18 @@ def test_is_a_named_card_worth_it_ranks_that_card_among_cards_with_its_memory():
     assert re.search(r"ranks \d+ of \d+ cards with 16 GB or more", english(worse.headline))
 
 
+def test_the_memory_explanation_works_a_7b_through_the_can_run_memory_model():
+    # 16 bytes per parameter for Adam in mixed precision (ZeRO §3); the 7B figures are the memory model's own.
+    from engine.memory import estimate
+
+    said = explain("memory_estimate")
+    full = estimate("generic-7b", "full_finetune", "bf16")
+    assert {t.name: t.gb for t in full.terms}["optimizer states"] == 84.0  # 12 bytes × 7B
+    assert f"{full.per_gpu_gib:.0f} GB for a full fine-tune" in said.text
+    assert f"{estimate('generic-7b', 'qlora', 'nf4').per_gpu_gib:.1f} GB for QLoRA" in said.text
+    assert "2 + 2 + 12 = 16 bytes per parameter" in said.figures[2] and "arxiv.org/abs/1910.02054" in said.source
+
+
 def test_an_upgrade_from_ones_own_card_ranks_only_cards_that_are_a_step_up_from_it():
     # "I have a 3060 12GB, what should I upgrade to for SDXL?": every card shown keeps its 12 GB and has
     # 1.5× its 16-bit inference speed or memory; the headline says by how much the pick beats it.

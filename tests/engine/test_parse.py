@@ -663,6 +663,21 @@ def test_what_to_buy_next_beside_ones_own_card_is_an_upgrade_from_it(text: str, 
     assert query.kind == "recommend" and query.gpus == (gpu,) and query.objective == objective
 
 
+@pytest.mark.parametrize(
+    ("text", "kind", "topic"),
+    [
+        ("How do you calculate how much VRAM fine-tuning needs?", "explain", "memory_estimate"),
+        ("Is there a formula to estimate GPU memory for inference?", "explain", "memory_estimate"),
+        ("训练时显存怎么计算？", "explain", "memory_estimate"),
+        ("全参数微调时显存是如何估算的？", "explain", "memory_estimate"),
+        ("how do I estimate the memory a 13B full fine-tune needs?", "can_run", None),  # a sized model: its figures
+    ],
+)
+def test_how_memory_is_estimated_is_the_memory_explanation(text: str, kind: str, topic: str | None) -> None:
+    query = q(text)
+    assert query.kind == kind and query.topic == topic
+
+
 def test_an_upgrade_between_two_named_cards_weighs_them() -> None:
     assert q("upgrading from my 3080 to a 4090 for SDXL worth it?").kind == "compare"
 

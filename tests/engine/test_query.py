@@ -343,6 +343,10 @@ def _answers() -> list:
         (q(kind="recommend", task="image_generation", budget=usd(1700)), old),
         (q(kind="recommend", task="llm_pretrain", organization=True), None),
         (q(kind="recommend", organization=True, min_memory_gb=80), None),
+        (q(kind="recommend", gpus=("rtx-2060",), task="image_generation", objective="upgrade"), None),  # under floor
+        (q(kind="recommend", gpus=("rtx-3090",), task="llm_inference", objective="upgrade"), None),  # meets it
+        (q(kind="recommend", gpus=("rtx-5090",), objective="upgrade", budget=usd(3000)), None),  # none in budget
+        (q(kind="recommend", gpus=("b200",), objective="upgrade"), None),  # nothing on sale is a step up
         (q(kind="recommend", budget=usd(150), condition="used"), cheap_3090),
         (q(kind="recommend", budget=usd(30)), None),
         (q(kind="recommend", task="llm_finetune", budget=usd(50)), None),
