@@ -1088,6 +1088,16 @@ class Parser:
             # "X inference needs how much VRAM?": a question about one model that is no LLM we know;
             # the stage word says nothing of its domain. (Shopping for "inference" means LLMs.)
             fields["task"] = None
+        elif (
+            kind in ("compare", "info", "other")
+            and reading.task_from_stage
+            and fields["task"] == "llm_inference"
+            and not fields["model"]
+            and project_name(reading, self.vocab.not_projects)
+        ):
+            # "IndexTTS推理在4090D上比L20快": cards weighed for running a named project, no LLM we know — the
+            # stage word makes it inference, not an LLM's decode (16-bit inference is the yardstick)
+            fields["task"] = None
         if kind:
             fields["kind"] = kind
         if kind != "can_run" and not reading.model_sized:

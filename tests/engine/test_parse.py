@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.words import english, render
+from engine.advisor import workload_for
 from engine.datafiles import data_dir, read_yaml
 from engine.parse import LIMIT, parse
 from engine.parse_numbers import cn_number
@@ -676,6 +677,15 @@ def test_what_to_buy_next_beside_ones_own_card_is_an_upgrade_from_it(text: str, 
 def test_how_memory_is_estimated_is_the_memory_explanation(text: str, kind: str, topic: str | None) -> None:
     query = q(text)
     assert query.kind == kind and query.topic == topic
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["FooVoice 推理在 4090 上比 3090 还慢，为什么？", "Why is FooDetector inference slower on an A100 than on a 4090?"],
+)
+def test_cards_weighed_for_running_a_named_project_are_weighed_for_inference_not_llm_decode(text: str) -> None:
+    query = q(text)
+    assert query.kind == "compare" and query.task is None and workload_for(query) == "infer16"
 
 
 def test_an_upgrade_between_two_named_cards_weighs_them() -> None:
