@@ -884,6 +884,14 @@ class Parser:
             # vision, speech or diffusion model the catalog knows, or a research model, is trained whole
             # unless LoRA is named (an LLM's "training" is left to can-run)
             mode = "full_finetune"
+        elif (
+            mode is None
+            and not model_llm
+            and not (task or "").startswith("llm")
+            and vocab.realtime_words.find(words)
+            and not vocab.llm_train.find(words)
+        ):
+            mode = "inference"  # "a GPU for 20 FPS with Deep-Live-Cam", "实时检测": running it, no LLM, not training
         fields: dict[str, Any] = {
             "task": task,
             "budget": budget,

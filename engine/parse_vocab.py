@@ -539,6 +539,7 @@ class Vocab:
     oom_words: PhraseSet  # "out of memory": a framework named in an error report is no support question
     worth_words: PhraseSet  # "is a used 3090 still worth it?"
     upgrade_words: PhraseSet  # "what should I upgrade to?", "想升级，买什么好"
+    realtime_words: PhraseSet  # "20 FPS", "real time", "实时": a model run (inference), not trained
     owner_words: PhraseSet  # "my 3060", "I have a 3060", "我的2060": the card named next is the user's own
     trouble_words: PhraseSet  # "is this normal?", "why so slow?", "报错": troubleshooting, not a fit question
     conditional_words: PhraseSet  # "if", "如果": what follows is supposed, not reported
@@ -649,6 +650,7 @@ def load_vocab() -> Vocab:
         oom_words=PhraseSet(raw["oom_words"]),
         worth_words=PhraseSet(raw["worth_words"]),
         upgrade_words=PhraseSet(raw["upgrade_words"]),
+        realtime_words=PhraseSet(raw["realtime_words"]),
         owner_words=PhraseSet(raw["owner_words"]),
         trouble_words=PhraseSet(raw["trouble_words"]),
         conditional_words=PhraseSet(raw["conditional_words"]),

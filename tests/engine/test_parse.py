@@ -688,6 +688,20 @@ def test_cards_weighed_for_running_a_named_project_are_weighed_for_inference_not
     assert query.kind == "compare" and query.task is None and workload_for(query) == "infer16"
 
 
+@pytest.mark.parametrize(
+    ("text", "mode", "workload"),
+    [
+        ("Which GPU for real-time object detection with YOLO at 60 fps?", "inference", "infer16"),
+        ("想买张卡做实时人脸检测，预算3000元", "inference", "infer16"),
+        ("I want to train YOLOv8 for real-time detection, which GPU?", "full_finetune", "train16"),  # trained
+        ("best GPU for real-time chat with Llama 3 8B?", None, "decode"),  # an LLM: tokens/s, mode unsaid
+    ],
+)
+def test_frames_per_second_or_real_time_is_a_model_run_not_trained(text: str, mode: str | None, workload: str) -> None:
+    query = q(text)
+    assert query.mode == mode and workload_for(query) == workload
+
+
 def test_an_upgrade_between_two_named_cards_weighs_them() -> None:
     assert q("upgrading from my 3080 to a 4090 for SDXL worth it?").kind == "compare"
 
