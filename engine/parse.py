@@ -87,6 +87,7 @@ _SIZES_BETWEEN = re.compile(r"(?:\s*(?:and|or|&|,|/|和|或|、)?\s*[0-9]+(?:\.[
 # (xx50 to xx90: the workstation RTX 6000 / 4000 are no GeForce series)
 _GEFORCE_NUMBER = re.compile(r"rtx\s*([1-9][0-9])[5-9]0(?:\s*ti)?")
 _GEFORCE_ID = re.compile(r"rtx-([1-9][0-9])[5-9]0(?:-|$)")
+_ASCEND_BEFORE = re.compile(r"(?:昇[腾騰]|华为|華為|ascend)[\s\-_]{0,2}$")  # a chip number right after the name
 _SEPARATOR = re.compile(r"[\s\-_]{0,2}(?:魔改版?[\s\-_]{0,2})?")
 _NX = re.compile(r"^([0-9]{1,4})x([a-z][a-z0-9]*|[0-9]{3,4}[a-z]*)$")
 _VARIANT = frozenset({"ti", "super", "xt", "xtx"})
@@ -826,6 +827,10 @@ class Parser:
                 scan.take(m.start(), m.end())
         if vocab.ascend_words.could_match(words):
             for m in vocab.ascend_chips.finditer(low):
+                if _ASCEND_BEFORE.search(low, max(0, m.start() - 8), m.start()) and self.index.catalog.resolve(
+                    "ascend " + m.group()
+                ):
+                    continue  # "昇腾910", "Ascend 310P": a chip the catalog has, read by find_gpus
                 scan.take(m.start(), m.end())
         model, model_llm, model_sized = self.find_model(text, scan, words)
         laptop = vocab.laptop.find(words) is not None and vocab.laptop_in_general.find(words) is None

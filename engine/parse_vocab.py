@@ -670,8 +670,8 @@ def load_vocab() -> Vocab:
             r"(?![0-9.])(?!\s*(?:g|gb|gib)(?![a-z]))"  # "PCIe 40G" is a card's memory, not a version
         ),
         version_words=PhraseSet(raw["version_words"]),
-        # Ascend chips the catalog has no entry for, anywhere in a question that names Ascend or Huawei
-        # ("昇腾…比如910C系列"): no model size. The 910B family is in the catalog, and find_gpus reads it.
+        # Ascend chip numbers in a question that names Ascend or Huawei ("昇腾…比如910C系列"): no model size.
+        # Right after the name, a chip the catalog has ("昇腾910", "Ascend 310P") is left to find_gpus.
         ascend_chips=re.compile(r"(?<![0-9a-z])(?:910[ac]?|310p)(?![0-9a-z])"),
         ascend_words=PhraseSet(raw["ascend_words"]),
         models=_model_pattern(families, models["name_words"]),
@@ -691,7 +691,9 @@ def load_vocab() -> Vocab:
 
 # --- GPU names -------------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"[a-z0-9]+")
+_TOKEN = re.compile(r"[a-z0-9]+|昇[腾騰]|华为|華為")
+# Huawei's Chinese names as the catalog folds them (engine.catalog._LOCAL_WORDS): "昇腾910" is "ascend 910"
+_CJK_NAMES = {"昇腾": "ascend", "昇騰": "ascend", "华为": "huawei", "華為": "huawei"}
 _MEMORY_TOKEN = re.compile(r"^([0-9]{1,4})(?:gb|g|gig|gigs|gigabytes?)$")
 Key = tuple[str, tuple[str, ...]]
 
@@ -766,7 +768,7 @@ def _split_line(tokens: list[tuple[str, int, int]]) -> list[tuple[str, int, int]
 def gpu_tokens(text: str, vocab: Vocab) -> list[tuple[str, int, int]]:
     """Lower-case alphanumeric tokens with offsets; "12 GB" and "12g" become one token "12gb", and a
     product line glued to a number ("rtx3090") two tokens."""
-    tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    tokens = [(_CJK_NAMES.get(m.group(), m.group()), m.start(), m.end()) for m in _TOKEN.finditer(text)]
     if _GLUED_GATE.search(text):
         tokens = _split_line(tokens)
     if not _memory_gate(vocab).search(text):  # most questions: no memory size to join

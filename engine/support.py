@@ -15,6 +15,7 @@ from engine.message import Msg, msg
 from engine.specs import Architecture, Gpu
 
 Precision = str  # "fp16", "bf16", "fp8", "int8"
+ASCEND_910 = "davinci-c100"  # the first Ascend 910's architecture (2019)
 
 
 def precisions(gpu: Gpu, arch: Architecture) -> tuple[Precision, ...]:
@@ -71,7 +72,9 @@ def _backend(gpu: Gpu) -> Msg:
     if gpu.vendor == "intel":
         return msg("support.xpu", gpu=gpu.short_name)
     if gpu.vendor == "huawei":
-        return msg("support.ascend", gpu=gpu.short_name)
+        # vllm-ascend lists the Atlas A2/A3 (910B/910C) and 300I (310P) series, not the first Ascend 910
+        # (data/architectures.yaml, davinci-c100's sources)
+        return msg("support.ascend.no_vllm" if gpu.architecture == ASCEND_910 else "support.ascend", gpu=gpu.short_name)
     return msg("support.apple", gpu=gpu.short_name)
 
 

@@ -60,6 +60,7 @@ def _said(answer) -> list[str]:
         ("rtx-4090", "support.cuda.current", ("compute capability 8.9",)),
         ("ascend-910b", "support.ascend", ("no CUDA", "torch_npu", "CANN", "vllm-ascend", "MindIE")),
         ("ascend-910b-32gb", "support.ascend", ("Ascend 910B4", "torch_npu")),
+        ("ascend-910", "support.ascend.no_vllm", ("torch_npu", "does not list it")),  # vllm-ascend: A2/A3, 310P
         ("jetson-agx-orin-64gb", "support.jetson.vendor", ("JetPack 6.2", "8.7")),
         ("jetson-orin-nx-16gb", "support.jetson.vendor", ("JetPack 6.2",)),
     ],
