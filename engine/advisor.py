@@ -287,6 +287,29 @@ def _upgrade(query: Query, ctx: AdviceContext) -> Answer:
     return answer.model_copy(update={"query": query, "headline": headline})
 
 
+def _unpriced_card(query: Query, ctx: AdviceContext) -> Answer:
+    """ "Is a Tesla P40 worth it for local LLMs?" with no price for it: what the card does (the can-run
+    headline), that there is no current price to weigh it by, and the best buys among the priced cards
+    with at least its memory (NVIDIA's, for an NVIDIA card) — what the user would pay instead."""
+    catalog = load_catalog()
+    card = catalog.get(query.gpus[0])
+    does = can_run(query.model_copy(update={"kind": "can_run"}), ctx)
+    peers = frozenset(
+        g.id
+        for g in catalog.gpus.values()
+        if g.memory_gb >= card.memory_gb and (card.vendor != "nvidia" or query.vendor or g.vendor == "nvidia")
+    )
+    market = recommend(query.model_copy(update={"gpus": (), "gpu_counts": ()}), ctx, among=peers)
+    note = msg("advice.note.named_no_price", gpu=card.short_name)
+    if not market.options:  # nothing priced has its memory: what it does is the answer
+        return does.model_copy(update={"notes": (note, *does.notes)})
+    said = msg("advice.recommend.named.no_price", gpu=card.short_name, gb=card.memory_gb)
+    headline = msg("sentences", items=(does.headline, said, market.headline))
+    own = (*((msg("advice.caveat.no_tensor_cores"),) if not card.has_tensor_cores else ()), *does.caveats)
+    caveats = (*own, *(c for c in market.caveats if c not in own))  # what limits the card first
+    return market.model_copy(update={"query": query, "headline": headline, "caveats": caveats})
+
+
 def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = None) -> Answer:
     """What to buy. Asked with two or more cards named ("a 3050 or a 3070 laptop, which do you
     suggest?", "my 3080 runs out of memory — would an A6000 help?"), the answer weighs those cards
@@ -301,11 +324,7 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         and not query.num_gpus
         and price_quote(query.gpus[0], snapshot=ctx.snapshot, condition=query.condition) is None
     ):
-        # "Is a Tesla P40 worth it for local LLMs?" with no price for it: what the card does, and that
-        # there is no current price to weigh it by, rather than a ranking that leaves it out.
-        answer = can_run(query.model_copy(update={"kind": "can_run"}), ctx)
-        name = load_catalog().get(query.gpus[0]).short_name
-        return answer.model_copy(update={"notes": (msg("advice.note.named_no_price", gpu=name), *answer.notes)})
+        return _unpriced_card(query, ctx)
     if query.model and not query.gpus:
         # "The best GPU for Llama 3 70B under $2,000": for a language model the memory it needs decides
         # (setups of one or more cards that hold it, within the budget, with their tokens/s), not the

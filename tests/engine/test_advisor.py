@@ -548,10 +548,19 @@ def test_two_named_cloud_cards_are_priced_per_unit_of_work_not_against_a_desktop
     assert english(answer.headline).startswith(f"Per unit of work, {top.name} on {top.provider}")
 
 
-def test_is_an_unpriced_card_worth_it_answers_what_the_card_does_and_says_it_has_no_price():
+def test_is_an_unpriced_card_worth_it_answers_what_the_card_does_and_what_its_memory_costs_today():
+    # "Is a P40 worth it for local LLMs?": no price for it. What it runs (Qwen2.5 32B at Q4_K_M), that it
+    # cannot be weighed per dollar, the priced NVIDIA cards with its 24 GB ranked by decode per dollar, and
+    # what limits it (no Tensor Cores; only PyTorch's legacy CUDA build runs Pascal).
     answer = advise(Query(kind="recommend", task="llm_inference", gpus=("tesla-p40",)))
-    assert answer.can_run is not None and answer.can_run.card  # what a 24 GB P40 runs, how fast
-    assert any(n.key == "advice.note.named_no_price" for n in answer.notes)
+    said = english(answer.headline)
+    assert said.startswith("Tesla P40 (24 GB) runs LLMs up to Qwen2.5 32B")
+    assert "no current price for the Tesla P40, so it cannot be weighed per dollar" in said
+    assert answer.options and all(o.memory_gb >= 24 for o in answer.options)
+    assert {load_catalog().get(o.gpu_id).vendor for o in answer.options} == {"nvidia"}
+    assert answer.options[0].workload == "decode"
+    keys = [c.key for c in answer.caveats]
+    assert keys[:2] == ["advice.caveat.no_tensor_cores", "support.cuda.legacy"]
 
 
 def test_a_power_question_with_hours_a_day_leads_with_what_running_it_costs():

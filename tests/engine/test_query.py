@@ -374,6 +374,7 @@ def _answers() -> list:
         (q(kind="recommend", gpus=("rtx-4060-ti-16gb",)), None),
         (q(kind="cloud_vs_buy", gpus=("a100-80gb-sxm", "h100-sxm")), None),  # which of two cloud cards
         (q(kind="recommend", gpus=("tesla-p40",)), None),  # is an unpriced card worth it?
+        (q(kind="recommend", gpus=("rtx-pro-6000",)), None),  # … one no priced card has the memory of
         (q(kind="recommend", task="llm_inference", budget=Money(amount=Decimal(5000), currency="CNY")), None),
         (q(kind="recommend", task="llm_inference", budget=Money(amount=Decimal(200), currency="USD")), None),
         (
