@@ -1146,6 +1146,8 @@ class Parser:
         fields["min_memory_gb"] = _min_memory(reading.memory, reading.mentions, kind)
         if kind == "recommend" and _upgrades_own(reading, self.vocab):
             fields["objective"] = "upgrade"  # a step up from the user's own card, not a verdict on it
+        elif kind == "recommend":  # "a budget GPU for learning", "the most powerful card under $2,000"
+            fields["objective"] = next((o for o, p in self.vocab.objectives.items() if p.search(reading.low)), None)
         if kind in ("explain", "power") and topic:
             fields["topic"] = topic
         query = Query(**{k: v for k, v in fields.items() if v is not None})

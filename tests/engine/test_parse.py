@@ -702,6 +702,22 @@ def test_frames_per_second_or_real_time_is_a_model_run_not_trained(text: str, mo
     assert query.mode == mode and workload_for(query) == workload
 
 
+@pytest.mark.parametrize(
+    ("text", "objective"),
+    [
+        ("best budget gpu for learning deep learning", "cheapest"),
+        ("cheapest GPU that can run SDXL?", "cheapest"),
+        ("入门深度学习买什么显卡便宜又够用？", "cheapest"),
+        ("the most powerful GPU under $2000 for training", "fastest"),
+        ("预算一万，性能最强的训练卡推荐", "fastest"),
+        ("which GPU for Kaggle under $500?", None),  # unsaid: the budget's strongest setup (the advisor's default)
+        ("is renting cheaper than buying a 4090?", None),  # no recommendation: no objective
+    ],
+)
+def test_what_best_means_is_read_from_the_words(text: str, objective: str | None) -> None:
+    assert q(text).objective == objective
+
+
 def test_an_upgrade_between_two_named_cards_weighs_them() -> None:
     assert q("upgrading from my 3080 to a 4090 for SDXL worth it?").kind == "compare"
 
