@@ -1774,7 +1774,11 @@ def _headline(
     else:
         head = msg("canrun.headline.model", model=model_words(spec))
     if alternatives and not any(v.fits for v in verdicts) and (memory is None or not memory.fits):
-        cheapest = min(alternatives, key=lambda a: a.gpus_usd)
+        # One card leads where one fits: a rig of several cheaper ones needs the board and the PSU for them
+        # (and splits the layers, so decodes no faster), so it is said beside it, not instead.
+        singles = [a for a in alternatives if a.count == 1]
+        cheapest = min(singles or alternatives, key=lambda a: a.gpus_usd)
+        split = min(alternatives, key=lambda a: a.gpus_usd)
         top = alternatives[0]
         # "Full fine-tune of Qwen 14B": nothing on a desk holds the work asked, so what is offered is
         # another mode (LoRA, QLoRA), and the offer says so rather than calling it the cheapest fit.
@@ -1789,6 +1793,8 @@ def _headline(
         else:
             offer = msg(f"canrun.{instead}cheapest", cheapest=_alternative_words(cheapest, currency=currency))
         head = _sentences(head, offer)
+        if split.gpus_usd < cheapest.gpus_usd:
+            head = _sentences(head, msg("canrun.split_cheaper", split=_alternative_words(split, currency=currency)))
         fastest = max(alternatives, key=_fastest_first)
         if within_budget and fastest.decode and fastest is not cheapest and fastest is not top:
             # "The best GPU for Llama 3 70B under $2,000": the fastest setup the budget buys beside the cheapest.

@@ -1256,3 +1256,16 @@ def test_an_unknown_llm_project_on_a_named_card_is_weighed_as_a_7b_and_said_so()
     assert "canrun.unknown.as_7b" not in family.headline.all_keys() and family.lean is None
     vision = assess(q(model="HEDNet", gpus=("rtx-3090",), task="computer_vision"))
     assert "canrun.unknown.as_7b" not in vision.headline.all_keys()
+
+
+def test_one_card_that_fits_leads_and_a_cheaper_rig_of_several_is_said_beside_it():
+    # "How much VRAM for Qwen2.5 32B at Q4?": 21.3 GB at GGUF Q4_K_M. One 24 GB card holds it; three
+    # cheaper 8 GB cards split it for less money, but need the board and PSU for three — said second.
+    report = assess(q(model="qwen2.5 32b"))
+    said = english(report.headline)
+    singles = [a for a in report.alternatives if a.count == 1]
+    split = min(report.alternatives, key=lambda a: a.gpus_usd)
+    cheapest_single = min(singles, key=lambda a: a.gpus_usd)
+    assert split.count > 1 and split.gpus_usd < cheapest_single.gpus_usd
+    assert f"Cheapest that fits: {cheapest_single.name} at GGUF Q4_K_M" in said
+    assert f"Cheaper as a rig of several cards: {split.count}× {split.name}" in said
