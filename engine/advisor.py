@@ -323,6 +323,7 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         len(query.gpus) == 1
         and not query.num_gpus
         and price_quote(query.gpus[0], snapshot=ctx.snapshot, condition=query.condition) is None
+        and _quoted_price(query, ctx) is None
     ):
         return _unpriced_card(query, ctx)
     if query.model and not query.gpus:
@@ -572,9 +573,9 @@ def _named_card(
     None when the card has no price, so the usual ranking answers."""
     catalog = load_catalog()
     gpu = catalog.get(query.gpus[0])
-    mine = value(
-        gpu.id, workload, count, snapshot=ctx.snapshot, condition=query.condition, overrides=ctx.price_overrides
-    )
+    quoted = _quoted_price(query, ctx)
+    overrides = ctx.price_overrides if quoted is None else {**ctx.price_overrides, gpu.id: quoted}
+    mine = value(gpu.id, workload, count, snapshot=ctx.snapshot, condition=query.condition, overrides=overrides)
     if mine is None:
         return None
     same_vendor = gpu.vendor == "nvidia" and query.vendor is None
@@ -587,7 +588,9 @@ def _named_card(
         condition=query.condition,
         overrides=ctx.price_overrides,
     )
-    rank = next((i for i, p in enumerate(peers) if p.gpu_id == gpu.id), None)
+    if quoted is not None:  # their offer, against every other card (and this one) at today's prices
+        peers = [p for p in peers if p.gpu_id != gpu.id or p.gpu_count != count]
+    rank = next((i for i, p in enumerate(peers) if p.gpu_id == gpu.id), None) if quoted is None else None
     of = len(peers)
     if rank is None:  # priced only outside the ranked market (an older price): placed among the peers by value
         rank, of = sum(p.perf_per_kusd > mine.perf_per_kusd for p in peers), of + 1
@@ -606,20 +609,50 @@ def _named_card(
         "basis": mine.price.basis_message(),
         "date": mine.price.date,
     }
+    quote = ".quoted" if quoted is not None else ""
+    if quoted is not None:
+        said["price"] = query.budget  # as they said it ("CN¥5,000"); weighed in dollars
+    market = (_against_market(quoted, gpu.id, query, ctx),) if quoted is not None else ()
     if rank == 0 or not peers:
-        return mine, msg("advice.recommend.named.best", **said), gpu.id
+        best = msg("advice.recommend.named.best" + quote, **said)
+        return mine, msg("sentences", items=(best, *market)) if market else best, gpu.id
     top = peers[0]
-    return (
-        mine,
-        msg(
-            "advice.recommend.named.ranked",
-            rank=rank + 1,
-            of=of,
-            better=setup(catalog.get(top.gpu_id).short_name, top.gpu_count),
-            more=top.perf_per_kusd / mine.perf_per_kusd - 1,
-            **said,
-        ),
-        top.gpu_id,
+    ranked = msg(
+        "advice.recommend.named.ranked" + quote,
+        rank=rank + 1,
+        of=of,
+        better=setup(catalog.get(top.gpu_id).short_name, top.gpu_count),
+        more=top.perf_per_kusd / mine.perf_per_kusd - 1,
+        **said,
+    )
+    return mine, msg("sentences", items=(ranked, *market)) if market else ranked, top.gpu_id
+
+
+def _quoted_price(query: Query, ctx: AdviceContext) -> PriceQuote | None:
+    """ "Is a used 3090 for $700 a good deal?", "二手3090 5000元值得买吗": an amount with one card and nothing
+    else to buy is the price the user is offered for it — weighed as the card's price (``basis="quoted"``,
+    against the market's snapshot), as cloud_vs_buy takes it for the desktop's price."""
+    if query.budget is None or query.num_gpus or query.objective is not None or len(query.gpus) != 1:
+        return None
+    usd = query.budget_usd()
+    if usd is None:
+        return None
+    snapshot = load_catalog().snapshot(ctx.snapshot)
+    return PriceQuote(gpu_id=query.gpus[0], usd=usd, basis="quoted", date=snapshot.date, source="the user")
+
+
+def _against_market(quoted: PriceQuote, gpu_id: str, query: Query, ctx: AdviceContext) -> Msg:
+    """How the user's price stands against the card's price on file (below or above it, by how much)."""
+    going = price_quote(gpu_id, snapshot=ctx.snapshot, condition=query.condition)
+    if going is None:
+        return msg("advice.recommend.named.no_market")
+    below = quoted.usd <= going.usd
+    return msg(
+        "advice.recommend.named.market." + ("below" if below else "above"),
+        usd=going.usd,
+        basis=going.basis_message(),
+        date=going.date,
+        diff=abs(1 - float(quoted.usd) / float(going.usd)),
     )
 
 

@@ -37,7 +37,7 @@ from engine.performance import count_factor, speed, speeds_array
 from engine.specs import BuildCost, PriceSnapshot, Workload
 
 PriceCondition = Literal["new", "used"]
-PriceBasis = Literal["new", "used", "average of new and used", "override", "launch"]
+PriceBasis = Literal["new", "used", "average of new and used", "override", "launch", "quoted"]  # quoted: the user's
 P = TypeVar("P", float, Decimal)
 SOURCE = "Guide 2020/2023 §performance per dollar: speed / (base system + GPUs) at average street prices"
 # Rankings use snapshot prices at most this much older than the market's own snapshot (docs/data.md).
@@ -78,6 +78,7 @@ _BASIS_KEYS = {
     "average of new and used": "average",
     "override": "override",
     "launch": "launch",
+    "quoted": "quoted",
 }
 
 

@@ -551,6 +551,8 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("我现在用2060，想升级显卡跑SD，买什么好？", ("你的 RTX 2060", "的速度是它的")),
         ("How do you calculate how much VRAM fine-tuning needs?", ("16 bytes per parameter", "QLoRA")),
         ("训练时显存怎么计算？", ("每个参数要 16 字节", "QLoRA")),
+        ("Is a used 3090 for $700 a good deal?", ("at the $700 you quote", "below it")),
+        ("二手3090 5000元值得买吗？", ("按你说的 CN¥5,000", "行情价是")),
         ("Can my 3090 run Time-LLM?", ('the model "Time-LLM"', "Weighed as a 7B model")),
         ("请问用RTX3090 24GB显存能跑动Time-LLM这个模型吗", ("按 7B 模型估算", "RTX 3090：可以")),
     ],

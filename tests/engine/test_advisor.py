@@ -481,6 +481,26 @@ def test_the_memory_explanation_works_a_7b_through_the_can_run_memory_model():
     assert "2 + 2 + 12 = 16 bytes per parameter" in said.figures[2] and "arxiv.org/abs/1910.02054" in said.source
 
 
+def test_a_price_quoted_for_one_card_is_weighed_as_that_cards_price_against_the_market():
+    # "Is a used 3090 for $700 a good deal?": the 3090 valued at $700, ranked against the other 24 GB cards at
+    # today's prices, and the going price said: $1,207 used (Sep 2026), so $700 is 42 % below it.
+    answer = advise(
+        Query(kind="recommend", gpus=("rtx-3090",), condition="used", budget=Money(amount=700, currency="USD"))
+    )
+    said = english(answer.headline)
+    going = price_quote("rtx-3090", condition="used")
+    assert said.startswith("Yes: at the $700 you quote, RTX 3090 (24 GB) would be the best 16-bit training")
+    assert f"The going price is ${going.usd:,.0f} (used, " in said
+    assert f"yours is {1 - 700 / float(going.usd):.0%} below it." in said
+    assert answer.options[0].gpu_id == "rtx-3090" and answer.options[0].price.usd == 700
+    # A card with no price on file is weighed at the user's price, and said to have none to compare with.
+    p40 = advise(
+        Query(kind="recommend", gpus=("tesla-p40",), task="llm_inference", budget=Money(amount=200, currency="USD"))
+    )
+    assert "At the $200 you quote, Tesla P40 (24 GB) would rank" in english(p40.headline)
+    assert "no current price for it to compare yours with" in english(p40.headline)
+
+
 def test_an_upgrade_from_ones_own_card_ranks_only_cards_that_are_a_step_up_from_it():
     # "I have a 3060 12GB, what should I upgrade to for SDXL?": every card shown keeps its 12 GB and has
     # 1.5× its 16-bit inference speed or memory; the headline says by how much the pick beats it.

@@ -643,6 +643,8 @@ def test_a_framework_named_about_one_card_asks_what_runs_on_it(text: str, kind: 
         ("is the 4060 ti 16gb a good buy for stable diffusion?", "recommend"),
         ("is it worth running llama 70b on a 3090?", "can_run"),  # a sized model: can it run
         ("is the 4080 worth it over a 4070 ti?", "compare"),  # two cards: weigh them
+        ("Should I buy a used 3090 for $700?", "recommend"),  # the card as a buy, at the price quoted
+        ("should I buy a 4090 to run llama 3 70b?", "can_run"),  # a sized model: does it run
     ],
 )
 def test_is_one_card_worth_it_is_a_recommendation_about_it(text: str, kind: str) -> None:

@@ -375,6 +375,9 @@ def _answers() -> list:
         (q(kind="cloud_vs_buy", gpus=("a100-80gb-sxm", "h100-sxm")), None),  # which of two cloud cards
         (q(kind="recommend", gpus=("tesla-p40",)), None),  # is an unpriced card worth it?
         (q(kind="recommend", gpus=("rtx-pro-6000",)), None),  # … one no priced card has the memory of
+        (q(kind="recommend", gpus=("rtx-3090",), budget=usd(700)), None),  # a price quoted: below the market
+        (q(kind="recommend", gpus=("rtx-3060-12gb",), budget=usd(900)), None),  # … above it, ranked
+        (q(kind="recommend", gpus=("tesla-p40",), budget=usd(200)), None),  # … with no market price on file
         (q(kind="recommend", task="llm_inference", budget=Money(amount=Decimal(5000), currency="CNY")), None),
         (q(kind="recommend", task="llm_inference", budget=Money(amount=Decimal(200), currency="USD")), None),
         (
