@@ -235,6 +235,8 @@ def _card_caveats(gpu: Gpu, count: int) -> tuple[Msg, ...]:
     return tuple(out)
 
 
+_OPT_IN_VENDORS = {"amd": "AMD", "intel": "Intel"}  # vendors a user asks for instead of NVIDIA, by name
+
 # A step up worth buying (our threshold, not the guide's): this much more speed for the work, or memory.
 UPGRADE_FACTOR = 1.5
 
@@ -297,7 +299,8 @@ def _unpriced_card(query: Query, ctx: AdviceContext) -> Answer:
     peers = frozenset(
         g.id
         for g in catalog.gpus.values()
-        if g.memory_gb >= card.memory_gb and (card.vendor != "nvidia" or query.vendor or g.vendor == "nvidia")
+        if g.memory_gb >= card.memory_gb
+        and (card.vendor != "nvidia" or query.vendor not in (None, "nvidia") or g.vendor == "nvidia")
     )
     market = recommend(query.model_copy(update={"gpus": (), "gpu_counts": ()}), ctx, among=peers)
     note = msg("advice.note.named_no_price", gpu=card.short_name)
@@ -365,7 +368,7 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
     snapshot = catalog.snapshot(ctx.snapshot)
 
     def ranked(tensor_cores_only: bool, limit: int | None = ctx.max_options * len(counts)) -> list[ValueOption]:
-        candidates = _candidates(organization, tensor_cores_only)
+        candidates = _candidates(organization, tensor_cores_only, "nvidia" if query.vendor == "nvidia" else None)
         return rank_by_value(
             workload,
             gpu_counts=counts,
@@ -393,7 +396,7 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         if floor_gb is not None:
             found = ranked(tensor_cores_only=False)
             cheapest = _cheapest_fitting(guide_floor, query, ctx, vendor=query.vendor or "nvidia")
-            key = "advice.caveat.under_floor" + ("" if query.vendor else ".nvidia")
+            key = "advice.caveat.under_floor" + ("" if query.vendor not in (None, "nvidia") else ".nvidia")
             short = msg(key, gb=floor_gb, floor=guide_floor, budget=query.budget)
             if cheapest is not None:
                 meets = msg(
@@ -471,14 +474,17 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         "basis": top.price.basis_message(),
         "date": top.price.date,
     }
+    # "Best AMD GPU for SD?": the lead is the best of that vendor's cards, and says so
+    of_vendor = ".vendor" if query.vendor in _OPT_IN_VENDORS else ""
+    if of_vendor:
+        said["vendor"] = _OPT_IN_VENDORS[query.vendor]
     if named is not None:
         headline = headline_named
     elif objective == "best_value":
-        headline = msg(
-            "advice.recommend.headline.budget" if budget is not None else "advice.recommend.headline", **said
-        )
+        key = "advice.recommend.headline.budget" if budget is not None else "advice.recommend.headline"
+        headline = msg(key + of_vendor, **said)
     else:
-        headline = msg(f"advice.recommend.headline.{objective}", **said)
+        headline = msg(f"advice.recommend.headline.{objective}{of_vendor}", **said)
     passed = found[0] if named is None and _legacy(catalog.get(found[0].gpu_id)) else None
     if passed is not None and passed.gpu_id not in (lead.gpu_id, value_pick.gpu_id):
         # "the best value is a $312 V100": said, and why it is not the pick
@@ -578,7 +584,7 @@ def _named_card(
     mine = value(gpu.id, workload, count, snapshot=ctx.snapshot, condition=query.condition, overrides=overrides)
     if mine is None:
         return None
-    same_vendor = gpu.vendor == "nvidia" and query.vendor is None
+    same_vendor = gpu.vendor == "nvidia" and query.vendor in (None, "nvidia")
     peers = rank_by_value(
         workload,
         gpu_counts=(count,),
@@ -669,16 +675,20 @@ def _lead(
     objective: Objective = asked or ("fastest" if budget is not None else "best_value")
     every = ranked(True, limit=None) or ranked(False, limit=None)
     catalog = load_catalog()
-    leading = [v for v in every if query.vendor is not None or catalog.get(v.gpu_id).vendor == "nvidia"] or every
+    # NVIDIA leads, or the vendor the user asked for ("best AMD GPU for SD"): then the best value of any vendor
+    # is said beside it when it is another card (a used RTX 3090 often beats a Radeon per dollar).
+    wanted = query.vendor or "nvidia"
+    leading = [v for v in every if catalog.get(v.gpu_id).vendor == wanted] or every
     # A card today's default PyTorch builds no longer run (Volta's V100 and Titan V: CUDA 13 dropped them)
     # is shown, with that caveat, but does not lead a purchase while a supported card is on the list.
     leading = [v for v in leading if not _legacy(catalog.get(v.gpu_id))] or leading
-    value_pick = leading[0] if leading else found[0]
+    supported = [v for v in every if not _legacy(catalog.get(v.gpu_id))] or every
+    value_pick = (supported[0] if query.vendor not in (None, "nvidia") else leading[0]) if leading else found[0]
     if objective == "fastest":
         return max(leading, key=lambda v: v.speed), value_pick, objective
     if objective == "cheapest":
         return min(leading, key=lambda v: v.system_usd), value_pick, objective
-    return value_pick, value_pick, objective
+    return (leading[0] if leading else value_pick), value_pick, objective
 
 
 def _legacy(gpu: Gpu) -> bool:

@@ -729,7 +729,9 @@ class Parser:
                 continue  # "AMD or NVIDIA?", "a 4090 or an AMD card": weighed, not chosen
             if vendor in said:
                 return vendor
-        return None
+        # "which NVIDIA GPU for LLMs under $1,000?": asked for by name with no card named, NVIDIA only (it
+        # leads anyway; this keeps a Radeon from leading where no NVIDIA card meets the memory floor)
+        return "nvidia" if said == {"nvidia"} and not ids else None
 
     def mode(self, words: Words) -> str | None:
         """What a can-run question runs, where the text says it: the first mode named."""
@@ -1277,6 +1279,14 @@ class Parser:
             return "explain", (), task  # "how do I estimate the VRAM training needs?" (a sized model: its figures)
         if "worth" in s and not _NOT_FIT & s and not _WORTH_TOPICS & s:  # "4090 值得买吗": is that card a good buy
             return "recommend", (), task
+        if "gpus:0" in s and "memory" not in s and not _NOT_FIT & s and self.vocab.value_words.search(reading.low):
+            return "recommend", (), task  # "用什么显卡跑SD性价比最高？": the market ranked per dollar
+        if (
+            {"gpus:0", "topic:amd"} <= s
+            and not {"model", "memory", "cue:recommend"} & s
+            and project_name(reading, self.vocab.not_projects) is None
+        ):
+            return "explain", (), task  # "A卡能跑深度学习吗？", "can Radeon GPUs do ML?": the guide on AMD
         if _asks_upgrade(reading, self.vocab) and not fits and not _NOT_FIT & s:
             return "recommend", (), task  # "I have a 3060, what should I upgrade to?": what to buy next
         names_a_card = "gpu" in reading.low or "card" in reading.low or "卡" in reading.low  # as each pattern does
@@ -1344,7 +1354,18 @@ def _pools(reading: Reading, vocab: Vocab) -> bool:
     return vocab.pooling.search(low) is not None
 
 
-_VENDOR_GATE = ("amd", "radeon", "rocm", "a卡", "intel", "arc", "oneapi", "英特")  # every AMD or Intel phrase holds one
+_VENDOR_GATE = (
+    "amd",
+    "radeon",
+    "rocm",
+    "a卡",
+    "intel",
+    "arc",
+    "oneapi",
+    "英特",
+    "nvidia",
+    "geforce",
+)  # every AMD or Intel phrase holds one
 _POOLING_GATE = ("vram", "memory", "显存", "顯存", "act as")  # every pooling pattern holds one
 
 

@@ -541,6 +541,7 @@ class Vocab:
     upgrade_words: PhraseSet  # "what should I upgrade to?", "想升级，买什么好"
     realtime_words: PhraseSet  # "20 FPS", "real time", "实时": a model run (inference), not trained
     objectives: dict[str, PhraseSet]  # "cheapest", "fastest": what "best" means in a recommendation
+    value_words: PhraseSet  # "best value", "性价比": a ranking per dollar
     owner_words: PhraseSet  # "my 3060", "I have a 3060", "我的2060": the card named next is the user's own
     trouble_words: PhraseSet  # "is this normal?", "why so slow?", "报错": troubleshooting, not a fit question
     conditional_words: PhraseSet  # "if", "如果": what follows is supposed, not reported
@@ -653,6 +654,7 @@ def load_vocab() -> Vocab:
         upgrade_words=PhraseSet(raw["upgrade_words"]),
         realtime_words=PhraseSet(raw["realtime_words"]),
         objectives={name: PhraseSet(phrases) for name, phrases in raw["objectives"].items()},
+        value_words=PhraseSet(raw["value_words"]),
         owner_words=PhraseSet(raw["owner_words"]),
         trouble_words=PhraseSet(raw["trouble_words"]),
         conditional_words=PhraseSet(raw["conditional_words"]),

@@ -379,8 +379,10 @@ def test_local_llm_ranks_by_decode_not_8_bit_inference():
     assert rule.id == "metric.decode" and rule.text.key == "advice.rule.metric"
     assert rule.text.args["why"].key == "workload.why.decode"
     assert answer.options[0].gpu_id == "rtx-3090"
+    # Asked for AMD: the best Radeon leads, and the RTX 3090 is said beside it as the better value.
     amd = advise(query.model_copy(update={"vendor": "amd"}))
-    assert amd.options[0].gpu_id == "rtx-3090" and "rx-7900-xtx" in [o.gpu_id for o in amd.options]
+    assert amd.options[0].gpu_id == "rx-7900-xtx" and "rtx-3090" in [o.gpu_id for o in amd.options]
+    assert "advice.recommend.value_beside" in amd.headline.all_keys()
 
 
 def test_decode_on_several_cards_is_no_faster_than_one():
@@ -479,6 +481,24 @@ def test_the_memory_explanation_works_a_7b_through_the_can_run_memory_model():
     assert f"{full.per_gpu_gib:.0f} GB for a full fine-tune" in said.text
     assert f"{estimate('generic-7b', 'qlora', 'nf4').per_gpu_gib:.1f} GB for QLoRA" in said.text
     assert "2 + 2 + 12 = 16 bytes per parameter" in said.figures[2] and "arxiv.org/abs/1910.02054" in said.source
+
+
+def test_a_vendor_asked_for_by_name_leads_and_the_best_value_of_any_vendor_is_said_beside_it():
+    # "Best AMD GPU for SD under $600?": the fastest Radeon the budget buys leads, said as AMD's, and the
+    # better value (an NVIDIA card) beside it; "which NVIDIA GPU for LLMs under $1,000?" stays NVIDIA's
+    # although no NVIDIA card within it has the guide's 24 GB (a Radeon would lead otherwise).
+    amd = advise(
+        Query(kind="recommend", task="image_generation", vendor="amd", budget=Money(amount=600, currency="USD"))
+    )
+    assert load_catalog().get(amd.options[0].gpu_id).vendor == "amd"
+    said = english(amd.headline)
+    assert "the fastest AMD card for 16-bit inference your budget buys" in said and "Best value: RTX" in said
+    nvidia = advise(
+        Query(kind="recommend", task="llm_inference", vendor="nvidia", budget=Money(amount=1000, currency="USD"))
+    )
+    assert {load_catalog().get(o.gpu_id).vendor for o in nvidia.options} == {"nvidia"}
+    unsaid = advise(Query(kind="recommend", task="llm_inference", budget=Money(amount=1000, currency="USD")))
+    assert load_catalog().get(unsaid.options[0].gpu_id).vendor == "amd"  # 24 GB within $1,000: a Radeon, and why
 
 
 def test_a_price_quoted_for_one_card_is_weighed_as_that_cards_price_against_the_market():

@@ -720,6 +720,22 @@ def test_what_best_means_is_read_from_the_words(text: str, objective: str | None
     assert q(text).objective == objective
 
 
+@pytest.mark.parametrize(
+    ("text", "kind", "vendor"),
+    [
+        ("A卡能跑深度学习吗？", "explain", "amd"),  # the guide on AMD, not "which model?"
+        ("can radeon gpus do machine learning?", "explain", "amd"),
+        ("AMD显卡跑SD推荐哪张", "recommend", "amd"),  # a card asked for: AMD's, ranked
+        ("跑Stable Diffusion用什么显卡性价比最高？", "recommend", None),  # value asked of the market
+        ("which nvidia gpu for llms under $1000?", "recommend", "nvidia"),  # NVIDIA by name, no card named
+        ("my nvidia 3060 runs out of memory with sdxl", "can_run", None),  # a card named: no vendor asked for
+    ],
+)
+def test_a_vendor_or_value_asked_of_the_market(text: str, kind: str, vendor: str | None) -> None:
+    query = q(text)
+    assert query.kind == kind and query.vendor == vendor
+
+
 def test_an_upgrade_between_two_named_cards_weighs_them() -> None:
     assert q("upgrading from my 3080 to a 4090 for SDXL worth it?").kind == "compare"
 

@@ -378,6 +378,11 @@ def _answers() -> list:
         (q(kind="recommend", gpus=("rtx-3090",), budget=usd(700)), None),  # a price quoted: below the market
         (q(kind="recommend", gpus=("rtx-3060-12gb",), budget=usd(900)), None),  # … above it, ranked
         (q(kind="recommend", gpus=("tesla-p40",), budget=usd(200)), None),  # … with no market price on file
+        (q(kind="recommend", task="image_generation", vendor="amd"), None),  # the best AMD card per dollar
+        (q(kind="recommend", task="image_generation", vendor="amd", budget=usd(600)), None),  # … the fastest
+        (q(kind="recommend", task="llm_inference", vendor="amd", objective="cheapest"), None),  # … the cheapest
+        (q(kind="recommend", vendor="intel", budget=usd(400), objective="best_value"), None),  # within a budget
+        (q(kind="recommend", task="kaggle", budget=usd(2000), objective="best_value"), None),  # NVIDIA's, budget
         (q(kind="recommend", task="llm_inference", budget=Money(amount=Decimal(5000), currency="CNY")), None),
         (q(kind="recommend", task="llm_inference", budget=Money(amount=Decimal(200), currency="USD")), None),
         (
