@@ -475,9 +475,10 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         "date": top.price.date,
     }
     # "Best AMD GPU for SD?": the lead is the best of that vendor's cards, and says so
-    of_vendor = ".vendor" if query.vendor in _OPT_IN_VENDORS else ""
-    if of_vendor:
-        said["vendor"] = _OPT_IN_VENDORS[query.vendor]
+    vendor_name = _OPT_IN_VENDORS.get(query.vendor or "")
+    of_vendor = ".vendor" if vendor_name else ""
+    if vendor_name:
+        said["vendor"] = vendor_name
     if named is not None:
         headline = headline_named
     elif objective == "best_value":
