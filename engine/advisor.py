@@ -362,7 +362,9 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         )
     )
 
-    budget = query.budget_usd()
+    # A price quoted for the one card named ("a used 3090 for ¥5,000") is that card's price, not a budget
+    # the market is cut to (see _named_card)
+    budget = query.budget_usd() if _quoted_price(query, ctx) is None else None
     organization = bool(query.organization)
     counts = (query.num_gpus,) if query.num_gpus else (1,)
     snapshot = catalog.snapshot(ctx.snapshot)
@@ -490,7 +492,8 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
     if passed is not None and passed.gpu_id not in (lead.gpu_id, value_pick.gpu_id):
         # "the best value is a $312 V100": said, and why it is not the pick
         caveats.append(msg("advice.caveat.legacy_not_lead", gpu=catalog.get(passed.gpu_id).short_name))
-    if value_pick.gpu_id != lead.gpu_id or value_pick.gpu_count != lead.gpu_count:
+    better_value = value_pick.perf_per_kusd > lead.perf_per_kusd  # never "Best value: X, -27% per dollar"
+    if (value_pick.gpu_id != lead.gpu_id or value_pick.gpu_count != lead.gpu_count) and better_value:
         beside = msg(
             "advice.recommend.value_beside",
             setup=setup(load_catalog().get(value_pick.gpu_id).short_name, value_pick.gpu_count),
