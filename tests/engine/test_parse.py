@@ -753,6 +753,11 @@ def test_a_mistyped_product_line_keeps_the_card_its_number_names(text: str, gpus
     assert result.query.gpus == gpus and "gpus" in result.uncertain  # read, and marked as a guess
 
 
+def test_a_desktop_card_used_as_an_egpu_beside_a_laptop_stays_the_desktop_card() -> None:
+    assert q("I use an RTX 3080 as an eGPU with my laptop, can it train yolov8?").gpus == ("rtx-3080-10gb",)
+    assert q("my laptop has a 1050 ti, can it run sd?").gpus == ("gtx-1050-ti-laptop",)
+
+
 def test_a_memory_size_only_the_laptop_card_has_names_the_laptop_card() -> None:
     assert q("Nvidia 3060 6G VRAM 能跑吗").gpus == ("rtx-3060-laptop",)  # the desktop 3060 has 12 GB
     assert q("3060 12G").gpus == ("rtx-3060-12gb",)
