@@ -1076,6 +1076,10 @@ class Parser:
             out.add("trouble")
         if cues.topic:
             out.add(f"topic:{cues.topic}")
+        if len(ids) <= 1 and self.vocab.upgrade_words.find(words):
+            out.add("upgrade")  # what to buy next, beside at most one card (see decide)
+        if not ids and self.vocab.value_words.find(words):
+            out.add("value")  # value for money asked of the market (see decide)
         if said_mode:
             out.add(f"mode:{said_mode}")
         return frozenset(out)
@@ -1279,7 +1283,7 @@ class Parser:
             return "explain", (), task  # "how do I estimate the VRAM training needs?" (a sized model: its figures)
         if "worth" in s and not _NOT_FIT & s and not _WORTH_TOPICS & s:  # "4090 值得买吗": is that card a good buy
             return "recommend", (), task
-        if "gpus:0" in s and "memory" not in s and not _NOT_FIT & s and self.vocab.value_words.search(reading.low):
+        if {"gpus:0", "value"} <= s and "memory" not in s and not _NOT_FIT & s:
             return "recommend", (), task  # "用什么显卡跑SD性价比最高？": the market ranked per dollar
         if (
             {"gpus:0", "topic:amd"} <= s
@@ -1287,7 +1291,7 @@ class Parser:
             and project_name(reading, self.vocab.not_projects) is None
         ):
             return "explain", (), task  # "A卡能跑深度学习吗？", "can Radeon GPUs do ML?": the guide on AMD
-        if _asks_upgrade(reading, self.vocab) and not fits and not _NOT_FIT & s:
+        if "upgrade" in s and not fits and not _NOT_FIT & s:
             return "recommend", (), task  # "I have a 3060, what should I upgrade to?": what to buy next
         names_a_card = "gpu" in reading.low or "card" in reading.low or "卡" in reading.low  # as each pattern does
         if "gpus:0" in s and "memory" not in s and names_a_card and self.vocab.which_gpu_suits.search(reading.low):
@@ -1326,19 +1330,13 @@ def _free_colab(reading: Reading) -> bool:
     return "colab" in reading.low and _FREE_COLAB.search(reading.low) is not None
 
 
-def _asks_upgrade(reading: Reading, vocab: Vocab) -> bool:
-    """Whether the question asks what to buy next beside at most one card ("what should I upgrade my 2060
-    to?", "想升级显卡，买什么好"); two cards named are weighed against each other instead."""
-    return len({m.gpu_id for m in reading.mentions}) <= 1 and vocab.upgrade_words.search(reading.low) is not None
-
-
 _OWNER_WINDOW = 24  # characters before a card's name that may say it is the user's own ("I currently have a …")
 
 
 def _upgrades_own(reading: Reading, vocab: Vocab) -> bool:
     """An upgrade asked from the one card named, which the words just before it make the user's own
     ("my 3060", "I have an RTX 2060", "我现在用2060")."""
-    if len({m.gpu_id for m in reading.mentions}) != 1 or not _asks_upgrade(reading, vocab):
+    if "upgrade" not in reading.signals or len({m.gpu_id for m in reading.mentions}) != 1:
         return False
     start = reading.mentions[0].start
     before = reading.low[max(0, start - _OWNER_WINDOW) : start]
