@@ -1985,10 +1985,15 @@ def assess(
     verdicts = [_gpu_verdict(spec, chosen, gpu, count, context, precision) for gpu, count in setups]
     notes.extend(egpu_notes([g for g, _ in setups]))
     # Several Macs are alternatives (one computer's memory each), never one rig: no mixed-card notes for them.
+    together: Msg | None = None
     if len({g.id for g, _ in setups}) > 1 and not all(g.platform == "unified_memory" for g, _ in setups):
         notes.append(msg("canrun.note.mixed_cards"))
         together = mixed_layer_split(spec, setups, context) if chosen == "inference" and precision is None else None
-        notes.extend([together] if together is not None else [])
+        if together is not None and any(v.fits for v in verdicts):
+            notes.append(together)  # one card holds it alone: the split is an aside
+    # "A 3090 and a 4090 together for Llama 70B?": no card holds it alone, both split by layers do — that
+    # leads, and no shopping list follows (a person who names both usually has both)
+    split_holds = together is not None and not any(v.fits for v in verdicts)
     memory = None
     if not setups and query.min_memory_gb:
         memory = _memory_verdict(spec, chosen, query.min_memory_gb, query.num_gpus or 1, context, precision)
@@ -2003,7 +2008,7 @@ def assess(
             needs.append(Need(mode=target_mode, precision=prec, gib=est.per_gpu_gib))
             breakdown = breakdown or est
     own_fix = any(v.own_fix for v in verdicts)  # their own machine does it another way: no shopping list
-    if not any(v.fits for v in verdicts) and not own_fix and (memory is None or not memory.fits):
+    if not any(v.fits for v in verdicts) and not own_fix and not split_holds and (memory is None or not memory.fits):
         max_usd = query.budget_usd()
         if query.budget is not None and max_usd is None:
             notes.append(msg("canrun.note.no_exchange_rate", currency=query.budget.currency))
@@ -2088,6 +2093,7 @@ def assess(
         memory_verdict=memory,
         alternatives=tuple(alternatives),
         headline=_sentences(
+            *((msg("canrun.together"), together) if split_holds and together is not None else ()),
             _headline(
                 spec,
                 verdicts,
