@@ -1079,8 +1079,39 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
             update={"notes": (msg("advice.cloud.named_unpriced", gpus=unpriced), *answer.notes, *notes)}
         )
 
+    # "Where can I rent a 4090 cheaply?", "租4090一小时多少钱": one card and no prices of the user's own — its
+    # offers lead (cheapest first, with how many are on file), and buying one is weighed after
+    card_offers = (
+        rentals(workload_for(query), need, ctx.reference_gpu, named=query.gpus)
+        if len(query.gpus) == 1 and query.desktop_usd is None and query.cloud_usd_per_hour is None
+        else ()
+    )
+    if card_offers:
+        offers = card_offers
+
     def lead(headline: Msg) -> Msg:
-        """A question that names no card asks what to rent: the cheapest offer per hour of work first."""
+        """A question that names no card asks what to rent: the cheapest offer per hour of work first; one
+        card named, its own cheapest offer."""
+        if card_offers:
+            top = min(card_offers, key=lambda r: r.on_demand_usd_per_hour or r.spot_usd_per_hour or Decimal(0))
+            line = _card_line(query.gpus[0])
+            held = [  # every current offer of the card (any variant), per GPU
+                c
+                for c in catalog.clouds.values()
+                if not c.historical and c.gpu in catalog.gpus and _card_line(c.gpu) == line
+            ]
+            spots = [c.spot_usd_per_hour / c.gpu_count for c in held if c.spot_usd_per_hour]
+            offer = msg(
+                "advice.cloud.card_offer" + (".spot" if spots else ""),
+                gpu=top.name,
+                provider=top.provider,
+                hourly=top.on_demand_usd_per_hour or top.spot_usd_per_hour,
+                count=len(held),
+                date=top.date,
+                **({"spot": min(spots)} if spots else {}),
+            )
+            # with hours a day given, rent-or-buy was asked: the break-even leads, the offer follows
+            return msg("sentences", items=(headline, offer) if query.hours_per_day is not None else (offer, headline))
         if not (asks_what_to_rent and offers):
             return headline
         top = offers[0]

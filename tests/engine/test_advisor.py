@@ -353,7 +353,13 @@ def test_renting_is_priced_per_hour_of_work_and_a_card_question_leads_with_the_p
     pick = answer.headline["items"][0]
     assert pick.key == "advice.cloud.rent_pick" and pick["gpu"] == offers[0].name
     named = advise(Query(kind="cloud_vs_buy", gpus=("rtx-3090",), hours_per_day=3))
-    assert named.rentals and named.headline.key.startswith("advice.cloud.headline")  # a named card: break-even first
+    # a named card with hours a day: the break-even first, then that card's cheapest offer
+    first, then = named.headline["items"]
+    assert named.rentals and first.key.startswith("advice.cloud.headline")
+    assert then.key.startswith("advice.cloud.card_offer") and {r.gpu_id for r in named.rentals} == {"rtx-3090"}
+    # "Where can I rent a 4090?": its cheapest offer leads
+    where = advise(Query(kind="cloud_vs_buy", gpus=("rtx-4090",)))
+    assert english(where.headline).startswith("To rent, RTX 4090 is cheapest on ")
 
 
 def test_local_llm_ranks_by_decode_not_8_bit_inference():

@@ -318,6 +318,12 @@ def _messages(value: Any) -> list[Msg]:
     return []
 
 
+def _rented_with_spot() -> tuple[str, ...]:
+    """A card the cloud data offers as spot, if any (its offers say "from $… as spot")."""
+    clouds = load_catalog().clouds.values()
+    return tuple(sorted({c.gpu for c in clouds if c.spot_usd_per_hour and not c.historical}))[:1]
+
+
 def _answers() -> list:
     def q(**fields: Any) -> Query:
         return Query(**fields)
@@ -383,6 +389,7 @@ def _answers() -> list:
         (q(kind="recommend", task="llm_inference", vendor="amd", objective="cheapest"), None),  # … the cheapest
         (q(kind="recommend", vendor="intel", budget=usd(400), objective="best_value"), None),  # within a budget
         (q(kind="recommend", task="kaggle", budget=usd(2000), objective="best_value"), None),  # NVIDIA's, budget
+        *((q(kind="cloud_vs_buy", gpus=(g,)), None) for g in _rented_with_spot()),  # a card's offers, spot too
         (q(kind="recommend", task="llm_inference", budget=Money(amount=Decimal(5000), currency="CNY")), None),
         (q(kind="recommend", task="llm_inference", budget=Money(amount=Decimal(200), currency="USD")), None),
         (
