@@ -4,7 +4,8 @@ The rules in ``engine.parse`` read what is certain in a question (numbers, money
 model names); what a question *asks* is read here, by a linear model over two kinds of features:
 
 - character n-grams of the cleaned, lower-cased text, digits folded to ``0`` (they work for Chinese
-  and English alike, and for the spellings nobody listed: "finetuning", "显存不够", "OOM");
+  and English alike, and for the spellings nobody listed: "finetuning", "显存不够", "OOM"), each
+  counted, or, where the file's meta says ``binary``, each distinct one once;
 - the rules' findings as named binary signals (``rule:can_run``, ``gpus:1``, ``fit``, ``cue:power``…),
   so the model learns when the rules are right and when the words say otherwise.
 
@@ -108,6 +109,7 @@ class Classifier:
         self.quick_bias = tuple(float(v) for v in quick_bias)
         self.heads = heads
         self.meta = meta
+        self.binary = bool(meta.get("binary", False))  # n-grams present or not (else counted): as trained
         spans: dict[str, tuple[int, int]] = {}
         at = 0
         for name, labels in heads.items():
@@ -140,9 +142,16 @@ class Classifier:
             )
 
     def logits(self, low: str, signals: frozenset[str] | set[str]) -> list[float]:
-        """The full model's scores of every label: n-gram weights × counts / sqrt(n-grams), plus signal weights."""
+        """The full model's scores of every label: n-gram weights × counts / sqrt(n-grams), plus signal weights.
+
+        A model trained with ``binary`` in its meta counts each distinct n-gram once, over sqrt(distinct n-grams)."""
         grams = gram_keys(low)
         grams.sort()  # sorted needles make the binary searches cheaper (a fresh array: sorted in place)
+        if self.binary:  # each distinct n-gram once: drop the repeats (sorted, so they are neighbours)
+            first = np.empty(len(grams), dtype=bool)
+            first[0] = True
+            np.not_equal(grams[1:], grams[:-1], out=first[1:])
+            grams = grams[first]
         at = self.keys.searchsorted(grams)
         rows = at[self.keys[at] == grams]
         get = self.signal_rows.get

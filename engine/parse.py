@@ -1279,8 +1279,9 @@ class Parser:
             return "explain", (), task  # "显存能叠加吗？": per GPU, never pooled (parse sets the topic)
         if {"topic:next_generation", "topic_strong"} <= s:  # "buy a 5090 now or wait?": the guide on waiting
             return "explain", (), task
-        if {"topic:memory_estimate", "topic_strong"} <= s and "model_sized" not in s:
-            return "explain", (), task  # "how do I estimate the VRAM training needs?" (a sized model: its figures)
+        if {"topic:memory_estimate", "topic_strong"} <= s:
+            # "how do I estimate the VRAM training needs?": the explanation; for a sized model, its own figures
+            return ("can_run" if "model_sized" in s else "explain"), (), task
         if "worth" in s and not _NOT_FIT & s and not _WORTH_TOPICS & s:  # "4090 值得买吗": is that card a good buy
             return "recommend", (), task
         if {"gpus:0", "value"} <= s and "memory" not in s and not _NOT_FIT & s:

@@ -1,20 +1,31 @@
 """Train the question classifier (kind and task) shipped as data/classifier.npz.
 
-    .venv/bin/python data/corpus/train_classifier.py            # train with the chosen settings, write the file
-    .venv/bin/python data/corpus/train_classifier.py --search   # also try the settings grid on the dev split
+    .venv/bin/python data/corpus/train_classifier.py                    # train with the chosen settings, write the file
+    .venv/bin/python data/corpus/train_classifier.py --search           # also try a C grid on the dev split
+    .venv/bin/python data/corpus/train_classifier.py --cv 5             # 5-fold cross-validation of the chosen settings
+    .venv/bin/python data/corpus/train_classifier.py --search --cv 5    # ... and of the settings grid (GRID)
+    .venv/bin/python data/corpus/train_classifier.py --cv 5 --repeats 6 # the folds drawn 6 times (less noise)
 
 Needs scikit-learn (the ``dev`` extra); the bot does not: engine/classify.py applies the weights with numpy.
+Set OPENBLAS_NUM_THREADS=1 for bit-identical files run to run (threaded BLAS may change the last digits).
 
 Training data: the corpus' train split (data/corpus/questions.jsonl), /work/shared/questions/dev.jsonl and
-tests/engine/parse_questions.jsonl. Model selection: the corpus' dev split. The test split is never read.
+tests/engine/parse_questions.jsonl. Model selection: ``--cv K``, stratified (by kind) K-fold cross-validation
+over the corpus' train and dev splits together (the two question files are in every fold's training data;
+the folds drawn with seed ``SEED``, or ``--repeats R`` times with seeds from it), mean ± standard deviation
+over the folds: the dev split alone (271 questions) is too small to choose between settings. The file itself
+is trained on the train split and the two files only, and the dev figures printed are for it. The test
+split is never read.
 
 Features (engine/classify.py): character 1-3-grams of the cleaned, lower-cased text with digits folded to 0,
-each count scaled by 1/sqrt(number of n-grams in the text), plus the parser's rule findings as binary
-signals. One multinomial logistic regression per head (kind, task) over both, and a quick one for the kind
-over the signals alone (the parser asks it first). N-grams seen in fewer than ``MIN_DF`` training questions
-are dropped, then all but the ``MAX_NGRAMS`` strongest, so the file stays small; weights are stored as
-float16. The dev figures are computed through the parser's own decision (engine.parse.Parser.decide), so
-they are what parse() does with the file.
+each distinct n-gram counted once (``BINARY``) and scaled by 1/sqrt(number of distinct n-grams in the text),
+plus the parser's rule findings as binary signals. One multinomial logistic regression per head (kind, task)
+over both, and a quick one for the kind over the signals alone (the parser asks it first). While training
+the full models the signals' value is ``SIGNAL_SCALE`` (under 1: more regularised, so the models lean more on
+the words), folded into their weights so that at run time a signal is 1. N-grams seen in fewer than
+``MIN_DF`` training questions are dropped, then all but the ``MAX_NGRAMS`` strongest, so the file stays
+small; weights are stored as float16. All figures are computed through the parser's own decision
+(engine.parse.Parser.decide), so they are what parse() does with the file.
 """
 
 from __future__ import annotations
@@ -23,13 +34,16 @@ import argparse
 import collections
 import datetime as dt
 import json
+import statistics
 import sys
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from scipy import sparse
 from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -43,14 +57,41 @@ SHARED_DEV = Path("/work/shared/questions/dev.jsonl")
 OWN = ROOT / "tests" / "engine" / "parse_questions.jsonl"
 OUT = ROOT / "data" / FILE
 
-# The chosen settings (from --search on the dev split; see docs/parsing.md).
-C_KIND = 3.0
+# The chosen settings: by 5-fold cross-validation over train + dev (--search --cv 5), not by the dev split alone.
+C_KIND = 20.0
 C_TASK = 10.0
 C_QUICK = 3.0  # the quick model (signals only, kind only)
+SIGNAL_SCALE = 0.35  # the signals' value while training the full model: it leans more on the n-grams
+BINARY = True  # an n-gram present counts once, however often it is there
 MIN_DF = 2
 PRUNE = 0.02  # n-grams whose largest absolute weight (float32) is below this are dropped
 MAX_NGRAMS = 2000  # and only the strongest this many are kept: a small table stays in the CPU's cache
 HEADS = ("kind", "task")
+SEED = 0  # cross-validation folds
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a training run may vary (the defaults are the chosen settings)."""
+
+    c_kind: float = C_KIND
+    c_task: float = C_TASK
+    c_quick: float = C_QUICK
+    min_df: int = MIN_DF
+    prune: float = PRUNE
+    max_ngrams: int = MAX_NGRAMS
+    class_power: float = 0.0  # each class weighted by (its share of the questions) ** -class_power: 1 is "balanced"
+    signal_scale: float = SIGNAL_SCALE  # the signals' value while training the full model (folded into their weights)
+    binary: bool = BINARY  # each distinct n-gram counts once (scaled by 1/sqrt(distinct n-grams)), not its count
+    idf: float = 0.0  # each n-gram's value while training times idf ** this (folded into its weights)
+
+    def changed(self) -> str:
+        """The settings that differ from the defaults, for printing."""
+        base = Settings()
+        diff = [
+            f"{f.name}={getattr(self, f.name)}" for f in fields(self) if getattr(self, f.name) != getattr(base, f.name)
+        ]
+        return ", ".join(diff) or "defaults"
 
 
 def load(path: Path, split: str | None = None) -> list[dict[str, Any]]:
@@ -71,22 +112,35 @@ def label(row: dict[str, Any], head: str) -> str:
 class Data:
     """Questions read by the parser's rules: the text and signals the classifier sees, and the labels."""
 
-    def __init__(self, parser: Parser, rows: list[dict[str, Any]]) -> None:
+    def __init__(
+        self, parser: Parser | None, rows: list[dict[str, Any]], readings: list[Reading] | None = None
+    ) -> None:
         self.rows = rows
-        self.readings: list[Reading] = [parser.read(r["text"], standalone=True) for r in rows]
+        if readings is None:
+            assert parser is not None
+            readings = [parser.read(r["text"], standalone=True) for r in rows]
+        self.readings: list[Reading] = readings
         self.labels = {head: [label(r, head) for r in rows] for head in HEADS}
-
         self.grams = [gram_keys(r.low) for r in self.readings]
 
+    def take(self, index: list[int] | np.ndarray[Any, Any]) -> Data:
+        """The questions at ``index`` (read once: no parsing again)."""
+        return Data(None, [self.rows[i] for i in index], [self.readings[i] for i in index])
 
-def matrix(data: Data, vocab: dict[int, int], signals: dict[str, int]) -> sparse.csr_matrix:
-    """The feature matrix exactly as Classifier.logits computes it."""
+    def __add__(self, other: Data) -> Data:
+        return Data(None, self.rows + other.rows, self.readings + other.readings)
+
+
+def matrix(data: Data, vocab: dict[int, int], signals: dict[str, int], binary: bool = False) -> sparse.csr_matrix:
+    """The feature matrix exactly as Classifier.logits computes it (``binary``: each distinct n-gram counts once)."""
     values: list[float] = []
     rows: list[int] = []
     cols: list[int] = []
     for i, (grams, reading) in enumerate(zip(data.grams, data.readings, strict=True)):
-        scale = 1.0 / np.sqrt(len(grams)) if len(grams) else 0.0
         keys, counts = np.unique(grams, return_counts=True)
+        if binary:
+            counts[:] = 1
+        scale = 1.0 / np.sqrt(counts.sum()) if len(grams) else 0.0
         for key, count in zip(keys.tolist(), counts.tolist(), strict=True):
             if key in vocab:
                 rows.append(i)
@@ -100,42 +154,65 @@ def matrix(data: Data, vocab: dict[int, int], signals: dict[str, int]) -> sparse
     return sparse.csr_matrix((values, (rows, cols)), shape=(len(data.rows), len(vocab) + len(signals)))
 
 
-def fit(train: Data, c_kind: float, c_task: float, prune: float = PRUNE, max_ngrams: int = MAX_NGRAMS) -> Classifier:
+def class_weights(labels: list[str], power: float) -> dict[str, float] | None:
+    """Weights that lift the rarer classes: (share of the questions) ** -power, 1 on average; None for power 0."""
+    if not power:
+        return None
+    counts = collections.Counter(labels)
+    raw = {k: (n / len(labels)) ** -power for k, n in counts.items()}
+    mean = sum(raw[k] * n for k, n in counts.items()) / len(labels)
+    return {k: v / mean for k, v in raw.items()}
+
+
+def fit(train: Data, settings: Settings = Settings()) -> Classifier:
     """Fit both heads and return the pruned model as the parser would load it (float16 weights)."""
+    st = settings
     df = collections.Counter(k for grams in train.grams for k in set(grams.tolist()))
-    vocab = {k: i for i, k in enumerate(sorted(k for k, n in df.items() if n >= MIN_DF))}
+    vocab = {k: i for i, k in enumerate(sorted(k for k, n in df.items() if n >= st.min_df))}
     signals = {s: i for i, s in enumerate(sorted({s for r in train.readings for s in r.signals}))}
-    x = matrix(train, vocab, signals)
-    x_quick = x[:, len(vocab) :]  # the signals alone
+    n = len(train.rows)
+    idf = np.array([np.log((1 + n) / (1 + df[k])) + 1 for k in sorted(vocab, key=vocab.__getitem__)]) ** st.idf
+    scale = np.concatenate([idf, np.full(len(signals), st.signal_scale)])  # each column's factor while training
+    raw = matrix(train, vocab, signals, st.binary)
+    x = (raw @ sparse.diags(scale)).tocsr()
+    x_quick = raw[:, len(vocab) :]  # the signals alone (unscaled: signal_scale weighs them against the n-grams)
+    weighted = {head: class_weights(train.labels[head], st.class_power) for head in HEADS}
     weights, biases, quick_weights, quick_biases, heads = [], [], [], [], {}
-    for head, c in (("kind", c_kind), ("task", c_task)):
-        model = LogisticRegression(C=c, max_iter=5000)
+    for head, c in (("kind", st.c_kind), ("task", st.c_task)):
+        model = LogisticRegression(C=c, max_iter=5000, class_weight=weighted[head])
         model.fit(x, train.labels[head])
         heads[head] = tuple(str(k) for k in model.classes_)
         weights.append(model.coef_.T)
         biases.append(model.intercept_)
         if head == "kind":  # the quick model decides the kind only
-            quick = LogisticRegression(C=C_QUICK, max_iter=5000)
+            quick = LogisticRegression(C=st.c_quick, max_iter=5000, class_weight=weighted[head])
             quick.fit(x_quick, train.labels[head])
             assert tuple(str(k) for k in quick.classes_) == heads[head]
             quick_weights.append(quick.coef_.T)
             quick_biases.append(quick.intercept_)
     w = np.hstack(weights).astype(np.float32)
+    w *= scale[:, None]  # at run time the values are unscaled
     b = np.concatenate(biases).astype(np.float32)
     qw = np.hstack(quick_weights).astype(np.float16).astype(np.float32)
     qb = np.concatenate(quick_biases).astype(np.float32)
     keys = np.array(sorted(vocab, key=vocab.__getitem__), dtype=np.uint64)
     strength = np.abs(w[: len(keys)]).max(axis=1)
-    keep = strength >= max(prune, np.sort(strength)[-max_ngrams] if len(keys) > max_ngrams else 0.0)
+    floor = np.sort(strength)[-st.max_ngrams] if len(keys) > st.max_ngrams else 0.0
+    keep = strength >= max(st.prune, floor)
     w = np.vstack([w[: len(keys)][keep], w[len(keys) :]]).astype(np.float16).astype(np.float32)
     names = sorted(signals, key=signals.__getitem__)
     meta = {
         "orders": [1, 2, 3],
-        "C_kind": c_kind,
-        "C_task": c_task,
-        "min_df": MIN_DF,
-        "prune": prune,
-        "max_ngrams": max_ngrams,
+        "C_kind": st.c_kind,
+        "C_task": st.c_task,
+        "C_quick": st.c_quick,
+        "min_df": st.min_df,
+        "prune": st.prune,
+        "max_ngrams": st.max_ngrams,
+        "class_power": st.class_power,
+        "signal_scale": st.signal_scale,
+        "idf": st.idf,
+        "binary": st.binary,
         "ngrams_seen": len(keys),
         "ngrams_kept": int(keep.sum()),
         "signals": len(names),
@@ -159,6 +236,58 @@ def evaluate(parser: Parser, model: Classifier, data: Data) -> dict[str, float]:
     return {"kind": right["kind"] / n, "task": right["task"] / n, "asked": asked / n}
 
 
+def folds(pool: Data, k: int, seed: int = SEED) -> list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
+    """K stratified folds (by kind) of ``pool``, the same for every setting compared."""
+    split = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
+    return list(split.split(np.zeros(len(pool.rows)), pool.labels["kind"]))
+
+
+def cross_validate(
+    parser: Parser,
+    pool: Data,
+    extra: Data,
+    settings: Settings,
+    k: int = 5,
+    repeats: int = 1,
+) -> list[dict[str, float]]:
+    """Each fold's figures: trained on the other folds plus ``extra``, scored on the fold (parse()'s decision);
+    ``repeats`` times over, with the folds drawn with seeds SEED, SEED + 1, ..."""
+    out = []
+    for seed in range(SEED, SEED + repeats):
+        for train_index, test_index in folds(pool, k, seed):
+            model = fit(pool.take(train_index) + extra, settings)
+            out.append(evaluate(parser, model, pool.take(test_index)))
+    return out
+
+
+def summary(results: list[dict[str, float]]) -> str:
+    """Mean ± standard deviation over folds of the kind and task accuracy and the share asked about."""
+
+    def one(key: str) -> str:
+        values = [r[key] for r in results]
+        spread = statistics.stdev(values) if len(values) > 1 else 0.0
+        return f"{key} {statistics.mean(values):.1%} ± {spread:.1%}"
+
+    return ", ".join(one(key) for key in ("kind", "task", "asked"))
+
+
+# --search --cv K tries these, one change at a time from the chosen settings (and the settings used until
+# 2026-12-06: counts, signals at 1, C kind 3).
+PREVIOUS = Settings(c_kind=3.0, signal_scale=1.0, binary=False)
+GRID: tuple[Settings, ...] = (
+    Settings(),
+    PREVIOUS,
+    *(Settings(c_kind=c) for c in (10.0, 40.0)),
+    *(Settings(c_task=c) for c in (3.0, 30.0)),
+    *(Settings(signal_scale=v) for v in (0.25, 0.5, 1.0)),
+    Settings(binary=False),
+    *(Settings(min_df=n) for n in (1, 3)),
+    *(Settings(max_ngrams=n) for n in (1000, 4000)),
+    Settings(class_power=0.5),
+    Settings(idf=0.5),
+)
+
+
 def save(model: Classifier, path: Path, meta: dict[str, Any]) -> None:
     labels = {f"labels_{head}": np.array(model.heads[head]) for head in model.heads}
     np.savez_compressed(
@@ -178,11 +307,24 @@ def save(model: Classifier, path: Path, meta: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--search", action="store_true", help="try the settings grid and report dev figures")
+    ap.add_argument("--search", action="store_true", help="try the settings grid and report dev (or --cv) figures")
+    ap.add_argument("--cv", type=int, metavar="K", help="K-fold cross-validation over train + dev; writes nothing")
+    ap.add_argument("--repeats", type=int, default=1, metavar="R", help="with --cv: R draws of the K folds")
     args = ap.parse_args(argv)
     parser = _parser_for(load_catalog())
-    train = Data(parser, load(CORPUS, "train") + load(SHARED_DEV) + load(OWN))
+    extra = Data(parser, load(SHARED_DEV) + load(OWN))
+    train = Data(parser, load(CORPUS, "train")) + extra
     dev = Data(parser, load(CORPUS, "dev"))
+    if args.cv:
+        pool = Data(parser, load(CORPUS, "train") + load(CORPUS, "dev"))
+        print(
+            f"{args.cv}-fold cross-validation ({args.repeats}×) over {len(pool.rows)} train + dev questions "
+            f"(plus {len(extra.rows)} always trained on), mean ± spread over folds:"
+        )
+        for settings in GRID if args.search else (Settings(),):
+            results = cross_validate(parser, pool, extra, settings, args.cv, args.repeats)
+            print(f"  {settings.changed()}: {summary(results)}", flush=True)
+        return 0
     rules = {
         "kind": float(
             np.mean([(r.rule_kind or "other") == k for r, k in zip(dev.readings, dev.labels["kind"], strict=True)])
@@ -198,13 +340,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.search:
         for c_kind in (0.3, 1.0, 3.0, 10.0, 30.0):
             for c_task in (1.0, 3.0, 10.0, 30.0):
-                model = fit(train, c_kind, c_task, PRUNE)
+                model = fit(train, replace(Settings(), c_kind=c_kind, c_task=c_task))
                 got = evaluate(parser, model, dev)
                 print(
                     f"  C kind {c_kind:g} task {c_task:g}: kind {got['kind']:.1%} task {got['task']:.1%} "
                     f"asked {got['asked']:.1%} ({model.size} n-grams)"
                 )
-    model = fit(train, C_KIND, C_TASK, PRUNE)
+    model = fit(train)
     got = evaluate(parser, model, dev)
     fitted = evaluate(parser, model, train)
     meta = {
@@ -219,8 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     save(model, args.out, meta)
     size = args.out.stat().st_size
     print(
-        f"C kind {C_KIND:g} task {C_TASK:g}: {meta['ngrams_kept']} of {meta['ngrams_seen']} n-grams kept, "
-        f"{meta['signals']} signals; {args.out.name} {size / 1024:.0f} KB"
+        f"C kind {C_KIND:g} task {C_TASK:g}, signals at {SIGNAL_SCALE:g}, {'binary' if BINARY else 'counted'} n-grams: "
+        f"{meta['ngrams_kept']} of "
+        f"{meta['ngrams_seen']} n-grams kept, {meta['signals']} signals; {args.out.name} {size / 1024:.0f} KB"
     )
     print(
         f"dev: kind {got['kind']:.1%}, task {got['task']:.1%}, kind asked about {got['asked']:.1%}; "

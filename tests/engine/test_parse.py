@@ -708,7 +708,7 @@ def test_frames_per_second_or_real_time_is_a_model_run_not_trained(text: str, mo
     ("text", "objective"),
     [
         ("best budget gpu for learning deep learning", "cheapest"),
-        ("cheapest GPU that can run SDXL?", "cheapest"),
+        ("what is the cheapest gpu for stable diffusion?", "cheapest"),
         ("入门深度学习买什么显卡便宜又够用？", "cheapest"),
         ("the most powerful GPU under $2000 for training", "fastest"),
         ("预算一万，性能最强的训练卡推荐", "fastest"),
