@@ -1080,6 +1080,8 @@ class Parser:
             out.add("upgrade")  # what to buy next, beside at most one card (see decide)
         if not ids and self.vocab.value_words.find(words):
             out.add("value")  # value for money asked of the market (see decide)
+        if len(set(ids)) >= 2 and self.vocab.together_words.find(words):
+            out.add("together")  # two kinds of card used at once (see decide)
         if said_mode:
             out.add(f"mode:{said_mode}")
         return frozenset(out)
@@ -1089,7 +1091,8 @@ class Parser:
         fields = reading.fields
         kind, choices, task = self.decide(reading)
         topic = reading.topic
-        if kind == "explain" and topic is None and ((fields["num_gpus"] or 0) > 1 or _pools(reading, self.vocab)):
+        several = (fields["num_gpus"] or 0) > 1 or "together" in reading.signals
+        if kind == "explain" and topic is None and (several or _pools(reading, self.vocab)):
             topic = "multi_gpu"  # "4 T4s train slower than one, why?", "显存能合并吗": the guide on several GPUs
         elif kind == "explain" and topic is None and (reading.mentions or reading.memory):
             # "why does my 1070 Ti 8G run out of memory?": no concept of the guide named, a card is —
@@ -1275,6 +1278,8 @@ class Parser:
         slower = "slower" in reading.low or "慢" in reading.low  # every slower_than_one pattern holds one
         if slower and (reading.fields["num_gpus"] or 0) > 1 and self.vocab.slower_than_one.search(reading.low):
             return "explain", (), task  # "双卡比单卡还慢？": the guide on several GPUs (parse sets the topic)
+        if "together" in s and not reading.fields["model"] and not _NOT_FIT & {"cue:power", "cue:cloud"} & s:
+            return "explain", (), task  # "will a 4090 and a 3090 work together?": the guide on several GPUs
         if _pools(reading, self.vocab) and not reading.fields["model"]:
             return "explain", (), task  # "显存能叠加吗？": per GPU, never pooled (parse sets the topic)
         if {"topic:next_generation", "topic_strong"} <= s:  # "buy a 5090 now or wait?": the guide on waiting

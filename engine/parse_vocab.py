@@ -542,6 +542,7 @@ class Vocab:
     realtime_words: PhraseSet  # "20 FPS", "real time", "实时": a model run (inference), not trained
     objectives: dict[str, PhraseSet]  # "cheapest", "fastest": what "best" means in a recommendation
     value_words: PhraseSet  # "best value", "性价比": a ranking per dollar
+    together_words: PhraseSet  # "work together", "一起用": cards used at once
     owner_words: PhraseSet  # "my 3060", "I have a 3060", "我的2060": the card named next is the user's own
     trouble_words: PhraseSet  # "is this normal?", "why so slow?", "报错": troubleshooting, not a fit question
     conditional_words: PhraseSet  # "if", "如果": what follows is supposed, not reported
@@ -655,6 +656,7 @@ def load_vocab() -> Vocab:
         realtime_words=PhraseSet(raw["realtime_words"]),
         objectives={name: PhraseSet(phrases) for name, phrases in raw["objectives"].items()},
         value_words=PhraseSet(raw["value_words"]),
+        together_words=PhraseSet(raw["together_words"]),
         owner_words=PhraseSet(raw["owner_words"]),
         trouble_words=PhraseSet(raw["trouble_words"]),
         conditional_words=PhraseSet(raw["conditional_words"]),

@@ -736,6 +736,21 @@ def test_a_vendor_or_value_asked_of_the_market(text: str, kind: str, vendor: str
     assert query.kind == kind and query.vendor == vendor
 
 
+@pytest.mark.parametrize(
+    ("text", "kind", "topic"),
+    [
+        ("will a 4090 and a 3090 work together?", "explain", "multi_gpu"),
+        ("3090和4090能一起用吗？", "explain", "multi_gpu"),
+        ("can I mix a 3060 and a 3090 for training?", "explain", "multi_gpu"),
+        ("can I use a 3090 and a 4090 together for llama 70b?", "can_run", None),  # a model: do they hold it
+        ("how much does it cost to run a 4090 24/7?", "power", None),  # electricity, not a model run
+    ],
+)
+def test_cards_used_together_or_run_all_day(text: str, kind: str, topic: str | None) -> None:
+    query = q(text)
+    assert query.kind == kind and query.topic == topic
+
+
 def test_an_upgrade_between_two_named_cards_weighs_them() -> None:
     assert q("upgrading from my 3080 to a 4090 for SDXL worth it?").kind == "compare"
 
