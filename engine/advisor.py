@@ -676,7 +676,10 @@ def _lead(
     strongest setup the money buys, the best value beside it; without one, the best value. NVIDIA
     leads unless the user opted into another vendor (guide §10: AMD works, with less tooling)."""
     asked = query.objective if query.objective != "upgrade" else None  # an upgrade ranks as any recommendation
-    objective: Objective = asked or ("fastest" if budget is not None else "best_value")
+    # A beginner with no budget said starts on the cheapest card that meets the guide's floor for learning
+    # (the guide's beginner buys one modest card first), the best value beside it
+    unsaid = "fastest" if budget is not None else "cheapest" if query.task == "learning" else "best_value"
+    objective: Objective = asked or unsaid
     every = ranked(True, limit=None) or ranked(False, limit=None)
     catalog = load_catalog()
     # NVIDIA leads, or the vendor the user asked for ("best AMD GPU for SD"): then the best value of any vendor

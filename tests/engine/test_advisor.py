@@ -13,6 +13,7 @@ from engine.advisor import _candidates, workload_for
 from engine.catalog import load_catalog
 from engine.cost import price_quote, rank_by_value, value
 from engine.explain import explain
+from engine.memory import memory_floor
 from engine.money import Money
 from engine.performance import relative_speed, scaling_efficiency
 from engine.query import TOPICS, Query
@@ -487,6 +488,18 @@ def test_the_memory_explanation_works_a_7b_through_the_can_run_memory_model():
     assert f"{full.per_gpu_gib:.0f} GB for a full fine-tune" in said.text
     assert f"{estimate('generic-7b', 'qlora', 'nf4').per_gpu_gib:.1f} GB for QLoRA" in said.text
     assert "2 + 2 + 12 = 16 bytes per parameter" in said.figures[2] and "arxiv.org/abs/1910.02054" in said.source
+
+
+def test_a_beginner_with_no_budget_starts_on_the_cheapest_card_that_meets_the_learning_floor():
+    answer = advise(Query(kind="recommend", task="learning"))
+    lead = answer.options[0]
+    floor = memory_floor("learning").gb  # the guide 2020: 8 GB
+    priced = [o for o in answer.options if o.memory_gb >= floor]
+    assert lead.memory_gb >= floor and lead.price.usd == min(o.price.usd for o in priced)
+    assert "the cheapest that does the job" in english(answer.headline)
+    # with a budget, the strongest card it buys leads, as for anyone else
+    budget = advise(Query(kind="recommend", task="learning", budget=Money(amount=1000, currency="USD")))
+    assert "the fastest 16-bit training your budget buys" in english(budget.headline)
 
 
 def test_a_vendor_asked_for_by_name_leads_and_the_best_value_of_any_vendor_is_said_beside_it():
