@@ -678,7 +678,7 @@ def _lead(
     asked = query.objective if query.objective != "upgrade" else None  # an upgrade ranks as any recommendation
     # A beginner with no budget said starts on the cheapest card that meets the guide's floor for learning
     # (the guide's beginner buys one modest card first), the best value beside it
-    unsaid = "fastest" if budget is not None else "cheapest" if query.task == "learning" else "best_value"
+    unsaid: Objective = "fastest" if budget is not None else "cheapest" if query.task == "learning" else "best_value"
     objective: Objective = asked or unsaid
     every = ranked(True, limit=None) or ranked(False, limit=None)
     catalog = load_catalog()
