@@ -1575,7 +1575,9 @@ def _same_card(mentions: list[Mention], low: str) -> list[Mention]:
     return [m for m in mentions if m.memory is not None or not merged(m)]
 
 
-_OR_MEMORY = re.compile(r"\s*(?:or|/|还是|還是|或|或者)\s*(?P<n>[0-9]{1,3})\s*(?:gb|g|gib)(?![a-z])")
+_OR_MEMORY = re.compile(
+    r"\s*(?:or|/|vs\.?|versus|and|还是|還是|或|或者|和|跟|与|與|对比|對比)\s*(?:the\s+)?(?P<n>[0-9]{1,3})\s*(?:gb|g|gib)(?![a-z])"
+)
 _ALTERNATIVES = re.compile(r"\b(?:or|vs|versus)\b|还是|還是|或|/|跟|和|与|與|比")
 
 

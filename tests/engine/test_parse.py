@@ -751,6 +751,14 @@ def test_cards_used_together_or_run_all_day(text: str, kind: str, topic: str | N
     assert query.kind == kind and query.topic == topic
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["what's the difference between the 4060 ti 8gb and 16gb for AI?", "4060 Ti 8GB vs 16GB for stable diffusion?"],
+)
+def test_two_memory_sizes_of_one_card_are_its_two_variants(text: str) -> None:
+    assert q(text).gpus == ("rtx-4060-ti-8gb", "rtx-4060-ti-16gb")
+
+
 def test_an_upgrade_between_two_named_cards_weighs_them() -> None:
     assert q("upgrading from my 3080 to a 4090 for SDXL worth it?").kind == "compare"
 
