@@ -927,10 +927,14 @@ class Parser:
             if not chip_named and memory and _apple_silicon_mac(low):
                 # "Mac Studio 192G": a Mac named by its memory alone is the Apple chip sold with that much
                 # (the newest one, said so, when several were), beside any other card named
-                mac = self._apple_by_memory(memory[0], "mac studio" in low)
-                if mac is not None:  # its memory is the Mac's, no need the user states; named cards first
-                    ids.append(mac[0])
-                    memory = memory[1:]
+                # "64GB or 128GB Mac for LLMs?": sizes offered as alternatives are as many Macs
+                offered = memory[:3] if len(memory) > 1 and _ALTERNATIVES.search(low) else memory[:1]
+                for size in offered:
+                    mac = self._apple_by_memory(size, "mac studio" in low)
+                    if mac is None:
+                        break
+                    ids.append(mac[0])  # its memory is the Mac's, no need the user states; named cards first
+                    memory = [m for m in memory if m != size]
                     name = self.index.catalog.gpus[mac[0]].short_name
                     notes.extend([msg("parse.note.mac_chip", name=name)] if mac[1] else [])
         if len(ids) > MAX_GPUS:  # a Query holds four cards: keep the first four named, and say so

@@ -759,6 +759,12 @@ def test_two_memory_sizes_of_one_card_are_its_two_variants(text: str) -> None:
     assert q(text).gpus == ("rtx-4060-ti-8gb", "rtx-4060-ti-16gb")
 
 
+def test_mac_memory_sizes_offered_as_alternatives_are_as_many_macs() -> None:
+    query = q("should I get a 64gb or 128gb mac for llms?")
+    assert query.gpus == ("apple-m4-pro-64gb", "apple-m4-max-128gb") and query.min_memory_gb is None
+    assert q("Mac mini 16GB, is it enough for llama 3 8b?").gpus == ("apple-m4-16gb",)  # one size: one Mac
+
+
 def test_an_upgrade_between_two_named_cards_weighs_them() -> None:
     assert q("upgrading from my 3080 to a 4090 for SDXL worth it?").kind == "compare"
 
