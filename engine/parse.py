@@ -1260,6 +1260,17 @@ class Parser:
             and not self.vocab.software_words.search(reading.low)
         ):
             return "can_run", (), task  # "does VoxCPM support the 5060 Ti?": whether that model runs on it
+        if (
+            "gpus:2" in s
+            and not {"compare_strong", "trouble"} & s
+            and (asked := _SUPPORT_ASK.search(reading.low))
+            and not self.vocab.software_words.search(reading.low)
+            and (name := project_name(reading, self.vocab.not_projects))
+            and -1 < reading.low.find(name.lower()) < asked.start() + 8
+        ):
+            # "Dasheng-LM 适配昇腾910B2和910B4吗", "does FooNet support the 3090 and the 4090?": the project asked
+            # about comes first; whether it runs on each card
+            return "can_run", (), task
         if reading.fields["power_limit_w"] and _HARDWARE & s:  # "cap my 4090 at 320W?": the guide on power
             return "power", (), task
         if (
@@ -1316,6 +1327,12 @@ class Parser:
         return kinds.best, choices if len(choices) > 1 else (), task
 
 
+# A question whether a project supports cards ("Dasheng-LM 适配昇腾910B2和910B4吗", "does FooNet support the 3090
+# and the 4090?"), not a report that mentions support
+_SUPPORT_ASK = re.compile(
+    r"(?:适配|適配|支持|支援)[^，。,.]{0,30}[吗嗎？?]"
+    r"|\b(?:does|will|can)\s+[\w.-]+\s+(?:support|work\s+with|run\s+on)\b"
+)
 _CLAUSE_BREAK = re.compile(r"[.!?;,。！？；，\n]")
 
 

@@ -765,6 +765,14 @@ def test_mac_memory_sizes_offered_as_alternatives_are_as_many_macs() -> None:
     assert q("Mac mini 16GB, is it enough for llama 3 8b?").gpus == ("apple-m4-16gb",)  # one size: one Mac
 
 
+@pytest.mark.parametrize(
+    "text", ["FooASR 这个模型适配昇腾910B2和910B4吗", "Does FooNet support the 3090 and the 4090?"]
+)
+def test_whether_a_project_supports_two_named_cards_asks_whether_it_runs_on_each(text: str) -> None:
+    query = q(text)
+    assert query.kind == "can_run" and len(query.gpus) == 2
+
+
 def test_an_upgrade_between_two_named_cards_weighs_them() -> None:
     assert q("upgrading from my 3080 to a 4090 for SDXL worth it?").kind == "compare"
 
