@@ -1317,6 +1317,8 @@ class Parser:
         names_a_card = "gpu" in reading.low or "card" in reading.low or "卡" in reading.low  # as each pattern does
         if "gpus:0" in s and "memory" not in s and names_a_card and self.vocab.which_gpu_suits.search(reading.low):
             return "recommend", (), task  # "什么显卡适合跑SD？", "which GPU is best for YOLO?": a card to buy, ranked
+        if {"gpus:2", "cue:compare"} <= s and "trouble" not in s and _WHICH_BETTER.search(reading.low):
+            return "compare", (), task  # "a 4090 or 4× 4060 Ti 16GB: which is better for LoRA?": weigh them
         if "requires" in s and not _NOT_FIT & s:  # "what GPU do I need for Whisper?": the model's need
             return "can_run", (), task
         if fits:
@@ -1327,6 +1329,12 @@ class Parser:
         return kinds.best, choices if len(choices) > 1 else (), task
 
 
+# Two cards weighed by the user ("would X or Y be better?", "哪个更适合"): a comparison, whatever topic word is
+# beside it ("… will its memory bandwidth be a bottleneck?")
+_WHICH_BETTER = re.compile(
+    r"\b(?:better|faster|worth more)\b|\bwhich\s+(?:one|is|would|should)\b"
+    r"|哪个好|哪個好|哪个更|哪個更|更好|更快|更适合|更適合|更划算|更劃算"
+)
 # A question whether a project supports cards ("Dasheng-LM 适配昇腾910B2和910B4吗", "does FooNet support the 3090
 # and the 4090?"), not a report that mentions support
 _SUPPORT_ASK = re.compile(

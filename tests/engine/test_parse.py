@@ -773,6 +773,12 @@ def test_whether_a_project_supports_two_named_cards_asks_whether_it_runs_on_each
     assert query.kind == "can_run" and len(query.gpus) == 2
 
 
+def test_two_cards_weighed_by_the_user_are_compared_whatever_topic_is_beside_them() -> None:
+    text = "For LoRA: would one RTX 4090 or 4x RTX 4060 Ti 16GB be better? Will memory bandwidth be a bottleneck?"
+    assert q(text).kind == "compare"
+    assert q("3090和4080哪个更适合训练？").kind == "compare"
+
+
 def test_an_upgrade_between_two_named_cards_weighs_them() -> None:
     assert q("upgrading from my 3080 to a 4090 for SDXL worth it?").kind == "compare"
 
