@@ -15,6 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 # Appended at the end only: engine.codec encodes engine.query.Vendor's choices by index (same list there).
 Vendor = Literal["nvidia", "amd", "intel", "apple", "huawei"]
+# The catalog's vendors: engine.query's (the ones a user opts into) and the Chinese accelerators people ask
+# about by name only (Moore Threads, Cambricon), which no button or codec encodes.
+CatalogVendor = Literal["nvidia", "amd", "intel", "apple", "huawei", "moore_threads", "cambricon"]
 GpuClass = Literal["consumer", "laptop", "workstation", "datacenter", "embedded"]
 # The physical part: a PCIe card, a server module (SXM, OAM), a laptop chip (mxm: the convention for
 # every laptop part, soldered or not), a system-on-chip sharing memory with the CPU (Apple M-series,
@@ -83,7 +86,7 @@ class Gpu(Frozen):
     id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
     name: str
     aliases: tuple[str, ...] = ()
-    vendor: Vendor
+    vendor: CatalogVendor
     architecture: str
     release_year: int = Field(ge=2010, le=2030)
     gpu_class: GpuClass = Field(alias="class")
@@ -157,6 +160,8 @@ class Gpu(Frozen):
             raise ValueError("software.npu is set for Huawei Ascend NPUs, and only for them")
         if self.vendor == "huawei" and sw.cuda_cc is not None:
             raise ValueError("a Huawei Ascend NPU runs no CUDA: no software.cuda_cc")
+        if self.vendor in ("moore_threads", "cambricon") and (sw.cuda_cc is not None or sw.pytorch != "vendor"):
+            raise ValueError("a Moore Threads or Cambricon card runs no CUDA; PyTorch through its vendor's plugin")
         return self
 
     def buyable(self, organization: bool) -> bool:
@@ -193,6 +198,8 @@ class Gpu(Frozen):
             "AMD ",
             "Intel ",
             "Huawei ",
+            "Moore Threads ",
+            "Cambricon ",
         )
         for prefix in prefixes:
             if self.name.startswith(prefix):
@@ -213,7 +220,8 @@ class Latencies(Frozen):
 
 
 # "cube": the Cube unit of Huawei's Da Vinci AI cores (one per core, a 16x16x16 FP16 matrix multiply per cycle).
-MatrixUnit = Literal["none", "tensor_core", "matrix_core", "wmma", "xmx", "cube"]
+# "mlu": the matrix units of Cambricon's MLU cores (MLUarch03, MLU370).
+MatrixUnit = Literal["none", "tensor_core", "matrix_core", "wmma", "xmx", "cube", "mlu"]
 
 
 class Features(Frozen):
@@ -240,7 +248,7 @@ class ArchFactor(Frozen):
 class Architecture(Frozen):
     id: str
     name: str
-    vendor: Vendor
+    vendor: CatalogVendor
     year: int
     features: Features
     latencies: dict[Literal["2023", "2020"], Latencies]

@@ -1,5 +1,6 @@
 """What software runs on a GPU today: CUDA and PyTorch's wheels, ROCm, Intel's XPU backend, Apple's
-MPS and MLX, NVIDIA's JetPack, Huawei's CANN (torch_npu) on Ascend NPUs, and how much of a unified
+MPS and MLX, NVIDIA's JetPack, Huawei's CANN (torch_npu) on Ascend NPUs, Moore Threads' MUSA
+(torch_musa), Cambricon's Neuware (torch_mlu), and how much of a unified
 memory the GPU may use.
 
 Pure functions over the catalog's facts (``Gpu.software``, typed per entry in ``data/gpus.yaml``,
@@ -16,6 +17,9 @@ from engine.specs import Architecture, Gpu
 
 Precision = str  # "fp16", "bf16", "fp8", "int8"
 ASCEND_910 = "davinci-c100"  # the first Ascend 910's architecture (2019)
+# Vendors whose PyTorch is a plugin on their own stack, and their notes' key (support.<key>, support.<key>.no_cuda):
+# Moore Threads' torch_musa on MUSA, Cambricon's torch_mlu on Neuware (data/architectures.yaml, software_sources).
+_PLUGIN_VENDORS = {"moore_threads": "musa", "cambricon": "mlu"}
 
 
 def precisions(gpu: Gpu, arch: Architecture) -> tuple[Precision, ...]:
@@ -75,7 +79,11 @@ def _backend(gpu: Gpu) -> Msg:
         # vllm-ascend lists the Atlas A2/A3 (910B/910C) and 300I (310P) series, not the first Ascend 910
         # (data/architectures.yaml, davinci-c100's sources)
         return msg("support.ascend.no_vllm" if gpu.architecture == ASCEND_910 else "support.ascend", gpu=gpu.short_name)
-    return msg("support.apple", gpu=gpu.short_name)
+    if gpu.vendor in _PLUGIN_VENDORS:
+        return msg(f"support.{_PLUGIN_VENDORS[gpu.vendor]}", gpu=gpu.short_name)
+    if gpu.vendor == "apple":
+        return msg("support.apple", gpu=gpu.short_name)
+    return msg("support.other", gpu=gpu.short_name)  # a vendor added without its own note: never Apple's
 
 
 def _no_cuda(gpu: Gpu) -> Msg | None:
@@ -83,6 +91,8 @@ def _no_cuda(gpu: Gpu) -> Msg | None:
     NPU runs no CUDA kernels (FlashAttention's, bitsandbytes', llama.cpp's CUDA build)."""
     if gpu.vendor == "huawei":
         return msg("support.ascend.no_cuda", gpu=gpu.short_name)
+    if gpu.vendor in _PLUGIN_VENDORS:
+        return msg(f"support.{_PLUGIN_VENDORS[gpu.vendor]}.no_cuda", gpu=gpu.short_name)
     return None
 
 
@@ -109,7 +119,7 @@ def limited(gpu: Gpu) -> bool:
     """Whether the card runs less than today's official PyTorch builds for its vendor, or none of
     CUDA (the caveat an answer about it should carry)."""
     sw = gpu.software
-    if gpu.vendor in ("intel", "apple", "huawei"):
+    if gpu.vendor in ("intel", "apple", "huawei", *_PLUGIN_VENDORS):
         return True
     if gpu.vendor == "amd":
         return sw.rocm != "official"
