@@ -700,8 +700,17 @@ def load_vocab() -> Vocab:
 _TOKEN = re.compile(r"[a-z0-9]+")
 # Huawei's Chinese names as the catalog folds them (engine.catalog._LOCAL_WORDS): "昇腾910" is "ascend 910".
 # Most questions hold none, which a character test settles before the slower pattern runs.
-_TOKEN_CJK = re.compile(r"[a-z0-9]+|昇[腾騰]|华为|華為")
-_CJK_NAMES = {"昇腾": "ascend", "昇騰": "ascend", "华为": "huawei", "華為": "huawei"}
+_TOKEN_CJK = re.compile(r"[a-z0-9]+|昇[腾騰]|华为|華為|摩[尔爾][线線]程|寒武[纪紀]")
+_CJK_NAMES = {
+    "昇腾": "ascend",
+    "昇騰": "ascend",
+    "华为": "huawei",
+    "華為": "huawei",
+    "摩尔线程": "moore threads",
+    "摩爾線程": "moore threads",
+    "寒武纪": "cambricon",
+    "寒武紀": "cambricon",
+}
 _MEMORY_TOKEN = re.compile(r"^([0-9]{1,4})(?:gb|g|gig|gigs|gigabytes?)$")
 Key = tuple[str, tuple[str, ...]]
 
@@ -776,7 +785,7 @@ def _split_line(tokens: list[tuple[str, int, int]]) -> list[tuple[str, int, int]
 def gpu_tokens(text: str, vocab: Vocab) -> list[tuple[str, int, int]]:
     """Lower-case alphanumeric tokens with offsets; "12 GB" and "12g" become one token "12gb", and a
     product line glued to a number ("rtx3090") two tokens."""
-    if "昇" in text or "华为" in text or "華為" in text:
+    if "昇" in text or "华为" in text or "華為" in text or "摩" in text or "寒武" in text:
         tokens = [(_CJK_NAMES.get(m.group(), m.group()), m.start(), m.end()) for m in _TOKEN_CJK.finditer(text)]
     else:
         tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]

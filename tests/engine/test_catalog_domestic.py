@@ -163,3 +163,13 @@ def test_the_query_vendors_are_unchanged() -> None:
 
     assert get_args(query.Vendor) == ("nvidia", "amd", "intel", "apple", "huawei")
     assert set(get_args(specs.CatalogVendor)) == {*get_args(query.Vendor), "moore_threads", "cambricon"}
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu"),
+    [("摩尔线程 S80能跑SD吗", "mtt-s80"), ("寒武纪MLU370能部署qwen吗", "mlu370-x8")],
+)
+def test_the_chinese_brand_names_fold_to_the_vendors(text: str, gpu: str) -> None:
+    from engine.parse import parse
+
+    assert parse(text).query.gpus == (gpu,)
