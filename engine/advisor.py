@@ -863,6 +863,15 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
             headline = msg("advice.compare.headline", **said)
     else:
         headline = verdict
+    budget = query.budget_usd()
+    over = [
+        label[i]
+        for i, v in enumerate(values)
+        if budget is not None and v is not None and v.price.usd * counts[i] > budget
+    ]
+    if over:  # "4070 Ti Super vs a used 3090, budget $800": what the money does not buy at today's prices
+        key = "advice.compare.over_budget" + (".all" if len(over) == len(ids) else "")
+        headline = msg("sentences", items=(headline, msg(key, names=tuple(over), budget=query.budget)))
     caveats = [msg("advice.compare.holds", setup=label[i], verdict=h.verdict) for i, h in enumerate(holds)]
     if excluded and not holds:
         caveats.append(msg("advice.compare.excluded", names=tuple(excluded), gb=need))

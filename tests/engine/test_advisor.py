@@ -490,6 +490,24 @@ def test_the_memory_explanation_works_a_7b_through_the_can_run_memory_model():
     assert "2 + 2 + 12 = 16 bytes per parameter" in said.figures[2] and "arxiv.org/abs/1910.02054" in said.source
 
 
+def test_a_comparison_with_a_budget_says_which_setups_the_budget_does_not_buy():
+    # "4070 Ti Super vs a used 3090, budget $800": the 3090 goes for more than $800 used, the 4070 Ti Super less.
+    answer = advise(
+        Query(
+            kind="compare",
+            gpus=("rtx-4070-ti-super", "rtx-3090"),
+            condition="used",
+            budget=Money(amount=800, currency="USD"),
+        )
+    )
+    assert price_quote("rtx-3090", condition="used").usd > 800 >= price_quote("rtx-4070-ti-super", condition="used").usd
+    assert english(answer.headline).endswith("At today's prices your $800 does not buy RTX 3090.")
+    rich = advise(
+        Query(kind="compare", gpus=("rtx-4070-ti-super", "rtx-3090"), budget=Money(amount=5000, currency="USD"))
+    )
+    assert "does not buy" not in english(rich.headline)
+
+
 def test_a_beginner_with_no_budget_starts_on_the_cheapest_card_that_meets_the_learning_floor():
     answer = advise(Query(kind="recommend", task="learning"))
     lead = answer.options[0]

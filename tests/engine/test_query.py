@@ -389,6 +389,8 @@ def _answers() -> list:
         (q(kind="recommend", task="llm_inference", vendor="amd", objective="cheapest"), None),  # … the cheapest
         (q(kind="recommend", vendor="intel", budget=usd(400), objective="best_value"), None),  # within a budget
         (q(kind="recommend", task="kaggle", budget=usd(2000), objective="best_value"), None),  # NVIDIA's, budget
+        (q(kind="compare", gpus=("rtx-4070-ti-super", "rtx-3090"), budget=usd(800)), None),  # one over the budget
+        (q(kind="compare", gpus=("rtx-4090", "rtx-3090"), budget=usd(500)), None),  # both over it
         *((q(kind="cloud_vs_buy", gpus=(g,)), None) for g in _rented_with_spot()),  # a card's offers, spot too
         (q(kind="recommend", task="llm_inference", budget=Money(amount=Decimal(5000), currency="CNY")), None),
         (q(kind="recommend", task="llm_inference", budget=Money(amount=Decimal(200), currency="USD")), None),
