@@ -644,6 +644,8 @@ def test_a_framework_named_about_one_card_asks_what_runs_on_it(text: str, kind: 
         ("is it worth running llama 70b on a 3090?", "can_run"),  # a sized model: can it run
         ("is the 4080 worth it over a 4070 ti?", "compare"),  # two cards: weigh them
         ("Should I buy a used 3090 for $700?", "recommend"),  # the card as a buy, at the price quoted
+        ("is the 1080 ti still viable for ML?", "recommend"),  # still worth buying
+        ("can my 1080 ti still do deep learning?", "can_run"),  # what the user's card does
         ("should I buy a 4090 to run llama 3 70b?", "can_run"),  # a sized model: does it run
     ],
 )
