@@ -1454,11 +1454,69 @@ def published_need(model_id: str, mode: Mode) -> PublishedNeed | None:
     return _published().get((model_id, "lora" if mode == "qlora" else mode))
 
 
+def _cheapest_card(
+    gb: float, query: Query, snapshot: str | None, condition: PriceCondition | None
+) -> tuple[Gpu, PriceQuote] | None:
+    """The cheapest card a buyer can add with at least ``gb`` per GPU and Tensor Cores, NVIDIA's unless
+    the user named a vendor (the guide's advice), at the ranked market's prices."""
+    catalog = load_catalog()
+    vendor = query.vendor or "nvidia"
+    found = [
+        (g, q)
+        for g in catalog.gpus.values()
+        if g.buyable(bool(query.organization))
+        and g.has_tensor_cores
+        and g.vendor == vendor
+        and g.memory_gb >= gb
+        and (q := price_quote(g.id, snapshot=snapshot, condition=condition, ranked=True)) is not None
+    ]
+    return min(found, key=lambda pair: pair[1].usd, default=None)
+
+
+def _published_cards(
+    query: Query, need: PublishedNeed, snapshot: str | None, condition: PriceCondition | None
+) -> Msg | None:
+    """ "What GPU for FLUX LoRA training?" (no card named): the cheapest card that meets the tool's minimum,
+    and the cheapest that meets its recommendation, with their dated prices."""
+    low = _cheapest_card(need.min_gb, query, snapshot, condition)
+    high = _cheapest_card(need.recommended_gb, query, snapshot, condition)
+    if low is None or high is None:
+        return None
+
+    def card(pair: tuple[Gpu, PriceQuote]) -> Msg:
+        gpu, quote = pair
+        return msg(
+            "canrun.published.card",
+            gpu=gpu.short_name,
+            gb=gpu.memory_gb,
+            usd=quote.usd,
+            basis=quote.basis_message(),
+            date=quote.date,
+        )
+
+    if low[0].id == high[0].id:
+        return msg("canrun.published.cards.one", card=card(high), recommended_gb=need.recommended_gb)
+    return msg(
+        "canrun.published.cards",
+        low=card(low),
+        high=card(high),
+        min_gb=need.min_gb,
+        recommended_gb=need.recommended_gb,
+    )
+
+
 def _published_report(
-    query: Query, spec: ModelSpec, need: PublishedNeed, text: str | None, basis: Msg | None
+    query: Query,
+    spec: ModelSpec,
+    need: PublishedNeed,
+    text: str | None,
+    basis: Msg | None,
+    snapshot: str | None = None,
+    condition: PriceCondition | None = None,
 ) -> CanRunReport:
     """A model answered from its tool's published figures: from ``min_gb``, comfortable at
-    ``recommended_gb``, per GPU (each card holds the whole model)."""
+    ``recommended_gb``, per GPU (each card holds the whole model); with no card or memory named, the
+    cheapest cards that meet each figure."""
     said = msg(
         "canrun.published.need",
         model=model_words(spec),
@@ -1485,6 +1543,8 @@ def _published_report(
         )
         fits.append(key != "no")
     parts = [*lines, said]
+    cards = _published_cards(query, need, snapshot, condition) if not checks else None
+    parts.extend([cards] if cards is not None else [])
     lora = published_need(spec.id, "lora") if need.mode == "full_finetune" else None
     if lora is not None and checks and not all(fits):
         # "Can a 3060 train SDXL?": a whole fine-tune does not fit; a LoRA, by the same tool's figures, may.
@@ -1977,7 +2037,7 @@ def assess(
         # arithmetic on a whole fine-tune nobody runs on such a model.
         published = published_need(spec.id, "lora")
     if published is not None:
-        return _published_report(query, spec, published, text, basis)
+        return _published_report(query, spec, published, text, basis, snapshot, condition)
     notes: list[Msg] = []
     if chosen in ("lora", "qlora") and not (spec.hidden_size and spec.layers):
         chosen, why = "full_finetune", msg("canrun.mode_reason.no_lora_shape", model=model_words(spec))

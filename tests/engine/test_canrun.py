@@ -28,7 +28,7 @@ from engine.canrun import (
     training_time,
 )
 from engine.catalog import load_catalog
-from engine.cost import PriceQuote
+from engine.cost import PriceQuote, price_quote
 from engine.datafiles import data_dir, read_yaml
 from engine.memory import PRECISIONS, estimate, memory_floor
 from engine.message import Msg, msg
@@ -416,6 +416,7 @@ def _spread() -> list[object]:
         assess(q(model="whisper large v3", gpus=("gtx-1060-6gb",))),  # a published inference need
         assess(q(model="GET3D", task="other", gpus=("gtx-1050-ti",))),  # an unknown model, under the floor
         assess(q(model="Time-LLM", task="llm_inference", gpus=("rtx-3090",))),  # an unknown LLM project: as a 7B
+        assess(q(model="flux.1 dev"), mode="lora"),  # a published need, no card: the cheapest cards for it
         assess(q(model="ktransformers", min_memory_gb=14, gpus=("rtx-4060-ti-16gb",))),  # a stated need, met
         assess(q(min_memory_gb=24, gpus=("rtx-3060-12gb",))),  # … and one the card falls short of
         assess(q(model="qwen2.5 1.5b", gpus=("rtx-a6000",), gpu_counts=(4,), ran_out=True)),  # OOM, yet it fits
@@ -1284,3 +1285,29 @@ def test_one_card_that_fits_leads_and_a_cheaper_rig_of_several_is_said_beside_it
     assert split.count > 1 and split.gpus_usd < cheapest_single.gpus_usd
     assert f"Cheapest that fits: {cheapest_single.name} at GGUF Q4_K_M" in said
     assert f"Cheaper as a rig of several cards: {split.count}× {split.name}" in said
+
+
+def test_a_published_need_with_no_card_named_says_the_cheapest_cards_that_meet_it():
+    # "What GPU for FLUX LoRA training?": kohya's figures (from 8 GB, 24 GB recommended), then the cheapest
+    # NVIDIA card with Tensor Cores at each, with its dated price.
+    report = assess(q(model="flux.1 dev"), mode="lora")
+    said = english(report.headline)
+    low, high = (
+        min(
+            (quote.usd, gpu.short_name)
+            for gpu in load_catalog().gpus.values()
+            if gpu.buyable(False)
+            and gpu.has_tensor_cores
+            and gpu.vendor == "nvidia"
+            and gpu.memory_gb >= gb
+            and (quote := price_quote(gpu.id, ranked=True)) is not None
+        )
+        for gb in (8, 24)
+    )
+    assert f"The cheapest card that meets the minimum (8 GB): {low[1]} (" in said
+    assert f"the recommended 24 GB: {high[1]} (" in said
+    # one card meets both: said once; a card named: no shopping
+    sd15 = assess(q(model="sd 1.5"), mode="lora")
+    assert "canrun.published.cards.one" in sd15.headline.all_keys()
+    named = assess(q(model="flux.1 dev", gpus=("rtx-3060-12gb",)), mode="lora")
+    assert not {"canrun.published.cards", "canrun.published.cards.one"} & set(named.headline.all_keys())
