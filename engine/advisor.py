@@ -31,6 +31,7 @@ from engine.cost import (
     ValueOption,
     base_system,
     best_per_count,
+    cheapest_card,
     forget_rows,
     price_quote,
     rank_by_value,
@@ -322,11 +323,12 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         return _upgrade(query, ctx)
     if len(query.gpus) >= 2:
         return compare_gpus(query.model_copy(update={"kind": "compare"}), ctx)
+    quoted = _quoted_price(query, ctx)
     if (
         len(query.gpus) == 1
         and not query.num_gpus
         and price_quote(query.gpus[0], snapshot=ctx.snapshot, condition=query.condition) is None
-        and _quoted_price(query, ctx) is None
+        and quoted is None
     ):
         return _unpriced_card(query, ctx)
     if query.model and not query.gpus:
@@ -364,7 +366,7 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
 
     # A price quoted for the one card named ("a used 3090 for ¥5,000") is that card's price, not a budget
     # the market is cut to (see _named_card)
-    budget = query.budget_usd() if _quoted_price(query, ctx) is None else None
+    budget = query.budget_usd() if quoted is None else None
     organization = bool(query.organization)
     counts = (query.num_gpus,) if query.num_gpus else (1,)
     snapshot = catalog.snapshot(ctx.snapshot)
@@ -452,7 +454,7 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
 
     best = found[0].perf_per_kusd
     lead, value_pick, objective = _lead(query, found, budget, ranked)
-    named = _named_card(query, ctx, workload, counts[0]) if len(query.gpus) == 1 else None
+    named = _named_card(query, ctx, workload, counts[0], quoted) if len(query.gpus) == 1 else None
     if named is not None:  # "is a used 3090 worth it?": that card, against the market, leads
         lead, headline_named, top_peer = named
         value_pick = lead if top_peer == found[0].gpu_id else found[0]  # said once, in the headline
@@ -575,15 +577,15 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
 
 
 def _named_card(
-    query: Query, ctx: AdviceContext, workload: Workload, count: int
+    query: Query, ctx: AdviceContext, workload: Workload, count: int, quoted: PriceQuote | None = None
 ) -> tuple[ValueOption, Msg, str | None] | None:
     """ "Is a used 3090 still worth it?": the card's price and speed, and where it ranks for the
     workload per dollar among the priced cards with at least its memory (what it is bought for) —
     NVIDIA's, for an NVIDIA card, as the guide advises. (its value, the headline, the top peer), or
-    None when the card has no price, so the usual ranking answers."""
+    None when the card has no price, so the usual ranking answers. ``quoted``: the price the user gives
+    for it (_quoted_price), which it is weighed at instead."""
     catalog = load_catalog()
     gpu = catalog.get(query.gpus[0])
-    quoted = _quoted_price(query, ctx)
     overrides = ctx.price_overrides if quoted is None else {**ctx.price_overrides, gpu.id: quoted}
     mine = value(gpu.id, workload, count, snapshot=ctx.snapshot, condition=query.condition, overrides=overrides)
     if mine is None:
@@ -737,21 +739,14 @@ def _nothing_fits(query: Query, floor_gb: float | None, cheapest: PriceQuote | N
 def _cheapest_fitting(
     floor_gb: float | None, query: Query, ctx: AdviceContext, vendor: str | None = None
 ) -> PriceQuote | None:
-    catalog = load_catalog()
-    quotes = [
-        q
-        for g in catalog.gpus.values()
-        if g.buyable(bool(query.organization))
-        and (vendor is None or g.vendor == vendor)
-        and (floor_gb is None or g.memory_gb >= floor_gb)
-        and (
-            q := price_quote(
-                g.id, snapshot=ctx.snapshot, condition=query.condition, overrides=ctx.price_overrides, ranked=True
-            )
-        )
-        is not None
-    ]
-    return min(quotes, key=lambda q: q.usd, default=None)
+    return cheapest_card(
+        floor_gb,
+        organization=bool(query.organization),
+        vendor=vendor,
+        snapshot=ctx.snapshot,
+        condition=query.condition,
+        overrides=ctx.price_overrides,
+    )
 
 
 def _multi_gpu(

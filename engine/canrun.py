@@ -27,7 +27,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine.catalog import load_catalog
-from engine.cost import PriceCondition, PriceQuote, price_quote
+from engine.cost import PriceCondition, PriceQuote, cheapest_card, price_quote
 from engine.datafiles import data_dir, read_yaml
 from engine.memory import (
     DEFAULT_INFERENCE_CONTEXT,
@@ -1454,37 +1454,28 @@ def published_need(model_id: str, mode: Mode) -> PublishedNeed | None:
     return _published().get((model_id, "lora" if mode == "qlora" else mode))
 
 
-def _cheapest_card(
-    gb: float, query: Query, snapshot: str | None, condition: PriceCondition | None
-) -> tuple[Gpu, PriceQuote] | None:
-    """The cheapest card a buyer can add with at least ``gb`` per GPU and Tensor Cores, NVIDIA's unless
-    the user named a vendor (the guide's advice), at the ranked market's prices."""
-    catalog = load_catalog()
-    vendor = query.vendor or "nvidia"
-    found = [
-        (g, q)
-        for g in catalog.gpus.values()
-        if g.buyable(bool(query.organization))
-        and g.has_tensor_cores
-        and g.vendor == vendor
-        and g.memory_gb >= gb
-        and (q := price_quote(g.id, snapshot=snapshot, condition=condition, ranked=True)) is not None
-    ]
-    return min(found, key=lambda pair: pair[1].usd, default=None)
-
-
 def _published_cards(
     query: Query, need: PublishedNeed, snapshot: str | None, condition: PriceCondition | None
 ) -> Msg | None:
     """ "What GPU for FLUX LoRA training?" (no card named): the cheapest card that meets the tool's minimum,
     and the cheapest that meets its recommendation, with their dated prices."""
-    low = _cheapest_card(need.min_gb, query, snapshot, condition)
-    high = _cheapest_card(need.recommended_gb, query, snapshot, condition)
+    low, high = (
+        # NVIDIA's cards with Tensor Cores unless the user named a vendor (the guide's advice)
+        cheapest_card(
+            gb,
+            organization=bool(query.organization),
+            vendor=query.vendor or "nvidia",
+            tensor_cores_only=True,
+            snapshot=snapshot,
+            condition=condition,
+        )
+        for gb in (need.min_gb, need.recommended_gb)
+    )
     if low is None or high is None:
         return None
 
-    def card(pair: tuple[Gpu, PriceQuote]) -> Msg:
-        gpu, quote = pair
+    def card(quote: PriceQuote) -> Msg:
+        gpu = load_catalog().get(quote.gpu_id)
         return msg(
             "canrun.published.card",
             gpu=gpu.short_name,
@@ -1494,7 +1485,7 @@ def _published_cards(
             date=quote.date,
         )
 
-    if low[0].id == high[0].id:
+    if low.gpu_id == high.gpu_id:
         return msg("canrun.published.cards.one", card=card(high), recommended_gb=need.recommended_gb)
     return msg(
         "canrun.published.cards",

@@ -140,6 +140,31 @@ def price_quote(
     return _known_quote(gpu_id, snapshot, condition, ranked)
 
 
+def cheapest_card(
+    min_gb: float | None,
+    *,
+    organization: bool = False,
+    vendor: str | None = None,
+    tensor_cores_only: bool = False,
+    snapshot: str | None = None,
+    condition: PriceCondition | None = None,
+    overrides: Mapping[str, PriceQuote] | None = None,
+) -> PriceQuote | None:
+    """The cheapest card a buyer can add (``Gpu.buyable``) with at least ``min_gb`` per GPU, of ``vendor``
+    when one is given, at the ranked market's prices: what a memory need costs to meet."""
+    quotes = [
+        q
+        for g in load_catalog().gpus.values()
+        if g.buyable(organization)
+        and (vendor is None or g.vendor == vendor)
+        and (g.has_tensor_cores or not tensor_cores_only)
+        and (min_gb is None or g.memory_gb >= min_gb)
+        and (q := price_quote(g.id, snapshot=snapshot, condition=condition, overrides=overrides, ranked=True))
+        is not None
+    ]
+    return min(quotes, key=lambda q: q.usd, default=None)
+
+
 @lru_cache(maxsize=64)
 def market_snapshots(snapshot: str | None = None) -> tuple[PriceSnapshot, ...]:
     """The market ``snapshot`` (default: the newest) and every snapshot dated before it, newest first."""

@@ -1084,7 +1084,7 @@ class Parser:
             out.add("upgrade")  # what to buy next, beside at most one card (see decide)
         if not ids and self.vocab.value_words.find(words):
             out.add("value")  # value for money asked of the market (see decide)
-        if len(set(ids)) >= 2 and self.vocab.together_words.find(words):
+        if len(ids) >= 2 and self.vocab.together_words.find(words):
             out.add("together")  # two kinds of card used at once (see decide)
         if said_mode:
             out.add(f"mode:{said_mode}")

@@ -711,6 +711,7 @@ _CJK_NAMES = {
     "寒武纪": "cambricon",
     "寒武紀": "cambricon",
 }
+_CJK_GATE = tuple({name[0] for name in _CJK_NAMES})  # a name's first character: most questions hold none
 _MEMORY_TOKEN = re.compile(r"^([0-9]{1,4})(?:gb|g|gig|gigs|gigabytes?)$")
 Key = tuple[str, tuple[str, ...]]
 
@@ -785,7 +786,7 @@ def _split_line(tokens: list[tuple[str, int, int]]) -> list[tuple[str, int, int]
 def gpu_tokens(text: str, vocab: Vocab) -> list[tuple[str, int, int]]:
     """Lower-case alphanumeric tokens with offsets; "12 GB" and "12g" become one token "12gb", and a
     product line glued to a number ("rtx3090") two tokens."""
-    if "昇" in text or "华为" in text or "華為" in text or "摩" in text or "寒武" in text:
+    if any(first in text for first in _CJK_GATE):
         tokens = [(_CJK_NAMES.get(m.group(), m.group()), m.start(), m.end()) for m in _TOKEN_CJK.finditer(text)]
     else:
         tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
