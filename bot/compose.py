@@ -97,6 +97,8 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
             blocks.append(
                 Block(role="figures", title=say(lang, "field.today"), lines=tuple(render(f, lang) for f in facts))
             )
+        elif answer.comparison:  # the guide's model worked for the user's setup ("4 cards, slower than one?") leads
+            headline = f"{render(answer.headline, lang)}\n\n{headline}"
         if words.figures:
             blocks.append(Block(role="figures", title=say(lang, "field.figures"), lines=words.figures))
     if answer.cycles:

@@ -111,6 +111,9 @@ class AdviceContext(BaseModel):
         )
 
 
+# The card a spec card measures the reference card against (the reference against itself says nothing): the one
+# most often weighed beside it in the corpus's questions ("3090 or 4090?").
+SECOND_REFERENCE = "rtx-4090"
 _TRAINING_MODES = ("full_finetune", "lora", "qlora", "pretrain")  # the modes that train (all but inference)
 
 
@@ -1470,16 +1473,48 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
     item = explain(query.topic)
     title = msg(f"advice.explain.{item.topic}")
     headline, notes = title, tuple[Msg, ...]()
+    comparison = None
     if item.topic == "next_generation":
         headline, notes = wait_messages(query.gpus, snapshot=ctx.snapshot, condition=query.condition)
+    if item.topic == "multi_gpu":
+        headline, comparison = _scaling(query, ctx)
     return Answer(
         kind="explain",
         query=query,
         headline=headline,
         explanation=item,
         notes=notes,
+        comparison=comparison,
         rules=(Rule(id=f"explain.{item.topic}", text=title, source=item.source),),
     )
+
+
+def _scaling(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison]:
+    """ "4 cards train slower than one — why?": what the guide's model expects of N cards against one for the
+    work asked (data-parallel training or batched inference: the guide's scaling, 1→8 A100 = 7×; one user's
+    LLM decode: no faster than one card), side by side, so the user's own figure can be set against it."""
+    count = min(max(query.num_gpus or 0, *query.gpu_counts, 2), 8)  # the guide's figures cover one 8-GPU machine
+    card = query.gpus[0] if query.gpus else ctx.reference_gpu
+    side_by_side = compare_gpus(
+        Query(kind="compare", gpus=(card, card), gpu_counts=(1, count), task=query.task, mode=query.mode), ctx
+    ).comparison
+    assert side_by_side is not None  # two setups are always compared
+    workload = side_by_side.workload
+    name = load_catalog().get(card).short_name
+    many = setup(name, count)
+    if workload == "decode":
+        said = msg("advice.scaling.decode", many=many, one=name)
+    else:
+        speed = compare(card, card, workload, gpu_count=count)
+        said = msg(
+            "advice.scaling",
+            many=many,
+            one=name,
+            ratio=speed.ratio,
+            efficiency=speed.scaling_efficiency[0],
+            workload=msg(f"workload.{workload}"),
+        )
+    return said, side_by_side.model_copy(update={"verdict": None, "pick": None})
 
 
 def can_run(query: Query, ctx: AdviceContext) -> Answer:
@@ -1574,6 +1609,11 @@ def _speed_work(query: Query, report: CanRunReport) -> Workload | None:
         return None if report.model.kind == "llm" else "infer16"
     if query.mode == "inference" and report.unresolved and not (query.task or "").startswith("llm"):
         return "infer16"
+    if query.task and not query.task.startswith("llm") and report.model is None:
+        # a project we have no figures for, in work the question names ("4 A100s to reproduce the detector: how
+        # long?"): the task's yardstick (16-bit training for vision, research or Kaggle work)
+        work = workload_for(query)
+        return work if work in ("train16", "infer16") else None
     return None
 
 
@@ -1582,8 +1622,8 @@ def _with_work_speeds(query: Query, report: CanRunReport, ctx: AdviceContext) ->
     long?", "how many seconds per image on a 3060?", "what fps on a Jetson Orin?"): how fast each setup does
     that work against the reference card (the guide's performance model; training on several cards with
     their scaling, inference per card, since one image or frame runs on one), said after whether it fits,
-    with what the time also depends on. A Mac's GPU is left out (the guide's model is of discrete cards),
-    and so is one reference card (1.00× says nothing)."""
+    with what the time also depends on. A Mac's GPU is left out (the guide's model is of discrete cards); the
+    reference card alone is measured against the second reference (1.00× says nothing)."""
     work = _speed_work(query, report)
     if work is None or any(v.training is not None for v in report.verdicts):
         return report  # an LLM fine-tune's verdict already says how long 100M tokens take on each setup
@@ -1592,11 +1632,13 @@ def _with_work_speeds(query: Query, report: CanRunReport, ctx: AdviceContext) ->
         for gpu, count in named_setups(query)[:3]
         if gpu.platform != "unified_memory"
     ]
-    setups = [(gpu, count) for gpu, count in setups if not (gpu.id == ctx.reference_gpu and count == 1)]
+    alone = [(gpu.id, count) for gpu, count in setups] == [(ctx.reference_gpu, 1)]
+    yardstick = SECOND_REFERENCE if alone else ctx.reference_gpu  # the reference card against itself says nothing
+    setups = [(gpu, count) for gpu, count in setups if not (gpu.id == yardstick and count == 1)]
     if not setups:
         return report
-    speeds = tuple(compare(gpu.id, ctx.reference_gpu, work, gpu_count=count) for gpu, count in setups)
-    reference = load_catalog().get(ctx.reference_gpu).short_name
+    speeds = tuple(compare(gpu.id, yardstick, work, gpu_count=count) for gpu, count in setups)
+    reference = load_catalog().get(yardstick).short_name
     key = "advice.canrun.train_speed" if work == "train16" else "advice.canrun.infer_speed"
     said = tuple(
         msg(key, setup=setup(gpu.short_name, count), speed=s.ratio, reference=reference)
@@ -1619,27 +1661,32 @@ def info(query: Query, ctx: AdviceContext) -> Answer:
     card = load_catalog().get(query.gpus[0])
     software = software_notes(card)  # what runs on it today: leads, since "is it supported?" is asked most
     said = [msg("advice.info.headline", software=software[0])]
-    if card.id != ctx.reference_gpu:  # then how fast it is, which "is 50 fps normal on my 2080 Ti?" weighs against
-        reference = load_catalog().get(ctx.reference_gpu).short_name
-        if query.task or query.mode or query.model or query.workload:  # the work the question names
-            workload = workload_for(query)
-            said.append(
-                msg(
-                    "advice.info.speed_for",
-                    speed=relative_speed(card.id, workload, ctx.reference_gpu),
-                    reference=reference,
-                    workload=msg(f"workload.{workload}"),
-                )
+    # Then how fast it is, which "is 50 fps normal on my 2080 Ti?" weighs against: against the reference card,
+    # or, for the reference card itself (1.00× says nothing), against the card most often weighed beside it.
+    yardstick = ctx.reference_gpu if card.id != ctx.reference_gpu else SECOND_REFERENCE
+    reference = load_catalog().get(yardstick).short_name
+    work_named = bool(query.task or query.mode or query.model or query.workload)
+    if work_named:  # the work the question names
+        workload = workload_for(query)
+        said.append(
+            msg(
+                "advice.info.speed_for",
+                speed=relative_speed(card.id, workload, yardstick),
+                reference=reference,
+                workload=msg(f"workload.{workload}"),
             )
-        else:
-            said.append(
-                msg(
-                    "advice.info.speed",
-                    train=relative_speed(card.id, "train16", ctx.reference_gpu),
-                    decode=relative_speed(card.id, "decode", ctx.reference_gpu),
-                    reference=reference,
-                )
+        )
+        if workload in ("infer16", "infer8"):  # "Unique3D takes 4 minutes on my 3090, is that normal?"
+            said.append(msg("advice.canrun.infer_time"))
+    else:
+        said.append(
+            msg(
+                "advice.info.speed",
+                train=relative_speed(card.id, "train16", yardstick),
+                decode=relative_speed(card.id, "decode", yardstick),
+                reference=reference,
             )
+        )
     said.extend(_expected_decode(query, card, ctx))
     return Answer(
         kind="info",

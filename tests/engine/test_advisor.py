@@ -9,7 +9,7 @@ import pytest
 
 from bot.words import english
 from engine import AdviceContext, advise
-from engine.advisor import _candidates, workload_for
+from engine.advisor import SECOND_REFERENCE, _candidates, workload_for
 from engine.catalog import load_catalog
 from engine.cost import price_quote, rank_by_value, value
 from engine.explain import explain
@@ -207,8 +207,10 @@ def test_spec_cards_and_cycle_examples_are_remembered_answers():
     card = spec_card("rtx-3090")
     assert card.spec.id == "rtx-3090" and card.spec.sources
     assert (
-        english(card.headline) == "RTX 3090: CUDA compute capability 8.6; today's PyTorch wheels (CUDA 13) support it."
-    )
+        english(card.headline) == "RTX 3090: CUDA compute capability 8.6; today's PyTorch wheels (CUDA 13) support it. "
+        "It is 0.73× an RTX 4090 for 16-bit training (the guide's performance model) and 0.93× for LLM decoding "
+        "(one user: memory bandwidth, calibrated on published runs)."
+    )  # the reference card's speed against the second reference (against itself, 1.00×, says nothing)
     assert spec_card("rtx-3090") is card and spec_card("rtx-4090").spec.id == "rtx-4090"
     assert english(cycles_answer("2023", True).headline) == "235 cycles"
     assert cycles_answer("2020", False).cycles.total == 392
@@ -739,6 +741,16 @@ def test_training_on_named_cards_says_how_fast_each_trains_against_the_reference
     assert not advise(Query(kind="can_run", model="Llama 3 8B", gpus=("rtx-4090",))).can_run.speeds
     mac = advise(Query(kind="can_run", task="llm_finetune", gpus=("apple-m2-max-32gb",)))
     assert not mac.can_run.speeds
+    # The reference card alone is set against the second reference: "how long does LIC_TCM train on a 3090?"
+    alone = advise(Query(kind="can_run", model="LIC_TCM", mode="full_finetune", gpus=("rtx-3090",)))
+    (speed,) = alone.can_run.speeds
+    assert speed.reference.gpu_id == SECOND_REFERENCE == "rtx-4090"
+    assert speed.ratio == pytest.approx(relative_speed("rtx-3090", "train16", "rtx-4090")) == pytest.approx(0.73, abs=0.005)
+    # A project we have no figures for, in work the question names ("4 A100s to reproduce ROSE: how long?",
+    # task research): the task's yardstick, 16-bit training with the 4 cards' scaling
+    research = advise(Query(kind="can_run", model="ROSE", task="research", gpus=("a100-80gb-sxm",), num_gpus=4))
+    (speed,) = research.can_run.speeds
+    assert speed.gpu.workload == "train16" and speed.gpu_count == 4
 
 
 def test_running_an_image_or_vision_model_on_named_cards_says_how_fast_each_card_infers():
@@ -751,6 +763,22 @@ def test_running_an_image_or_vision_model_on_named_cards_says_how_fast_each_card
     assert {"advice.canrun.infer_speed", "advice.canrun.infer_time"} <= set(answer.headline.all_keys())
     two = advise(Query(kind="can_run", model="FooVideo", mode="inference", gpus=("a100-80gb-sxm",), num_gpus=2))
     assert [s.gpu_count for s in two.can_run.speeds] == [1]  # per card
+
+
+def test_a_spec_card_for_work_named_says_its_speed_for_that_work_and_what_the_time_depends_on():
+    # "Unique3D inference takes 4 minutes on my 3090, is that normal?": the card's 16-bit inference speed — the
+    # reference card against the second reference — and what a time per image or clip depends on
+    answer = advise(Query(kind="info", gpus=("rtx-3090",), mode="inference"))
+    said = answer.headline.all_keys()
+    assert {"advice.info.speed_for", "workload.infer16", "advice.canrun.infer_time"} <= set(said)
+    speed_for = next(m for m in answer.headline["items"] if m.key == "advice.info.speed_for")
+    assert speed_for["speed"] == pytest.approx(relative_speed("rtx-3090", "infer16", "rtx-4090"))
+    assert speed_for["reference"] == "RTX 4090"
+    # Another card against the reference, and no time note for training work
+    other = advise(Query(kind="info", gpus=("rtx-2080-ti",), mode="full_finetune"))
+    assert "advice.canrun.infer_time" not in other.headline.all_keys()
+    speed_for = next(m for m in other.headline["items"] if m.key == "advice.info.speed_for")
+    assert speed_for["speed"] == pytest.approx(relative_speed("rtx-2080-ti", "train16"))
 
 
 def test_a_compare_pick_with_less_memory_per_gpu_says_which_setup_holds_more():

@@ -172,6 +172,8 @@ def test_laptop_words_pick_the_laptop_part(text: str, gpus: tuple[str, ...]) -> 
         ("LoRA on SDXL with 12GB?", "lora"),
         ("pretrain a 1B model from scratch on 8 H100s", "pretrain"),
         ("用预训练模型做推理，4060 够吗", "inference"),  # a pretrained model is not pretraining
+        ("it takes 6 minutes to generate a clip with FooVideo on my 3090, normal?", "inference"),  # making one
+        ("3060 生成一张图要多久", "inference"),
         ("can a 4070 run Llama 3 8B?", None),  # not said: the engine chooses
         ("fine-tune llama 3 8b on a 4090", None),  # fine-tuning, not said how: LoRA by default
     ],

@@ -286,12 +286,29 @@ def test_the_old_names_are_thin_wrappers_over_advise():
     assert cycles_answer("2023", True, True) is advise(query)
 
 
-@pytest.mark.parametrize("topic", [t for t in TOPICS if t != "next_generation"])
+@pytest.mark.parametrize("topic", [t for t in TOPICS if t not in ("next_generation", "multi_gpu")])
 def test_explanation_headlines_are_the_guides_titles_in_every_language(topic):
     answer = advise(Query(kind="explain", topic=topic))
     item = explain(topic)
     for lang in LANGS:
         assert render(answer.headline, lang) == item.wording(lang).title
+
+
+def test_several_gpus_lead_with_the_guides_scaling_for_the_setup_asked_about():
+    """ "4 cards train slower than one — why?": the guide's model for N cards against one leads (the 1→8 A100 = 7×
+    scaling: 4× = 4 × (7/8)^(2/3) = 3.66×), the side-by-side table beside it; one user's LLM decode over a layer
+    split is no faster than one card; the guide's title stays as the rule."""
+    four = advise(Query(kind="explain", topic="multi_gpu", gpus=("a100-80gb-sxm",), num_gpus=4))
+    assert four.headline.key == "advice.scaling" and four.rules[0].text.key == "advice.explain.multi_gpu"
+    assert four.headline["ratio"] == pytest.approx(4 * (7 / 8) ** (2 / 3)) == pytest.approx(3.66, abs=0.005)
+    assert four.comparison.counts == (1, 4) and four.comparison.workload == "train16"
+    assert four.comparison.verdict is None  # an explanation, not a pick between the user's setups
+    assert english(four.headline).startswith("In the guide's model 4× A100 80GB SXM4 run 16-bit training at 3.66×")
+    chat = advise(Query(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090",), gpu_counts=(2,)))
+    assert chat.headline.key == "advice.scaling.decode" and chat.comparison.workload == "decode"
+    decode = next(r for r in chat.comparison.rows if r.workload == "decode")
+    assert decode.speeds == pytest.approx((1.0, 1.0))
+    assert advise(Query(kind="explain", topic="multi_gpu", num_gpus=64)).comparison.counts == (1, 8)
 
 
 def test_should_i_wait_leads_with_a_verdict_and_keeps_the_guides_title_in_the_rule():
@@ -440,6 +457,7 @@ def _answers() -> list:
         (q(kind="cycles"), None),
         (q(kind="other"), None),
         *((q(kind="explain", topic=topic), None) for topic in TOPICS),
+        (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090",), gpu_counts=(2,)), None),
     ]
     return [advise(query, ctx) for query, ctx in asked]
 
