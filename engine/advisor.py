@@ -1120,6 +1120,11 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
                 date=top.date,
                 **({"spot": min(spots)} if spots else {}),
             )
+            count = max(query.gpu_counts[0] if query.gpu_counts else 1, query.num_gpus or 1)
+            if count > 1:  # "四张4090一小时多少钱": the hour of the whole setup asked about, at that rate
+                hourly = top.on_demand_usd_per_hour or top.spot_usd_per_hour or Decimal(0)
+                whole = msg("advice.cloud.card_offer.setup", setup=setup(top.name, count), total=hourly * count)
+                offer = msg("sentences", items=(offer, whole))
             # with hours a day given, rent-or-buy was asked: the break-even leads, the offer follows
             return msg("sentences", items=(headline, offer) if query.hours_per_day is not None else (offer, headline))
         if not (asks_what_to_rent and offers):

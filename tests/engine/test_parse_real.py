@@ -1140,3 +1140,11 @@ def test_a_rental_provider_without_prices_on_file_is_said_to_be_so() -> None:
     assert result.query.kind == "cloud_vs_buy"
     assert [n.args["provider"] for n in result.notes if n.key == "parse.note.provider_unpriced"] == ["AutoDL"]
     assert not parse("rent a 4090 on runpod or buy?", standalone=True).notes  # its prices are on file
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["在云平台上租四张4090大概一小时多少钱？", "4090跑DeepSeek，云上多少钱一小时", "which cloud platform is cheapest for an A100?"],
+)
+def test_a_cloud_platform_or_the_price_of_an_hour_is_a_rental_question(text: str) -> None:
+    assert q(text, standalone=True).kind == "cloud_vs_buy"
