@@ -1705,14 +1705,36 @@ def info(query: Query, ctx: AdviceContext) -> Answer:
 def _expected_decode(query: Query, card: Gpu, ctx: AdviceContext) -> tuple[Msg, ...]:
     """ "Only 10 tokens/s for Qwen2-7B on my 3090, is that normal?": what the card decodes that LLM at
     (the best precision that fits, one user, from its memory bandwidth calibrated on published runs),
-    to weigh the user's figure against; far less points to layers offloaded to the CPU."""
-    if not query.model or query.mode not in (None, "inference"):
+    to weigh the user's figure against; far less points to layers offloaded to the CPU. For a fine-tune,
+    how long the card takes for 100M training tokens."""
+    if not query.model or query.mode not in (None, "inference", *_TRAINING_MODES):
         return ()
     report = assess(
-        Query(kind="can_run", model=query.model, gpus=(card.id,), gpu_counts=(query.gpu_counts or (1,))[:1]),
+        Query(
+            kind="can_run",
+            model=query.model,
+            mode=query.mode,
+            gpus=(card.id,),
+            gpu_counts=(query.gpu_counts or (1,))[:1],
+        ),
         snapshot=ctx.snapshot,
+        mode=query.mode,
     )
     verdict = report.verdicts[0] if report.verdicts and report.model and report.model.kind == "llm" else None
+    if verdict is not None and verdict.fits and verdict.training is not None:
+        # "88 hours for a LoRA of Llama 7B on one 3090, normal?": what the card trains 100M tokens in, to set
+        # the user's run against (its tokens are epochs × dataset × sequence length)
+        time = verdict.training
+        return (
+            msg(
+                "advice.info.expected_training",
+                model=report.model_name,
+                precision=rung_label(verdict.mode, verdict.precision or "", verdict.offload),
+                low=time.hours_low,
+                high=time.hours_high,
+                tokens=time.tokens / 1e6,
+            ),
+        )
     if verdict is None or not verdict.fits or verdict.decode is None or verdict.precision is None:
         return ()
     return (

@@ -1290,6 +1290,12 @@ class Parser:
             return "can_run", (), task  # "能用免费Colab训练DH_live吗": whether it runs on the free tier's T4
         if reading.fields["psu_w"] and _HARDWARE & s and not reading.fields["model"]:  # "850W能带两张3090吗"
             return "power", (), task
+        if (
+            _IS_IT_NORMAL.search(reading.low)
+            and _TIME_TAKEN.search(reading.low)
+            and not _MEMORY_TROUBLE.search(reading.low)
+        ):
+            return "other", (), task  # "12 minutes per HunyuanVideo clip on an H100, normal?": how fast the card is
         slower = "slower" in reading.low or "慢" in reading.low  # every slower_than_one pattern holds one
         if slower and (reading.fields["num_gpus"] or 0) > 1 and self.vocab.slower_than_one.search(reading.low):
             return "explain", (), task  # "双卡比单卡还慢？": the guide on several GPUs (parse sets the topic)
@@ -1340,6 +1346,19 @@ _WHICH_BETTER = re.compile(
 _SUPPORT_ASK = re.compile(
     r"(?:适配|適配|支持|支援)[^，。,.]{0,30}[吗嗎？?]"
     r"|\b(?:does|will|can)\s+[\w.-]+\s+(?:support|work\s+with|run\s+on)\b"
+)
+# "Is it normal?" about the time a run takes ("要12分钟，正常么？", "88 hours for a LoRA, is this normal?"): a
+# question of the card's speed, not whether the work fits — unless memory is the trouble ("显存不够，这正常吗？")
+_IS_IT_NORMAL = re.compile(
+    r"正常[吗么嗎]|是否正常|正常现象|正常現象|正常的[吗嗎]|\bis\s+(?:that|this|it)\s+(?:normal|expected)\b|\bnormal\?"
+)
+_TIME_TAKEN = re.compile(
+    r"\d\s*(?:个|個)?\s*(?:小时|小時|分钟|分鐘|秒)|\d\s*(?:hours?|hrs?|minutes?|mins?|seconds?|secs?)\b"
+    r"|\bs/it\b|\bit/s\b|\bfps\b|tokens?/s|\bper epoch\b|速度"
+)
+_MEMORY_TROUBLE = re.compile(
+    r"不够|不夠|不足|占用|佔用|\boom\b|out of memory|\bbatch|\benough\b"
+    r"|显存[^，。？?]{0,6}(?:多少|应)|多大的?显存|多少显存"
 )
 _CLAUSE_BREAK = re.compile(r"[.!?;,。！？；，\n]")
 

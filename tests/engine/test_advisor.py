@@ -750,7 +750,11 @@ def test_training_on_named_cards_says_how_fast_each_trains_against_the_reference
     alone = advise(Query(kind="can_run", model="LIC_TCM", mode="full_finetune", gpus=("rtx-3090",)))
     (speed,) = alone.can_run.speeds
     assert speed.reference.gpu_id == SECOND_REFERENCE == "rtx-4090"
-    assert speed.ratio == pytest.approx(relative_speed("rtx-3090", "train16", "rtx-4090")) == pytest.approx(0.73, abs=0.005)
+    assert (
+        speed.ratio
+        == pytest.approx(relative_speed("rtx-3090", "train16", "rtx-4090"))
+        == pytest.approx(0.73, abs=0.005)
+    )
     # A project we have no figures for, in work the question names ("4 A100s to reproduce ROSE: how long?",
     # task research): the task's yardstick, 16-bit training with the 4 cards' scaling
     research = advise(Query(kind="can_run", model="ROSE", task="research", gpus=("a100-80gb-sxm",), num_gpus=4))
@@ -784,6 +788,21 @@ def test_a_spec_card_for_work_named_says_its_speed_for_that_work_and_what_the_ti
     assert "advice.canrun.infer_time" not in other.headline.all_keys()
     speed_for = next(m for m in other.headline["items"] if m.key == "advice.info.speed_for")
     assert speed_for["speed"] == pytest.approx(relative_speed("rtx-2080-ti", "train16"))
+
+
+def test_a_spec_card_for_an_llm_fine_tune_says_how_long_100m_tokens_take_on_it():
+    # "88 hours for a LoRA of Llama 7B on one 3090, is this normal?": the card's time per 100M training tokens,
+    # the same figure a can-run verdict gives, to set the user's run against
+    answer = advise(Query(kind="info", gpus=("rtx-3090",), model="llama-2-7b", mode="lora", task="llm_finetune"))
+    (said,) = [m for m in answer.headline["items"] if m.key == "advice.info.expected_training"]
+    verdict = advise(Query(kind="can_run", gpus=("rtx-3090",), model="llama-2-7b", mode="lora")).can_run.verdicts[0]
+    assert verdict.training is not None
+    assert (said["low"], said["high"]) == (verdict.training.hours_low, verdict.training.hours_high)
+    assert said["tokens"] == 100
+    # Running it: the decode line instead
+    run = advise(Query(kind="info", gpus=("rtx-3090",), model="llama-2-7b"))
+    assert "advice.info.expected_decode" in run.headline.all_keys()
+    assert "advice.info.expected_training" not in run.headline.all_keys()
 
 
 def test_a_compare_pick_with_less_memory_per_gpu_says_which_setup_holds_more():

@@ -1144,7 +1144,25 @@ def test_a_rental_provider_without_prices_on_file_is_said_to_be_so() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["在云平台上租四张4090大概一小时多少钱？", "4090跑DeepSeek，云上多少钱一小时", "which cloud platform is cheapest for an A100?"],
+    [
+        "在云平台上租四张4090大概一小时多少钱？",
+        "4090跑DeepSeek，云上多少钱一小时",
+        "which cloud platform is cheapest for an A100?",
+    ],
 )
 def test_a_cloud_platform_or_the_price_of_an_hour_is_a_rental_question(text: str) -> None:
     assert q(text, standalone=True).kind == "cloud_vs_buy"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("单卡A100 80G生成一个FooVideo视频要15分钟，正常么？", "other"),  # the time a run takes: the card's speed
+        ("One RTX 4090, 60 hours for a LoRA of Mistral 7B (3 epochs). Is this normal?", "other"),
+        ("BarNet only gets 20 fps on my 3060, is that normal?", "other"),
+        ("用A800 80G训FooNet显存不够，这正常吗？", "can_run"),  # memory is the trouble: whether it fits
+        ("LoRA of Qwen 14B on a 4090 runs out of memory at batch size 4, is that normal?", "can_run"),
+    ],
+)
+def test_is_it_normal_about_the_time_a_run_takes_asks_how_fast_the_card_is(text: str, kind: str) -> None:
+    assert q(text, standalone=True).kind == kind

@@ -458,6 +458,8 @@ def _answers() -> list:
         (q(kind="other"), None),
         *((q(kind="explain", topic=topic), None) for topic in TOPICS),
         (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090",), gpu_counts=(2,)), None),
+        (q(kind="info", gpus=("rtx-3090",), model="llama-2-7b", mode="lora"), None),
+        (q(kind="cloud_vs_buy", gpus=("rtx-4090",), gpu_counts=(4,)), None),
     ]
     return [advise(query, ctx) for query, ctx in asked]
 
