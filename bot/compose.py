@@ -97,7 +97,8 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
             blocks.append(
                 Block(role="figures", title=say(lang, "field.today"), lines=tuple(render(f, lang) for f in facts))
             )
-        elif answer.comparison:  # the guide's model worked for the user's setup ("4 cards, slower than one?") leads
+        elif answer.headline.key != f"advice.explain.{answer.explanation.topic}":
+            # a verdict for the user's own setup ("4 cards, slower than one?", "vLLM on my P40?") leads
             headline = f"{render(answer.headline, lang)}\n\n{headline}"
         if words.figures:
             blocks.append(Block(role="figures", title=say(lang, "field.figures"), lines=words.figures))

@@ -40,6 +40,7 @@ from engine.cost import (
 from engine.cycles import worked_example
 from engine.errors import UserError
 from engine.explain import explain
+from engine.libraries import LibraryVerdict, library_named, library_verdict
 from engine.memo import ANSWERS_REMEMBERED
 from engine.memory import memory_floor, model_words
 from engine.message import Msg, Value, msg
@@ -826,7 +827,7 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
     label = [setup(g.short_name, n) for g, n in zip(gpus, counts, strict=True)]
     main = next(r for r in rows if r.workload == workload)
     need = _memory_need(query)
-    holds = _holds_model(query, ids, counts)
+    holds = _holds_model(query, ids, counts) if not library_named(query.model) else []
     fits = [v.fits for v in holds] if holds else [need is None or g.memory_gb >= need for g in gpus]
     pick, verdict, excluded = _verdict(
         label, [g.memory_gb for g in gpus], main.speeds, values, workload, fits, need, holds[0].model if holds else None
@@ -882,8 +883,11 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
             msg("advice.caveat.memory_differs", a=a.short_name, a_gb=a.memory_gb, b=b.short_name, b_gb=b.memory_gb)
         )
     caveats.extend(caveats_for(tuple(ids), compared=True))  # what each card runs, where that limits it
+    verdicts = _library_verdicts(query)  # "FlashAttention on a T4 or a 3090?": the library on each card
+    caveats.extend(v.said[0] for v in verdicts)
     rules = (
         Rule(id="performance.bandwidth", text=msg("advice.rule.bandwidth"), source="Guide 2020/2023 §memory bandwidth"),
+        *_library_rules(verdicts),
     )
     snap = load_catalog().snapshot(ctx.snapshot)
     return Answer(
@@ -1475,7 +1479,8 @@ def _power_per_card(query: Query) -> Answer:
 def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
     """The guide's text on a topic; "wait for the next generation?" also gets today's facts (the
     generation on sale, FP8, the named cards' price over the last year) and a verdict from them."""
-    item = explain(query.topic)
+    library = library_named(query.model) if query.topic is None else None
+    item = explain(library.id if library else query.topic)  # "does vLLM run on AMD?": what the library needs
     title = msg(f"advice.explain.{item.topic}")
     headline, notes = title, tuple[Msg, ...]()
     comparison = None
@@ -1483,6 +1488,8 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
         headline, notes = wait_messages(query.gpus, snapshot=ctx.snapshot, condition=query.condition)
     if item.topic == "multi_gpu":
         headline, comparison = _scaling(query, ctx)
+    if verdicts := _library_verdicts(query):  # "vLLM支持P40吗？": the verdict on the card, then the requirement
+        headline = msg("sentences", items=tuple(m for v in verdicts for m in v.said))
     return Answer(
         kind="explain",
         query=query,
@@ -1529,15 +1536,25 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
     priced per unit of work; several cards to own, each its line of what it runs (engine.canrun)."""
     if (renting := _renting_named(query, ctx)) is not None:
         return renting
+    verdicts = _library_verdicts(query)
+    # a library is no model: what the card runs, after the library's verdict
+    runs = query.model_copy(update={"model": None}) if verdicts or library_named(query.model) else query
     report = assess(
-        query,
+        runs,
         snapshot=ctx.snapshot,
         condition=query.condition,
         mode=query.mode,
         precision=query.precision,
         context=query.context_tokens,
     )
-    report = _with_work_speeds(query, report, ctx)
+    report = _with_work_speeds(runs, report, ctx)
+    if verdicts:  # "can I use FlashAttention on my V100?": the library's requirement against each card leads
+        report = report.model_copy(
+            update={
+                "headline": msg("sentences", items=(*(m for v in verdicts for m in v.said), report.headline)),
+                "lean": False if all(v.runs is False for v in verdicts) else report.lean,
+            }
+        )
     follow_up = None
     if report.model_id is None and report.memory_verdict is None and report.floor is None and not report.card:
         # A name it does not know ("SadTalker") is asked for its size; no name, for the model.
@@ -1578,6 +1595,7 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
             text=msg("advice.rule.canrun_memory"),
             source="docs/canrun.md; guide §memory for task floors",
         ),
+        *_library_rules(verdicts),
     )
     caveats = caveats_for(query.gpus)  # what the named GPUs run, where that limits them
     catalog = load_catalog()
@@ -1665,7 +1683,8 @@ def info(query: Query, ctx: AdviceContext) -> Answer:
         )
     card = load_catalog().get(query.gpus[0])
     software = software_notes(card)  # what runs on it today: leads, since "is it supported?" is asked most
-    said = [msg("advice.info.headline", software=software[0])]
+    verdicts = _library_verdicts(query)[:1]  # "does vLLM run on my P40?": the library asked about, first
+    said = [*(m for v in verdicts for m in v.said), msg("advice.info.headline", software=software[0])]
     # Then how fast it is, which "is 50 fps normal on my 2080 Ti?" weighs against: against the reference card,
     # or, for the reference card itself (1.00× says nothing), against the card most often weighed beside it.
     yardstick = ctx.reference_gpu if card.id != ctx.reference_gpu else SECOND_REFERENCE
@@ -1699,7 +1718,26 @@ def info(query: Query, ctx: AdviceContext) -> Answer:
         headline=msg("sentences", items=tuple(said)),
         spec=card,
         caveats=software[1:],
+        rules=_library_rules(verdicts),
     )
+
+
+def _library_verdicts(query: Query) -> tuple[LibraryVerdict, ...]:
+    """The library the question names (FlashAttention, vLLM, Ollama: parse carries it as the model) against each
+    card named, by the requirement its documentation states (engine/libraries.py)."""
+    library = library_named(query.model)
+    if library is None:
+        return ()
+    catalog = load_catalog()
+    return tuple(library_verdict(library.id, catalog.get(g)) for g in query.gpus[:3])
+
+
+def _library_rules(verdicts: tuple[LibraryVerdict, ...]) -> tuple[Rule, ...]:
+    """Where a library's requirement comes from: its own documentation."""
+    if not verdicts:
+        return ()
+    library = verdicts[0].library
+    return (Rule(id=f"library.{library.id}", text=msg(f"advice.explain.{library.id}"), source=library.source),)
 
 
 def _expected_decode(query: Query, card: Gpu, ctx: AdviceContext) -> tuple[Msg, ...]:
@@ -1707,7 +1745,7 @@ def _expected_decode(query: Query, card: Gpu, ctx: AdviceContext) -> tuple[Msg, 
     (the best precision that fits, one user, from its memory bandwidth calibrated on published runs),
     to weigh the user's figure against; far less points to layers offloaded to the CPU. For a fine-tune,
     how long the card takes for 100M training tokens."""
-    if not query.model or query.mode not in (None, "inference", *_TRAINING_MODES):
+    if not query.model or query.mode not in (None, "inference", *_TRAINING_MODES) or library_named(query.model):
         return ()
     report = assess(
         Query(

@@ -1163,6 +1163,15 @@ class Parser:
             fields["objective"] = next((o for o, p in self.vocab.objectives.items() if p.search(reading.low)), None)
         if kind in ("explain", "power") and topic:
             fields["topic"] = topic
+        if (
+            kind in ("explain", "info", "can_run", "compare", "other")
+            and not (kind == "explain" and topic)
+            and (library := _library(reading.low))
+            and not (fields["model"] and self._model_id(fields["model"]))
+        ):
+            # "FlashAttention on my V100?", "vLLM支持P40吗": the library asked about, carried as the model (a project
+            # we have no figures for gives way: "EasyR1 on a V100? error: FlashAttention needs Ampere")
+            fields["model"] = library
         query = Query(**{k: v for k, v in fields.items() if v is not None})
         missing = () if reading.follow_up else _missing(query)
         if choices:
@@ -1347,6 +1356,20 @@ _SUPPORT_ASK = re.compile(
     r"(?:适配|適配|支持|支援)[^，。,.]{0,30}[吗嗎？?]"
     r"|\b(?:does|will|can)\s+[\w.-]+\s+(?:support|work\s+with|run\s+on)\b"
 )
+# Libraries whose requirements the engine knows (engine/libraries.py), the most specific first: a FlashAttention
+# error inside a vLLM question is what stops the card.
+_LIBRARIES = (  # (engine.libraries' `short`, how the text names it)
+    ("flash-attn", re.compile(r"flash[\s_-]?(?:attn|attention)|(?<![a-z0-9_-])fa[23](?![a-z0-9_-])")),
+    # no \b: "vLLM支持P40吗" runs into the Chinese; a project named after it ("index-tts-vllm") is no library
+    ("vLLM", re.compile(r"(?<![a-z0-9_-])vllm(?![a-z0-9_-])")),
+    ("Ollama", re.compile(r"(?<![a-z0-9_-])ollama(?![a-z0-9_-])")),
+)
+
+
+def _library(low: str) -> str | None:
+    return next((name for name, pattern in _LIBRARIES if pattern.search(low)), None)
+
+
 # "Is it normal?" about the time a run takes ("要12分钟，正常么？", "88 hours for a LoRA, is this normal?"): a
 # question of the card's speed, not whether the work fits — unless memory is the trouble ("显存不够，这正常吗？")
 _IS_IT_NORMAL = re.compile(

@@ -555,6 +555,12 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("二手3090 5000元值得买吗？", ("按你说的 CN¥5,000", "行情价是")),
         ("Can my 3090 run Time-LLM?", ('the model "Time-LLM"', "Weighed as a 7B model")),
         ("请问用RTX3090 24GB显存能跑动Time-LLM这个模型吗", ("按 7B 模型估算", "RTX 3090：可以")),
+        ("Can I use FlashAttention on my V100?", ("FlashAttention-2 does not run on", "scaled_dot_product_attention")),
+        ("vLLM支持P40吗", ("vLLM 不支持 Tesla P40", "llama.cpp 或 Ollama")),
+        ("why are my 4 GPUs training slower than one?", ("at 3.66× one RTX 3090", "synchronisation")),
+        ("双卡训练比单卡还慢，为什么？", ("是一张 RTX 3090 的 1.91 倍", "同步")),
+        ("how much per hour to rent 2x A100 80GB?", ("at that rate: $", "GPU-hour")),
+        ("在云平台上租四张4090一小时多少钱？", ("4× RTX 4090 按这个价格每小时", "RunPod")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

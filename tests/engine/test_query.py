@@ -460,6 +460,14 @@ def _answers() -> list:
         (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090",), gpu_counts=(2,)), None),
         (q(kind="info", gpus=("rtx-3090",), model="llama-2-7b", mode="lora"), None),
         (q(kind="cloud_vs_buy", gpus=("rtx-4090",), gpu_counts=(4,)), None),
+        # a library named with a card (engine/libraries.py): each verdict, what runs instead, the explanation
+        (q(kind="info", gpus=("v100-16gb",), model="flash-attn"), None),
+        (q(kind="can_run", gpus=("tesla-p40", "rtx-3090"), model="vLLM"), None),
+        (q(kind="info", gpus=("gtx-780-ti",), model="Ollama"), None),
+        (q(kind="compare", gpus=("rx-7900-xtx", "arc-a770-16gb"), model="flash-attn"), None),
+        (q(kind="info", gpus=("rx-7900-xtx",), model="vLLM"), None),
+        (q(kind="explain", gpus=("apple-m4-16gb",), model="vLLM"), None),
+        *((q(kind="explain", model=name), None) for name in ("flash-attn", "vLLM", "Ollama")),
     ]
     return [advise(query, ctx) for query, ctx in asked]
 
