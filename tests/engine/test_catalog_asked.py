@@ -1,6 +1,6 @@
-"""Cards real users asked about that the catalog lacked (added 2026-12-06, ninth session): Intel's Arc Pro B50 and
-Arc Pro B70 workstation cards. Each loads with the figures its sources give, resolves from the names people write,
-whole questions find it, and names that already resolved keep their cards."""
+"""Cards real users asked about that the catalog lacked (added 2026-12-06, ninth session): Intel's Arc Pro B50
+and Arc Pro B70 and AMD's Radeon AI PRO R9700 workstation cards. Each loads with the figures its sources give,
+resolves from the names people write, whole questions find it, and names that already resolved keep their cards."""
 
 from __future__ import annotations
 
@@ -15,7 +15,10 @@ SPECS = {
     "arc-pro-b50": ("intel", "xe2-hpg", 16, "GDDR6", 128, 224, 16, 128, 10.65, 70, 2025),
     # zolotukhin.ai / PMZFX's hardware.md: 32 GB GDDR6 ECC, 256 bit, 608 GB/s, 32 Xe cores, 256 XMX, 230 W, 2026
     "arc-pro-b70": ("intel", "xe2-hpg", 32, "GDDR6", 256, 608, 32, 256, None, 230, 2026),
+    # ROCm's GPU specs (32 GiB, 64 CUs), whichllm's bandwidth table (640 GB/s), Hugging Face's list (300 W), 2025
+    "radeon-ai-pro-r9700": ("amd", "rdna4", 32, "GDDR6", None, 640, 64, 128, None, 300, 2025),
 }
+INTEL = ("arc-pro-b50", "arc-pro-b70")
 ADDED = tuple(SPECS)
 
 NAMES = [
@@ -27,6 +30,10 @@ NAMES = [
     ("pro b70", "arc-pro-b70"),
     ("B70", "arc-pro-b70"),
     ("b70 32gb", "arc-pro-b70"),
+    ("Radeon AI PRO R9700", "radeon-ai-pro-r9700"),
+    ("AI PRO R9700", "radeon-ai-pro-r9700"),
+    ("r9700", "radeon-ai-pro-r9700"),
+    ("R9700 32GB", "radeon-ai-pro-r9700"),
 ]
 
 QUESTIONS = [
@@ -34,10 +41,19 @@ QUESTIONS = [
     ("b50 16gb for stable diffusion?", ("arc-pro-b50",)),
     ("Intel Arc Pro B70 vs RTX 5090", ("arc-pro-b70", "rtx-5090")),
     ("can a B70 run qwen 32b", ("arc-pro-b70",)),
+    ("Is the Radeon AI PRO R9700 good for local LLMs?", ("radeon-ai-pro-r9700",)),
+    ("R9700 vs RTX 5090", ("radeon-ai-pro-r9700", "rtx-5090")),
+    ("can an r9700 run qwen3 32b", ("radeon-ai-pro-r9700",)),
 ]
 
 # Names that resolved before this session keep their cards.
-UNCHANGED = [("B60", "arc-pro-b60"), ("B580", "arc-b580"), ("arc b570", "arc-b570")]
+UNCHANGED = [
+    ("B60", "arc-pro-b60"),
+    ("B580", "arc-b580"),
+    ("arc b570", "arc-b570"),
+    ("9070 xt", "rx-9070-xt"),
+    ("rx 9070", "rx-9070"),
+]
 
 
 @pytest.mark.parametrize("gpu_id", ADDED)
@@ -56,7 +72,7 @@ def test_each_card_loads_with_its_sourced_figures(catalog: Catalog, gpu_id: str)
         assert gpu_id not in snapshot.prices, (gpu_id, snapshot.id)
 
 
-@pytest.mark.parametrize("gpu_id", ADDED)
+@pytest.mark.parametrize("gpu_id", INTEL)
 def test_bandwidth_is_bus_times_data_rate(catalog: Catalog, gpu_id: str) -> None:
     gpu = catalog.get(gpu_id)
     assert gpu.memory_bus_bits is not None and gpu.memory_data_rate_gbps is not None
@@ -73,9 +89,15 @@ def test_the_sources_behind_the_headline_figures(catalog: Catalog) -> None:
     assert any("32 GB ECC GDDR6" in s and "608 GB/s" in s and "230 W" in s for s in b70.sources)
     assert any("PMZFX/intel-arc-pro-b70-benchmarks" in s and "608 GB/s" in s for s in b70.sources)
     assert "367 INT8 TOPS" in (b70.notes or "") and "$1,299" in (b70.notes or "")
+    r9700 = catalog.get("radeon-ai-pro-r9700")
+    assert any("rocm.docs.amd.com" in s and "32 GiB" in s and "64 compute units" in s for s in r9700.sources)
+    assert any("whichllm" in s and "640.0" in s for s in r9700.sources)
+    assert any("95.7 TFLOPS" in s and "datasheet" in s for s in r9700.sources)
+    assert any("300W" in s for s in r9700.sources)
+    assert "not read from AMD's datasheet" in (r9700.notes or "")  # where the bandwidth comes from, said
 
 
-@pytest.mark.parametrize("gpu_id", ADDED)
+@pytest.mark.parametrize("gpu_id", INTEL)
 def test_intel_cards_run_pytorch_through_xpu(catalog: Catalog, gpu_id: str) -> None:
     gpu = catalog.get(gpu_id)
     sw = gpu.software
@@ -92,3 +114,13 @@ def test_each_resolves_from_the_names_people_write(catalog: Catalog, text: str, 
 def test_questions_name_the_cards(text: str, gpus: tuple[str, ...]) -> None:
     query = parse(text, standalone=True).query
     assert query is not None and query.gpus == gpus
+
+
+def test_the_r9700_is_the_rx_9070_xts_chip_on_rocm(catalog: Catalog) -> None:
+    """Same Navi 48 (gfx1201) as the RX 9070 XT, with twice the memory; official ROCm, PyTorch's ROCm wheels."""
+    r9700, xt = catalog.get("radeon-ai-pro-r9700"), catalog.get("rx-9070-xt")
+    sw = r9700.software
+    assert (sw.pytorch, sw.rocm, sw.gfx, sw.cuda_cc) == ("current", "official", "gfx1201", None)
+    assert (r9700.sm_count, r9700.tensor_cores, r9700.bandwidth_gbs) == (xt.sm_count, xt.tensor_cores, xt.bandwidth_gbs)
+    assert r9700.memory_gb == 2 * xt.memory_gb
+    assert (r9700.gpu_class, r9700.form_factor, r9700.platform) == ("workstation", "pcie", "desktop")
