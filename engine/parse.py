@@ -1305,7 +1305,8 @@ class Parser:
             and not _MEMORY_TROUBLE.search(reading.low)
         ):
             return "other", (), task  # "12 minutes per HunyuanVideo clip on an H100, normal?": how fast the card is
-        slower = "slower" in reading.low or "慢" in reading.low  # every slower_than_one pattern holds one
+        # every slower_than_one pattern holds one of these words
+        slower = any(word in reading.low for word in ("slower", "慢", "快", "faster", "提升", "提高", "same speed"))
         if slower and (reading.fields["num_gpus"] or 0) > 1 and self.vocab.slower_than_one.search(reading.low):
             return "explain", (), task  # "双卡比单卡还慢？": the guide on several GPUs (parse sets the topic)
         if "together" in s and not reading.fields["model"] and not _NOT_FIT & {"cue:power", "cue:cloud"} & s:

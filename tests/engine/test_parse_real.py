@@ -756,6 +756,10 @@ def test_asking_for_a_cards_specs_gets_its_spec_card(text: str) -> None:
         "两张4090训练比单卡还慢，为什么？",
         "四块A100跑推理比一张还慢是什么原因",
         "Why do my 4x A6000 train slower than a single one?",
+        # no faster with more cards
+        "双卡训练FooNet比单卡没有快多少，为什么？",
+        "换成4块3090以后训练速度并没有提升，什么原因？",
+        "training on 2 RTX 3090s is no faster than on one, why?",
     ],
 )
 def test_several_cards_slower_than_one_asks_the_guide_on_multi_gpu(text: str) -> None:
