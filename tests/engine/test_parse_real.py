@@ -440,6 +440,8 @@ def test_lora_denied_is_a_full_fine_tune(text: str) -> None:
         ("Qwen2.5 32B Q4_K_M on a 4090?", "q4_k_m"),
         ("can my 3060 run Llama 3 8B in fp16?", "fp16"),
         ("is a 24GB card enough for a 34B GPTQ model?", "gptq-4bit"),
+        ("如果不量化的话，一张4090能跑Qwen2.5 14B吗？", "bf16"),  # the weights as published
+        ("can a 3090 run Mistral 7B unquantized?", "bf16"),
         ("QLoRA 4-bit fine-tune of a 70B on two 3090s?", None),  # a training mode keeps its own precision
         ("can a 4090 run Llama 3 70B?", None),
     ],
