@@ -1434,6 +1434,8 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         cost = msg("advice.note.electricity", hours=query.hours_per_day, kwh=kwh, cost=kwh * float(rate), rate=rate)
         headline = msg("sentences", items=(cost, headline))
     rules = (Rule(id="power.psu", text=msg("advice.rule.psu"), source=result.source),)
+    # "it restarts under load, 850 W with a 4090": a PSU that meets the load can still trip on the card's brief spikes
+    fine = result.psu_verdict is not None and result.psu_verdict.key == "power.plan.psu.fine"
     return Answer(
         kind="power",
         query=query,
@@ -1441,6 +1443,7 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         power=result,
         rules=rules,
         caveats=result.warnings,
+        notes=(msg("advice.power.spikes"),) if fine else (),
     )
 
 

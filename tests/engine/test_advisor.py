@@ -852,6 +852,10 @@ def test_the_users_own_psu_is_judged_first():
     }
     assert verdicts == {550: "power.plan.psu.too_small", 650: "power.plan.psu.tight", 750: "power.plan.psu.fine"}
     assert advise(Query(kind="power", gpus=("rtx-4090",))).headline.key == "advice.power.headline"
+    # A PSU that meets the load: if the machine restarts anyway, the card's brief spikes are what to test for
+    fine = advise(Query(kind="power", gpus=("rtx-4090",), psu_w=850))
+    assert [n.key for n in fine.notes] == ["advice.power.spikes"]
+    assert not advise(Query(kind="power", gpus=("rtx-4090",), psu_w=550)).notes  # too small is the answer
 
 
 def test_a_named_card_priced_outside_the_ranked_market_is_placed_among_its_peers():

@@ -1172,3 +1172,16 @@ def test_a_cloud_platform_or_the_price_of_an_hour_is_a_rental_question(text: str
 )
 def test_is_it_normal_about_the_time_a_run_takes_asks_how_fast_the_card_is(text: str, kind: str) -> None:
     assert q(text, standalone=True).kind == kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My PC reboots whenever I start training FooNet on my 3090. Why?",
+        "with two RTX 3090s the system restarts as soon as training starts",
+        "训练的时候电脑自动重启，显卡是4090",
+        "跑模型时主机直接断电，是显卡的问题吗？3090",
+    ],
+)
+def test_a_machine_that_switches_off_under_load_is_a_power_question(text: str) -> None:
+    assert q(text, standalone=True).kind == "power"

@@ -460,6 +460,7 @@ def _answers() -> list:
         (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090",), gpu_counts=(2,)), None),
         (q(kind="info", gpus=("rtx-3090",), model="llama-2-7b", mode="lora"), None),
         (q(kind="cloud_vs_buy", gpus=("rtx-4090",), gpu_counts=(4,)), None),
+        (q(kind="power", gpus=("rtx-4090",), psu_w=850), None),
         # a library named with a card (engine/libraries.py): each verdict, what runs instead, the explanation
         (q(kind="info", gpus=("v100-16gb",), model="flash-attn"), None),
         (q(kind="can_run", gpus=("tesla-p40", "rtx-3090"), model="vLLM"), None),
