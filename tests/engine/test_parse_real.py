@@ -398,6 +398,8 @@ def test_a_count_after_a_full_width_comma_is_a_count() -> None:
         ("训练一个 13B 模型需要几张 A100？", "llm_finetune"),  # training an LLM: fine-tuning unless from scratch
         ("train a 1B language model from scratch on 8 H100s?", "llm_pretrain"),
         ("does ollama run well on an RX 7900 XTX?", "llm_inference"),  # LLM tools name the domain
+        ("is an A100 really 2.5x faster than an A10G with TGI?", "llm_inference"),
+        ("LMDeploy 在 4090 上的速度怎么样", "llm_inference"),
         ("can my 3060 run SDXL?", "image_generation"),  # a known model says its own domain
         ("can a 4090 run CogVideoX 5B for video?", "other"),  # a sized unknown model in a named domain
         ("which card for GPT-SoVITS training?", "other"),  # not GPT the LLM
