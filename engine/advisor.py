@@ -1635,9 +1635,9 @@ def _speed_work(query: Query, report: CanRunReport) -> Workload | None:
         return None if report.model.kind == "llm" else "infer16"
     if query.mode == "inference" and report.unresolved and not (query.task or "").startswith("llm"):
         return "infer16"
-    if query.task and not query.task.startswith("llm") and report.model is None:
-        # a project we have no figures for, in work the question names ("4 A100s to reproduce the detector: how
-        # long?"): the task's yardstick (16-bit training for vision, research or Kaggle work)
+    if (query.task or report.unresolved) and not (query.task or "").startswith("llm") and report.model is None:
+        # a project we have no figures for, in work the question names or none ("4 A100s to reproduce the detector:
+        # how long?", "can one 4090 run D2LS? how long?"): the task's yardstick (16-bit training when none is said)
         work = workload_for(query)
         return work if work in ("train16", "infer16") else None
     return None

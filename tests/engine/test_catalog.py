@@ -654,7 +654,6 @@ def test_the_source_check_catches_local_paths_and_session_wording(text):
         ("orin nano", "jetson-orin-nano-8gb"),
         ("jetson orin nano super", "jetson-orin-nano-super"),
         ("Jetson AGX Orin", "jetson-agx-orin-64gb"),
-        ("jetson orin 8gb", "jetson-orin-nano-8gb"),  # only the Orin Nano has 8 GB
         ("Jetson Orin AGX", "jetson-agx-orin-64gb"),  # the words swapped
         ("jetson orin agx 32gb", "jetson-agx-orin-32gb"),
         ("jetson nano", "jetson-nano"),
