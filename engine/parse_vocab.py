@@ -191,6 +191,20 @@ def _leading_pair(entry: str) -> str | None:
     return text[:2]
 
 
+def _first_word_written(entry: str) -> str | None:
+    """The first word of a plain phrase that starts with a letter or digit but runs into other
+    characters ("a卡", "n卡", "i've got", "8比特", "c++"), as written. Such a phrase has no first words
+    (see :func:`_first_words`), and its anchor would be one letter or digit, which nearly every question
+    has (with "a卡" the topic list was searched for 93 % of the corpus questions, 54 % once gated by it);
+    its regex keeps each word whole (only the gaps between words vary), so every match holds the first
+    word, a far better gate.
+    None for other phrases, and where that word is one character ("8 位")."""
+    first = re.split(r"[\s\-]+", entry.strip().lower())[0]
+    if len(first) < 2 or not _LATIN.match(first[:1]) or len(_anchor(entry)) > 1:
+        return None
+    return first
+
+
 def _anchor(entry: str) -> str:
     """What a plain phrase's match starts with, as a key of :class:`Words`: the first two to four
     characters of its first word (a Latin phrase starts a word), else its first character."""
@@ -398,18 +412,22 @@ class PhraseSet:
             anchors: set[str] = set()
             first_words: set[str] = set()
             pairs: set[str] = set()
+            written: set[str] = set()  # first words as written, where they run into other characters
             for e in items:
                 if e.startswith("re:"):
                     continue
                 words = _first_words(e) if by_first_words else None
                 pair = _leading_pair(e) if by_first_words else None
+                needle = _first_word_written(e) if by_first_words else None
                 if words is not None:
                     first_words.update(words)
                 elif pair is not None:
                     pairs.add(pair)
+                elif needle is not None:
+                    written.add(needle)
                 else:
                     anchors.add(_anchor(e))
-            gates.append((self._parts[0], self._parts[0].search, _new_gate(anchors, first_words, pairs)))
+            gates.append((self._parts[0], self._parts[0].search, _new_gate(anchors, first_words, pairs, written)))
         if raw:
             starts: set[tuple[str, bool]] = set()
             keys: set[str] = set()

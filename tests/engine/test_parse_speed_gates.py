@@ -16,6 +16,7 @@ from engine.parse_vocab import (
     WORDS_REMEMBERED,
     PhraseSet,
     Words,
+    _first_word_written,
     _first_words,
     _leading_pair,
     _required_strings,
@@ -50,6 +51,22 @@ def test_a_phrase_in_chinese_is_gated_by_its_first_two_characters() -> None:
     assert _leading_pair("-显存") is None
     assert _leading_pair("显") is None
     assert _leading_pair("gpu") is None  # a Latin phrase: gated by its first words
+
+
+def test_a_phrase_whose_first_word_runs_into_other_characters_is_gated_by_that_word() -> None:
+    assert _first_word_written("a卡") == "a卡"
+    assert _first_word_written("i've got") == "i've"
+    assert _first_word_written("8比特") == "8比特"
+    assert _first_word_written("c++") == "c++"
+    assert _first_word_written("8 位") is None  # one character: its anchor is as good
+    assert _first_word_written("fine tune") is None  # gated by its first words
+    assert _first_word_written("pytorch的") is None  # its anchor, "pyto", already starts a word
+    assert _first_word_written("显存") is None
+    # "a卡" no longer opens its list in every text with an "a"; where it is written, it is found
+    phrases = PhraseSet(["a卡", "显卡"])
+    assert not phrases.could_match(Words("a question about a card"))
+    for text in ("a卡能跑吗", "用a卡", "a 卡", "amd的a卡行不行", "a-卡"):
+        assert _found(phrases, text) == _plain(phrases, text), text
 
 
 def test_a_raw_entry_with_common_starts_is_gated_by_what_it_must_hold() -> None:
@@ -141,11 +158,29 @@ def test_the_remembered_words_are_bounded() -> None:
                 "bit",
                 "4",
                 "x",
+                "a卡",
+                "a",
+                "卡",
+                "i've",
+                "i",
+                "'",
+                "ve got",
             ]
         ),
         max_size=10,
     ).map("".join)
 )
 def test_gates_never_hide_a_match_of_a_small_list(text: str) -> None:
-    phrases = PhraseSet(["fine tune", "finetuning", "显存不够", "显存", "re:[0-9]{2,3}\\s?°\\s?c?", "re:\\b4-?bit\\b"])
+    phrases = PhraseSet(
+        [
+            "fine tune",
+            "finetuning",
+            "显存不够",
+            "显存",
+            "a卡",
+            "i've got",
+            "re:[0-9]{2,3}\\s?°\\s?c?",
+            "re:\\b4-?bit\\b",
+        ]
+    )
     assert _found(phrases, text) == _plain(phrases, text)
