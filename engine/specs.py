@@ -221,7 +221,9 @@ class Latencies(Frozen):
 
 # "cube": the Cube unit of Huawei's Da Vinci AI cores (one per core, a 16x16x16 FP16 matrix multiply per cycle).
 # "mlu": the matrix units of Cambricon's MLU cores (MLUarch03, MLU370).
-MatrixUnit = Literal["none", "tensor_core", "matrix_core", "wmma", "xmx", "cube", "mlu"]
+# "neural_accelerator": the Neural Accelerator in each GPU core of Apple's M5 family (matrix multiplies, reached
+# through Metal 4's tensor APIs); Apple publishes no throughput for them. Not the Neural Engine, a separate block.
+MatrixUnit = Literal["none", "tensor_core", "matrix_core", "wmma", "xmx", "cube", "mlu", "neural_accelerator"]
 
 
 class Features(Frozen):

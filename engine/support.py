@@ -108,10 +108,20 @@ def _unified(gpu: Gpu) -> Msg | None:
     return msg("support.unified.arm", gpu=gpu.short_name, total=total)
 
 
+def _neural_accelerators(gpu: Gpu) -> Msg | None:
+    """An Apple GPU whose cores each carry a Neural Accelerator (the M5 family): what they are, what uses
+    them, and that Apple publishes no throughput for them (data/architectures.yaml, apple-m5)."""
+    arch = load_catalog().architectures[gpu.architecture]
+    if arch.features.matrix_unit != "neural_accelerator" or not gpu.tensor_cores:
+        return None
+    return msg("support.apple.neural_accelerators", chip=arch.name, cores=gpu.tensor_cores)
+
+
 def software_notes(gpu: Gpu) -> tuple[Msg, ...]:
-    """Everything worth saying about what runs on ``gpu`` today: its backend, what does not run on a
-    card without CUDA (Ascend) and, for a unified memory, the GPU's share of it."""
-    extra = [m for m in (_no_cuda(gpu), _unified(gpu)) if m is not None]
+    """Everything worth saying about what runs on ``gpu`` today: its backend, its matrix units where
+    only a note says what they are (Apple's Neural Accelerators), what does not run on a card without
+    CUDA (Ascend) and, for a unified memory, the GPU's share of it."""
+    extra = [m for m in (_neural_accelerators(gpu), _no_cuda(gpu), _unified(gpu)) if m is not None]
     return (_backend(gpu), *extra)
 
 
@@ -162,6 +172,8 @@ def _merged_macs(caveats: list[Msg]) -> tuple[Msg, ...]:
         return tuple(caveats)
     out: list[Msg] = []
     for c in caveats:
+        if c.key == "support.apple.neural_accelerators" and c in out:  # one chip's note, said once
+            continue
         if c.key == "support.apple" and len(apple) > 1:
             if c is apple[0]:
                 out.append(msg("support.apple.several", gpus=tuple(str(a.args["gpu"]) for a in apple)))
