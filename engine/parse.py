@@ -318,14 +318,16 @@ class Parser:
             return gpu_id
         return min(candidates, key=lambda g: gpus[g].unified_memory_gb or 0, default=gpu_id)
 
-    def _apple_by_memory(self, size: float, studio: bool) -> tuple[str, bool] | None:
-        """The Apple chip sold with ``size`` GB of unified memory (a Mac Studio's: Max or Ultra), and
-        whether it was a guess among several (then the newest generation)."""
-        tiers = _mac_tiers(studio)
+    def _apple_by_memory(self, size: float, low: str) -> tuple[str, bool] | None:
+        """The Apple chip sold with ``size`` GB of unified memory (a Mac Studio's: Max or Ultra; a Mac mini's or an
+        iMac's: the generations it shipped with), and whether it was a guess among several (then the newest)."""
+        tiers = _mac_tiers("mac studio" in low)
+        generations = next((gens for name, gens in _MAC_GENERATIONS.items() if name in low), None)
         gpus = self.index.catalog.gpus
         sized = [
             g
             for gen, by_tier in self._apple_chips().items()
+            if generations is None or gen in generations
             for tier in tiers
             for g in by_tier.get(tier, ())
             if gpus[g].unified_memory_gb == size
@@ -930,7 +932,7 @@ class Parser:
                 # "64GB or 128GB Mac for LLMs?": sizes offered as alternatives are as many Macs
                 offered = memory[:3] if len(memory) > 1 and _ALTERNATIVES.search(low) else memory[:1]
                 for size in offered:
-                    mac = self._apple_by_memory(size, "mac studio" in low)
+                    mac = self._apple_by_memory(size, low)
                     if mac is None:
                         break
                     ids.append(mac[0])  # its memory is the Mac's, no need the user states; named cards first
@@ -1554,6 +1556,12 @@ def _resolution(low: str, start: int, end: int) -> bool:
 # large ones (see Parser.parse).
 MAC_SIZES = ("apple-m4-16gb", "apple-m4-pro-48gb", "apple-m4-max-128gb")
 _MAC = re.compile(r"(?<![a-z])(?:i?mac|macbook|mac\s?(?:studio|mini|pro))(?![a-z])")  # a Mac, by its product name
+
+
+# The Apple silicon generations each desktop Mac has shipped with (Apple's newsroom): Mac mini M1 (2020), M2 and
+# M2 Pro (2023), M4 and M4 Pro (2024); Mac Studio M1 Max/Ultra (2022), M2 Max/Ultra (2023), M4 Max and M3 Ultra
+# (2025); iMac M1 (2021), M3 (2023), M4 (2024). Laptops take any generation (the M5 came in a MacBook Pro first).
+_MAC_GENERATIONS = {"mac mini": ("m1", "m2", "m4"), "mac studio": ("m1", "m2", "m3", "m4"), "imac": ("m1", "m3", "m4")}
 
 
 def _mac_tiers(studio: bool) -> tuple[str, ...]:

@@ -799,6 +799,10 @@ def test_running_out_of_memory_is_read(text: str, ran_out: bool | None) -> None:
     [
         ("Mac Studio 192G能跑70B吗", ("apple-m2-ultra-192gb",), False),  # only the M2 Ultra came with 192 GB
         ("Mac mini 16GB vs RTX 3060 12GB for Stable Diffusion?", ("rtx-3060-12gb", "apple-m4-16gb"), True),
+        # a laptop takes the newest chip with that memory (the M5 came in a MacBook Pro first); a Mac mini, the
+        # generations it shipped with (no M5 Mac mini)
+        ("MacBook Pro 24GB, can it run Qwen2.5 14B?", ("apple-m5-24gb",), True),
+        ("Mac mini 24GB, can it run Qwen2.5 14B?", ("apple-m4-24gb",), True),
         ("Would a Mac Studio with 64GB beat 2x 3090 for 70B?", ("rtx-3090", "apple-m4-max-64gb"), True),
         ("My Intel Mac with 16GB, can it run a 7B?", (), False),  # no Apple chip in an Intel Mac
         ("This machine has 64GB RAM and a 3090, can it run 70B?", ("rtx-3090",), False),  # "machine" is no Mac
