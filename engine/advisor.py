@@ -882,6 +882,18 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
         caveats.append(
             msg("advice.caveat.memory_differs", a=a.short_name, a_gb=a.memory_gb, b=b.short_name, b_gb=b.memory_gb)
         )
+    if workload in ("train16", "infer16") and len(ids) == 2 and gpus[0].has_tensor_cores != gpus[1].has_tensor_cores:
+        # "why is my 3090 no faster than my 1080 Ti?": most of a Tensor Core card's lead is 16-bit work; in FP32
+        # the cards stand about as their memory bandwidths do
+        tc, other = gpus if gpus[0].has_tensor_cores else gpus[::-1]
+        caveats.append(
+            msg(
+                "advice.caveat.mixed_precision",
+                tc=tc.short_name,
+                other=other.short_name,
+                ratio=tc.bandwidth_gbs / other.bandwidth_gbs,
+            )
+        )
     caveats.extend(caveats_for(tuple(ids), compared=True))  # what each card runs, where that limits it
     verdicts = _library_verdicts(query)  # "FlashAttention on a T4 or a 3090?": the library on each card
     caveats.extend(v.said[0] for v in verdicts)

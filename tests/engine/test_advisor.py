@@ -805,6 +805,17 @@ def test_a_spec_card_for_an_llm_fine_tune_says_how_long_100m_tokens_take_on_it()
     assert "advice.info.expected_training" not in run.headline.all_keys()
 
 
+def test_a_tensor_core_card_against_one_without_says_its_lead_needs_16_bit_work():
+    # "Why does my 3090 train no faster than my 1080 Ti?": the 16-bit lead is the Tensor Cores'; in FP32 about the
+    # bandwidth ratio, 936 / 484 = 1.93
+    answer = advise(Query(kind="compare", gpus=("gtx-1080-ti", "rtx-3090")))
+    (said,) = [c for c in answer.caveats if c.key == "advice.caveat.mixed_precision"]
+    assert said["tc"] == "RTX 3090" and said["other"] == "GTX 1080 Ti"
+    assert said["ratio"] == pytest.approx(936 / 484)
+    both = advise(Query(kind="compare", gpus=("rtx-4090", "rtx-3090")))
+    assert "advice.caveat.mixed_precision" not in [c.key for c in both.caveats]
+
+
 def test_a_compare_pick_with_less_memory_per_gpu_says_which_setup_holds_more():
     # "A5000, 3090 or two 4070 Ti for training?": two 4070 Ti are fastest and best value, but 12 GB per
     # card; the verdict says so and names the faster of the 24 GB cards (memory first, guide §memory).
