@@ -12,6 +12,7 @@ flowchart's pick is reported beside it as a rule, not used as a table of answers
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from decimal import Decimal
@@ -246,6 +247,29 @@ _OPT_IN_VENDORS = {"amd": "AMD", "intel": "Intel"}  # vendors a user asks for in
 UPGRADE_FACTOR = 1.5
 
 
+def _budget_beyond_the_need(query: Query, report: CanRunReport, ctx: AdviceContext) -> Answer | None:
+    """ "Best GPU under €1,500 to QLoRA a 7B?": one card holds the model for far less than the budget, so the
+    budget is what the user means to spend on speed — the market for the work within it leads, with the model's
+    need per card as the memory floor, said first. None when memory still decides (a 70B) or the cheapest is
+    asked for."""
+    budget = query.budget_usd()
+    single = [a for a in report.alternatives if a.count == 1]
+    if budget is None or not single or query.objective == "cheapest":
+        return None
+    cheapest = min(single, key=lambda a: a.gpus_usd)
+    if cheapest.gpus_usd * 2 > budget:
+        return None  # the money is about what holding the model costs: the setups that hold it answer
+    need = math.ceil(cheapest.need_gib * 10) / 10
+    ranked = recommend(query.model_copy(update={"model": None, "min_memory_gb": need}), ctx)
+    said = msg(
+        "advice.recommend.model_need",
+        model=report.model_name,
+        precision=rung_label(cheapest.mode, cheapest.precision),
+        need=need,
+    )
+    return ranked.model_copy(update={"query": query, "headline": msg("sentences", items=(said, ranked.headline))})
+
+
 def _upgrade(query: Query, ctx: AdviceContext) -> Answer:
     """ "I have a 3060 12GB, what should I upgrade to for SDXL LoRAs?": the market ranked as for any
     recommendation, among the cards that are a step up from the user's own — no less memory, and
@@ -342,6 +366,8 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         answer = can_run(query.model_copy(update={"kind": "can_run"}), ctx)
         report = answer.can_run
         if report is not None and report.model is not None and report.model.kind == "llm":
+            if (roomy := _budget_beyond_the_need(query, report, ctx)) is not None:
+                return roomy
             # (also when nothing a desk holds fits: "a job for a server or the cloud" is the answer)
             return answer.model_copy(update={"kind": "recommend", "query": query})  # a recommendation, by its setups
     if query.budget is not None and query.budget.currency != ctx.currency:

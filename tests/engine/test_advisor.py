@@ -816,6 +816,29 @@ def test_a_tensor_core_card_against_one_without_says_its_lead_needs_16_bit_work(
     assert "advice.caveat.mixed_precision" not in [c.key for c in both.caveats]
 
 
+def test_a_budget_far_beyond_what_holds_the_model_buys_speed_for_the_work():
+    # "Best GPU under €1,500 to QLoRA a 7B?": one 8 GB card holds it for a fraction of the budget, so the market
+    # for the work (16-bit training) within the budget leads, with the model's need per card as its memory floor
+    query = Query(
+        kind="recommend",
+        task="llm_finetune",
+        mode="qlora",
+        model="generic-7b",
+        budget=Money(amount=Decimal(1500), currency="EUR"),
+    )
+    answer = advise(query)
+    said = answer.headline["items"][0]
+    assert said.key == "advice.recommend.model_need" and said["need"] == 6.6
+    assert answer.options and answer.options[0].workload == "train16"
+    assert all(load_catalog().get(o.gpu_id).memory_gb >= 6.6 for o in answer.options)
+    lead = answer.options[0]
+    assert lead.price.usd <= query.budget_usd() and lead.speed_vs_reference > 1.0  # not the $177 card that fits
+    # Memory still decides for a 70B under $2,000: the setups that hold it, as before
+    big = advise(query.model_copy(update={"model": "llama-3-70b", "mode": None, "task": "llm_inference"}))
+    assert big.can_run is not None and big.can_run.alternatives
+    assert "advice.recommend.model_need" not in big.headline.all_keys()
+
+
 def test_a_compare_pick_with_less_memory_per_gpu_says_which_setup_holds_more():
     # "A5000, 3090 or two 4070 Ti for training?": two 4070 Ti are fastest and best value, but 12 GB per
     # card; the verdict says so and names the faster of the 24 GB cards (memory first, guide §memory).

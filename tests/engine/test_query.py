@@ -462,6 +462,10 @@ def _answers() -> list:
         (q(kind="cloud_vs_buy", gpus=("rtx-4090",), gpu_counts=(4,)), None),
         (q(kind="power", gpus=("rtx-4090",), psu_w=850), None),
         (q(kind="compare", gpus=("gtx-1080-ti", "rtx-3090")), None),
+        (
+            q(kind="recommend", model="generic-7b", mode="qlora", budget=Money(amount=Decimal(1500), currency="EUR")),
+            None,
+        ),
         # a library named with a card (engine/libraries.py): each verdict, what runs instead, the explanation
         (q(kind="info", gpus=("v100-16gb",), model="flash-attn"), None),
         (q(kind="can_run", gpus=("tesla-p40", "rtx-3090"), model="vLLM"), None),
