@@ -1303,6 +1303,7 @@ def _capabilities(setup: str | float, count: int, catalog_key: int) -> tuple[Car
     return tuple(rows)
 
 
+_TRAINS = frozenset({"full_finetune", "lora", "qlora", "pretrain"})  # the modes that train
 _NOT_LLM_TASKS = frozenset({"computer_vision", "other", "rl", "research", "kaggle", "learning"})
 
 
@@ -1387,8 +1388,9 @@ def _card_headline(
         key = "canrun.card.floor_meets" if gb >= floor.gb else "canrun.card.floor_under"
         # a model named that we have no figures for is not asked for again: its own figures are
         return msg(key + (".unknown" if unknown else ""), setup=setup, floor=floor.gb, rule=floor.rule)
-    if task == "llm_finetune":
-        return _tunes_headline(setup, gb, rows, floor, full_first=mode == "full_finetune")
+    if task == "llm_finetune" or (task in ("nlp", "llm_pretrain") and mode in _TRAINS):
+        # "is a 5060 Ti 16GB good for training small transformers?": what it trains leads, not what it chats with
+        return _tunes_headline(setup, gb, rows, floor, full_first=mode in ("full_finetune", "pretrain"))
     chat = [r for r in rows if r.use == "chat"]
     runs = next((r for r in chat if r.verdict.fits), None)
     stops = next((r for r in chat if not r.verdict.fits), None)

@@ -1311,3 +1311,13 @@ def test_a_published_need_with_no_card_named_says_the_cheapest_cards_that_meet_i
     assert "canrun.published.cards.one" in sd15.headline.all_keys()
     named = assess(q(model="flux.1 dev", gpus=("rtx-3060-12gb",)), mode="lora")
     assert not {"canrun.published.cards", "canrun.published.cards.one"} & set(named.headline.all_keys())
+
+
+def test_training_transformers_on_a_card_leads_with_what_it_trains():
+    # "Is a 5060 Ti 16GB good for training small transformers?" (task nlp, training): the largest model it trains
+    # in full and with adapters leads, not the LLM it chats with
+    report = assess(Query(kind="can_run", task="nlp", mode="full_finetune", gpus=("rtx-5060-ti-16gb",)))
+    keys = report.headline.all_keys()
+    assert {"canrun.card.tunes_full", "canrun.card.tunes"} <= set(keys) and "canrun.card.runs" not in keys
+    running = assess(Query(kind="can_run", task="nlp", gpus=("rtx-5060-ti-16gb",)))  # no training said
+    assert "canrun.card.runs" in running.headline.all_keys()
