@@ -69,6 +69,7 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
                     kwh=b.kwh_per_year,
                     electricity=b.electricity_cost_per_year,
                     cloud=b.cloud_cost_per_year,
+                    month=b.cloud_cost_per_month,
                     verdict=b.verdict,
                 ),
             )

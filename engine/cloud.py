@@ -60,6 +60,11 @@ class BreakEven(BaseModel):
             raise ValueError("days and months are both set or both None")
         return self
 
+    @property
+    def cloud_cost_per_month(self) -> float:
+        """The cloud bill of a month at the same hours ("A100 租一个月多少钱？"): a year's over twelve."""
+        return self.cloud_cost_per_year / 12
+
     def cumulative(self, day: float) -> tuple[float, float]:
         """(desktop, cloud) total spend in dollars after ``day`` days, for a chart."""
         desktop = float(self.inputs.desktop_cost_usd) + self.electricity_cost_per_year * day / 365

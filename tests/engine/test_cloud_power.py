@@ -21,6 +21,12 @@ def test_guide_case_591_kwh_71_dollars_293_days():
     assert cloud == pytest.approx(cloud_300, rel=1e-3) and desktop_300 < cloud
 
 
+def test_a_months_cloud_bill_is_a_years_over_twelve():
+    # "A100 租一个月多少钱？我每天用8小时": $2.14/h × 8 h × 365 / 12 = $520.7 a month
+    result = break_even(2200, 2.14, hours_per_day=8)
+    assert result.cloud_cost_per_month == pytest.approx(2.14 * 8 * 365 / 12, rel=1e-3)
+
+
 def test_spot_breaks_even_later():
     spot = break_even(2200, 0.90, utilisation=0.15, gpu_power_w=350)
     assert spot.days > guide_example().days
