@@ -1812,6 +1812,7 @@ def _headline(
     within_budget: bool = False,
     asked: Mode | None = None,
     currency: str = "USD",
+    instead: tuple[Msg, ...] = (),
 ) -> Msg:
     if need is not None:
         head = _sentences(msg("canrun.headline.model", model=model_words(spec)), need)
@@ -1820,7 +1821,8 @@ def _headline(
         head = msg("canrun.headline.needs", model=model_words(spec), needs=said)
     elif verdicts:
         head = _sentences(
-            *(msg("canrun.headline.verdict", setup=_setup(v.name, v.count), verdict=v.verdict) for v in verdicts)
+            *(msg("canrun.headline.verdict", setup=_setup(v.name, v.count), verdict=v.verdict) for v in verdicts),
+            *instead,  # what the user's own setup does instead, before what it would take to buy
         )
     elif memory is not None:
         head = memory.verdict
@@ -1855,6 +1857,44 @@ def _headline(
                 head, msg("canrun.fastest_in_budget", fastest=_alternative_words(fastest, currency=currency))
             )
     return head
+
+
+# The fine-tunes that take less memory than each, lightest last: what a card that cannot do the one asked may do.
+_LIGHTER: dict[str, tuple[tuple[Mode, str], ...]] = {
+    "full_finetune": (("lora", "bf16"), ("qlora", "nf4")),
+    "lora": (("qlora", "nf4"),),
+}
+
+
+def _runs_instead(spec: ModelSpec, mode: Mode, verdicts: list[GpuVerdict]) -> tuple[Msg, ...]:
+    """ "Can my M3 Max 36GB run a 70B?" — no; then what the user's own setup does: the same model with a lighter
+    fine-tune ("a full fine-tune of Llama 3 8B on a 4090? No; LoRA fits: 19.2 GB"), else the largest reference LLM
+    it runs at the work asked ("it runs Qwen2.5 32B: GGUF Q5_K_M, 24.5 GB, ~7-10 tokens/s"): the user's card is
+    never only a no. One setup named, an LLM, no verdict that fits."""
+    use = {"inference": "chat", "qlora": "qlora", "lora": "lora", "full_finetune": "full_finetune"}.get(mode)
+    if spec.kind != "llm" or use is None or len(verdicts) != 1 or verdicts[0].fits:
+        return ()
+    v = verdicts[0]
+    gpu = load_catalog().get(v.gpu_id)
+    for lighter, precision in _LIGHTER.get(mode, ()):
+        fit = _gpu_verdict(spec, lighter, gpu, v.count, None, precision)
+        if fit.fits:
+            rung = _label(fit.mode, fit.precision or precision)
+            return (msg("canrun.lighter_fits", setup=_setup(v.name, v.count), rung=rung, need=fit.need_gib),)
+    rows = card_capabilities(gpu, v.count)
+    runs = next((r for r in rows if r.use == use and r.verdict.fits), None)
+    if runs is None:
+        return ()
+    fit = runs.verdict
+    said = {
+        "setup": _setup(v.name, v.count),
+        "model": runs.model_name,
+        "rung": _label(fit.mode, fit.precision or "bf16"),
+        "need": fit.need_gib,
+    }
+    if isinstance(fit, GpuVerdict) and fit.decode is not None:
+        return (msg("canrun.runs_instead.speed", low=fit.decode.low, high=fit.decode.high, **said),)
+    return (msg("canrun.runs_instead", **said),)
 
 
 def _rig_notes(alternatives: list[Alternative]) -> list[Msg]:
@@ -2157,6 +2197,7 @@ def assess(
                 within_budget=query.budget_usd() is not None,
                 asked=chosen,
                 currency=query.budget.currency if query.budget else "USD",
+                instead=_runs_instead(spec, chosen, verdicts),
             ),
             *_ran_out_though_it_fits(query, verdicts, memory),
         ),

@@ -420,6 +420,10 @@ def _spread() -> list[object]:
         assess(q(model="ktransformers", min_memory_gb=14, gpus=("rtx-4060-ti-16gb",))),  # a stated need, met
         assess(q(min_memory_gb=24, gpus=("rtx-3060-12gb",))),  # … and one the card falls short of
         assess(q(model="qwen2.5 1.5b", gpus=("rtx-a6000",), gpu_counts=(4,), ran_out=True)),  # OOM, yet it fits
+        # no: then what the user's own setup does — a lighter fine-tune of the same model, or a smaller model
+        assess(q(model="llama 3.1 8b", gpus=("rtx-4090",)), mode="full_finetune"),
+        assess(q(model="llama 3.3 70b", gpus=("rtx-3060-12gb",)), mode="full_finetune"),
+        assess(q(model="llama 3.3 70b", gpus=("apple-m3-max-36gb",))),
     ]
     small_llm = spec("llama-3.1-8b").model_copy(update={"params_b": 0.5})
     figures = [
@@ -1321,3 +1325,25 @@ def test_training_transformers_on_a_card_leads_with_what_it_trains():
     assert {"canrun.card.tunes_full", "canrun.card.tunes"} <= set(keys) and "canrun.card.runs" not in keys
     running = assess(Query(kind="can_run", task="nlp", gpus=("rtx-5060-ti-16gb",)))  # no training said
     assert "canrun.card.runs" in running.headline.all_keys()
+
+
+def test_a_no_on_the_users_own_card_says_what_it_does_instead():
+    # "Full fine-tune of Llama 3.1 8B on a 4090?" — no (BF16 mixed precision with Adam needs far more than 24 GB);
+    # a LoRA of it fits, said before what buying would take
+    lighter = assess(q(model="llama 3.1 8b", gpus=("rtx-4090",)), mode="full_finetune")
+    keys = lighter.headline.all_keys()
+    assert not lighter.verdicts[0].fits and "canrun.lighter_fits" in keys
+    # "Can my M3 Max 36GB run a 70B?" — no; the largest reference LLM it runs, with its speed
+    mac = assess(q(model="llama 3.3 70b", gpus=("apple-m3-max-36gb",)))
+
+    def walk(message):
+        yield message
+        for value in message.args.values():
+            for item in value if isinstance(value, tuple) else (value,):
+                if hasattr(item, "args"):
+                    yield from walk(item)
+
+    (said,) = [m for m in walk(mac.headline) if m.key.startswith("canrun.runs_instead")]
+    assert said.key == "canrun.runs_instead.speed" and said["model"] == "Qwen2.5 32B"
+    # a yes needs none of it
+    assert "canrun.runs_instead.speed" not in assess(q(model="llama 3.1 8b", gpus=("rtx-4090",))).headline.all_keys()
