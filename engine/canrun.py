@@ -1812,7 +1812,7 @@ def _headline(
     within_budget: bool = False,
     asked: Mode | None = None,
     currency: str = "USD",
-    instead: tuple[Msg, ...] = (),
+    runs_instead: tuple[Msg, ...] = (),
 ) -> Msg:
     if need is not None:
         head = _sentences(msg("canrun.headline.model", model=model_words(spec)), need)
@@ -1822,7 +1822,7 @@ def _headline(
     elif verdicts:
         head = _sentences(
             *(msg("canrun.headline.verdict", setup=_setup(v.name, v.count), verdict=v.verdict) for v in verdicts),
-            *instead,  # what the user's own setup does instead, before what it would take to buy
+            *runs_instead,  # what the user's own setup does instead, before what it would take to buy
         )
     elif memory is not None:
         head = memory.verdict
@@ -1885,15 +1885,15 @@ def _runs_instead(spec: ModelSpec, mode: Mode, verdicts: list[GpuVerdict]) -> tu
     runs = next((r for r in rows if r.use == use and r.verdict.fits), None)
     if runs is None:
         return ()
-    fit = runs.verdict
+    row = runs.verdict
     said = {
         "setup": _setup(v.name, v.count),
         "model": runs.model_name,
-        "rung": _label(fit.mode, fit.precision or "bf16"),
-        "need": fit.need_gib,
+        "rung": _label(row.mode, row.precision or "bf16"),
+        "need": row.need_gib,
     }
-    if isinstance(fit, GpuVerdict) and fit.decode is not None:
-        return (msg("canrun.runs_instead.speed", low=fit.decode.low, high=fit.decode.high, **said),)
+    if isinstance(row, GpuVerdict) and row.decode is not None:
+        return (msg("canrun.runs_instead.speed", low=row.decode.low, high=row.decode.high, **said),)
     return (msg("canrun.runs_instead", **said),)
 
 
@@ -2197,7 +2197,7 @@ def assess(
                 within_budget=query.budget_usd() is not None,
                 asked=chosen,
                 currency=query.budget.currency if query.budget else "USD",
-                instead=_runs_instead(spec, chosen, verdicts),
+                runs_instead=_runs_instead(spec, chosen, verdicts),
             ),
             *_ran_out_though_it_fits(query, verdicts, memory),
         ),
