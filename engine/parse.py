@@ -1162,7 +1162,8 @@ class Parser:
         if kind == "recommend" and _upgrades_own(reading, self.vocab):
             fields["objective"] = "upgrade"  # a step up from the user's own card, not a verdict on it
         elif kind == "recommend":  # "a budget GPU for learning", "the most powerful card under $2,000"
-            fields["objective"] = next((o for o, p in self.vocab.objectives.items() if p.search(reading.low)), None)
+            said = next((o for o, p in self.vocab.objectives.items() if p.search(reading.low)), None)
+            fields["objective"] = None if said == "entry" and fields["budget"] else _OBJECTIVE.get(said, said)
         if kind in ("explain", "power") and topic:
             fields["topic"] = topic
         if (
@@ -1359,6 +1360,8 @@ _SUPPORT_ASK = re.compile(
     r"(?:适配|適配|支持|支援)[^，。,.]{0,30}[吗嗎？?]"
     r"|\b(?:does|will|can)\s+[\w.-]+\s+(?:support|work\s+with|run\s+on)\b"
 )
+_OBJECTIVE = {"entry": "cheapest"}  # the objective each word list means, where its name is not one
+
 # Libraries whose requirements the engine knows (engine/libraries.py), the most specific first: a FlashAttention
 # error inside a vLLM question is what stops the card.
 _LIBRARIES = (  # (engine.libraries' `short`, how the text names it)

@@ -712,6 +712,9 @@ def test_frames_per_second_or_real_time_is_a_model_run_not_trained(text: str, mo
         ("best budget gpu for learning deep learning", "cheapest"),
         ("what is the cheapest gpu for stable diffusion?", "cheapest"),
         ("入门深度学习买什么显卡便宜又够用？", "cheapest"),
+        ("入门深度学习买什么显卡？", "cheapest"),  # getting started, no budget: the cheapest card that does it
+        ("想买一张显卡入门深度学习，预算3000左右", None),  # with a budget: the best it buys
+        ("an entry level GPU for learning under $600", None),
         ("the most powerful GPU under $2000 for training", "fastest"),
         ("预算一万，性能最强的训练卡推荐", "fastest"),
         ("which GPU for Kaggle under $500?", None),  # unsaid: the budget's strongest setup (the advisor's default)
