@@ -922,6 +922,8 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
         )
     caveats.extend(caveats_for(tuple(ids), compared=True))  # what each card runs, where that limits it
     verdicts = _library_verdicts(query)  # "FlashAttention on a T4 or a 3090?": the library on each card
+    if all(v.runs for v in verdicts):
+        verdicts = ()  # it runs on every card compared: nothing to weigh
     caveats.extend(v.said[0] for v in verdicts)
     rules = (
         Rule(id="performance.bandwidth", text=msg("advice.rule.bandwidth"), source="Guide 2020/2023 §memory bandwidth"),
@@ -1578,6 +1580,8 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
     if (renting := _renting_named(query, ctx)) is not None:
         return renting
     verdicts = _library_verdicts(query)
+    if len(verdicts) > 1 and all(v.runs for v in verdicts):
+        verdicts = ()  # "I run Ollama on a 3060: a 5060 Ti or a 3090 next?": it runs on all, nothing to say of it
     # a library is no model: what the card runs, after the library's verdict
     runs = query.model_copy(update={"model": None}) if verdicts or library_named(query.model) else query
     report = assess(

@@ -95,6 +95,14 @@ def test_can_run_with_a_library_says_it_per_card_and_leans_no_only_when_no_card_
     assert old.can_run.lean is False
 
 
+def test_a_library_every_named_card_runs_goes_unsaid_beside_several_cards() -> None:
+    # "I run Ollama on a 3060: a 5060 Ti 16GB or a 3090 next?": Ollama runs on all three, nothing to say of it
+    answer = advise(Query(kind="can_run", gpus=("rtx-3060-12gb", "rtx-5060-ti-16gb", "rtx-3090"), model="Ollama"))
+    assert not [k for k in answer.headline.all_keys() if k.startswith("support.library")]
+    one = advise(Query(kind="can_run", gpus=("t4",), model="vLLM"))  # one card asked about: its verdict
+    assert "support.library.yes.cc" in one.headline.all_keys()
+
+
 def test_explaining_a_library_gives_its_requirement_and_with_a_card_the_verdict_first() -> None:
     plain = advise(Query(kind="explain", model="vLLM"))
     assert plain.explanation.topic == "vllm" and plain.headline.key == "advice.explain.vllm"
