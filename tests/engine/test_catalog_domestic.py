@@ -36,6 +36,7 @@ NAMES = [
     ("摩尔线程s80", "mtt-s80"),
     ("摩尔线程 S80", "mtt-s80"),
     ("摩爾線程S80", "mtt-s80"),
+    ("S80", "mtt-s80"),  # "我想在S80上用 vllm-musa …": the only S80 a GPU question means
     ("MLU370-X8", "mlu370-x8"),
     ("mlu370", "mlu370-x8"),
     ("Cambricon MLU370", "mlu370-x8"),
