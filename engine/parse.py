@@ -1447,7 +1447,23 @@ _VENDOR_GATE = (
     "nvidia",
     "geforce",
 )  # every AMD or Intel phrase holds one
-_POOLING_GATE = ("vram", "memory", "显存", "顯存", "act as")  # every pooling pattern holds one
+# every pooling pattern holds one of these
+_POOLING_GATE = (
+    "vram",
+    "memory",
+    "显存",
+    "顯存",
+    "act as",
+    "平摊",
+    "平攤",
+    "分摊",
+    "分攤",
+    "均分",
+    "平分",
+    "split",
+    "each",
+    "every",
+)
 
 
 # "Is NVLink worth it for 2× 3090?": what is weighed is the guide's topic, not the card named with it

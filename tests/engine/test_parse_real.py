@@ -818,7 +818,14 @@ def test_a_mac_named_by_its_memory_is_the_apple_chip_sold_with_it(text: str, gpu
 
 @pytest.mark.parametrize(
     "text",
-    ["Can I combine the VRAM of two 4080s?", "两张卡的显存可以叠加吗", "Can two 4060 Ti 16GB act as one 32GB card?"],
+    [
+        "Can I combine the VRAM of two 4080s?",
+        "两张卡的显存可以叠加吗",
+        "Can two 4060 Ti 16GB act as one 32GB card?",
+        # the model not split over the cards
+        "两张3090跑起来每张卡都占了20g，为什么不是每张卡平摊？",
+        "why does each GPU load the whole model instead of splitting it?",
+    ],
 )
 def test_whether_memory_pools_across_cards_asks_the_guide_on_multi_gpu(text: str) -> None:
     query = q(text, standalone=True)
