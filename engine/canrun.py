@@ -1813,6 +1813,7 @@ def _headline(
     asked: Mode | None = None,
     currency: str = "USD",
     runs_instead: tuple[Msg, ...] = (),
+    cheapest_first: bool = False,
 ) -> Msg:
     if need is not None:
         head = _sentences(msg("canrun.headline.model", model=model_words(spec)), need)
@@ -1847,15 +1848,16 @@ def _headline(
             )
         else:
             offer = msg(f"canrun.{instead}cheapest", cheapest=_alternative_words(cheapest, currency=currency))
-        head = _sentences(head, offer)
-        if split.gpus_usd < cheapest.gpus_usd:
-            head = _sentences(head, msg("canrun.split_cheaper", split=_alternative_words(split, currency=currency)))
         fastest = max(alternatives, key=_fastest_first)
+        said = [offer]
+        if split.gpus_usd < cheapest.gpus_usd:
+            said.append(msg("canrun.split_cheaper", split=_alternative_words(split, currency=currency)))
         if within_budget and fastest.decode and fastest is not cheapest and fastest is not top:
-            # "The best GPU for Llama 3 70B under $2,000": the fastest setup the budget buys beside the cheapest.
-            head = _sentences(
-                head, msg("canrun.fastest_in_budget", fastest=_alternative_words(fastest, currency=currency))
-            )
+            # "The best GPU for Llama 3 70B under $2,000": the best setup the budget buys leads (the money is what the
+            # user means to spend), the cheapest that holds it beside it — unless the cheapest was asked for
+            best = msg("canrun.fastest_in_budget", fastest=_alternative_words(fastest, currency=currency))
+            said = said + [best] if cheapest_first else [best, *said]
+        head = _sentences(head, *said)
     return head
 
 
@@ -2195,6 +2197,7 @@ def assess(
                 need_msg,
                 needs,
                 within_budget=query.budget_usd() is not None,
+                cheapest_first=query.objective == "cheapest",
                 asked=chosen,
                 currency=query.budget.currency if query.budget else "USD",
                 runs_instead=_runs_instead(spec, chosen, verdicts),

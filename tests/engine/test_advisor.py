@@ -859,6 +859,12 @@ def test_the_best_gpu_for_a_named_llm_within_a_budget_is_the_setups_that_hold_it
     )
     assert answer.kind == "recommend" and answer.query.kind == "recommend" and answer.can_run.alternatives
     assert all(a.gpus_usd <= 2000 and a.count * a.memory_gb >= 36 for a in answer.can_run.alternatives)
+    # The best setup the budget buys leads, the cheapest that holds it beside; asked for the cheapest, the other way
+    keys = [k for k in answer.headline.all_keys() if k in ("canrun.fastest_in_budget", "canrun.cheapest")]
+    assert keys == ["canrun.fastest_in_budget", "canrun.cheapest"]
+    cheap = advise(answer.query.model_copy(update={"objective": "cheapest"}))
+    keys = [k for k in cheap.headline.all_keys() if k in ("canrun.fastest_in_budget", "canrun.cheapest")]
+    assert keys == ["canrun.cheapest", "canrun.fastest_in_budget"]
     # Image models still rank by the task's metric within the budget.
     sdxl = advise(
         Query(kind="recommend", task="image_generation", model="sdxl", budget=Money(amount=500, currency="USD"))
