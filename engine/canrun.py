@@ -1849,15 +1849,15 @@ def _headline(
         else:
             offer = msg(f"canrun.{instead}cheapest", cheapest=_alternative_words(cheapest, currency=currency))
         fastest = max(alternatives, key=_fastest_first)
-        said = [offer]
+        offers = [offer]
         if split.gpus_usd < cheapest.gpus_usd:
-            said.append(msg("canrun.split_cheaper", split=_alternative_words(split, currency=currency)))
+            offers.append(msg("canrun.split_cheaper", split=_alternative_words(split, currency=currency)))
         if within_budget and fastest.decode and fastest is not cheapest and fastest is not top:
             # "The best GPU for Llama 3 70B under $2,000": the best setup the budget buys leads (the money is what the
             # user means to spend), the cheapest that holds it beside it — unless the cheapest was asked for
             best = msg("canrun.fastest_in_budget", fastest=_alternative_words(fastest, currency=currency))
-            said = said + [best] if cheapest_first else [best, *said]
-        head = _sentences(head, *said)
+            offers = [*offers, best] if cheapest_first else [best, *offers]
+        head = _sentences(head, *offers)
     return head
 
 

@@ -1163,7 +1163,8 @@ class Parser:
             fields["objective"] = "upgrade"  # a step up from the user's own card, not a verdict on it
         elif kind == "recommend":  # "a budget GPU for learning", "the most powerful card under $2,000"
             said = next((o for o, p in self.vocab.objectives.items() if p.search(reading.low)), None)
-            fields["objective"] = None if said == "entry" and fields["budget"] else _OBJECTIVE.get(said, said)
+            if said is not None and not (said == "entry" and fields["budget"]):
+                fields["objective"] = _OBJECTIVE.get(said, said)
         if kind in ("explain", "power") and topic:
             fields["topic"] = topic
         if (
