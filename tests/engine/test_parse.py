@@ -578,7 +578,7 @@ def test_notes_read_in_every_language() -> None:
         "is the 4090 ti good for llms?",
         "colab免费版能跑sdxl吗",
         "best laptop gpu for deep learning under $2000",
-        "autodl租4090多少钱一小时",
+        "恒源云租4090多少钱一小时",
     ]
     said = {note for text in texts for note in parse(text).notes}
     own = set(read_yaml(data_dir() / "locales" / "messages" / "parse.yaml"))

@@ -1155,9 +1155,9 @@ def test_a_named_cards_price_is_no_budget(text: str, budget: Decimal | None) -> 
 
 
 def test_a_rental_provider_without_prices_on_file_is_said_to_be_so() -> None:
-    result = parse("autodl租4090多少钱一小时", standalone=True)
+    result = parse("恒源云租4090多少钱一小时", standalone=True)
     assert result.query.kind == "cloud_vs_buy"
-    assert [n.args["provider"] for n in result.notes if n.key == "parse.note.provider_unpriced"] == ["AutoDL"]
+    assert [n.args["provider"] for n in result.notes if n.key == "parse.note.provider_unpriced"] == ["恒源云"]
     assert not parse("rent a 4090 on runpod or buy?", standalone=True).notes  # its prices are on file
 
 
