@@ -1342,7 +1342,7 @@ def _card_bought(query: Query, ctx: AdviceContext) -> str | None:
 
 
 def _rental(query: Query, desktop_gpu: str | None) -> tuple[Decimal, CloudInstance | None]:
-    """$ per GPU-hour in the cloud: the user's own figure, else the newest on-demand instance of the
+    """$ per GPU-hour in the cloud: the user's own figure, else the cheapest current on-demand instance of the
     data-centre card they named, of their desktop's card, of a cloud card at least as fast for the
     work (like for like: the guide weighs a desktop against a cloud GPU of its class), or of an A100."""
     if query.cloud_usd_per_hour is not None:
@@ -1414,10 +1414,14 @@ def _as_fast_instance(gpu_id: str, workload: Workload) -> CloudInstance | None:
 
 
 def _cloud_instance(gpu_id: str) -> CloudInstance | None:
+    """The cheapest current on-demand offer of ``gpu_id`` per GPU-hour (the newer of equal ones): what renting it
+    costs, and the offer a rent-or-buy answer leads with, so the break-even weighs the same price."""
     current = [
         c for c in load_catalog().clouds.values() if c.gpu == gpu_id and not c.historical and c.on_demand_usd_per_hour
     ]
-    return max(current, key=lambda c: (c.date, -(c.on_demand_usd_per_hour or 0) / c.gpu_count), default=None)
+    return min(
+        current, key=lambda c: ((c.on_demand_usd_per_hour or 0) / c.gpu_count, -c.date.toordinal()), default=None
+    )
 
 
 # ---- power, explain, can-run, spec card, cycles, other ----------------------------------------

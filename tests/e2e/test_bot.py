@@ -560,7 +560,7 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("why are my 4 GPUs training slower than one?", ("at 3.66× one RTX 3090", "synchronisation")),
         ("双卡训练比单卡还慢，为什么？", ("是一张 RTX 3090 的 1.91 倍", "同步")),
         ("how much per hour to rent 2x A100 80GB?", ("at that rate: $", "GPU-hour")),
-        ("在云平台上租四张4090一小时多少钱？", ("4× RTX 4090 按这个价格每小时", "RunPod")),
+        ("在云平台上租四张4090一小时多少钱？", ("4× RTX 4090 按这个价格每小时", "AutoDL")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

@@ -363,6 +363,10 @@ def test_renting_is_priced_per_hour_of_work_and_a_card_question_leads_with_the_p
     # "Where can I rent a 4090?": its cheapest offer leads
     where = advise(Query(kind="cloud_vs_buy", gpus=("rtx-4090",)))
     assert english(where.headline).startswith("To rent, RTX 4090 is cheapest on ")
+    # The break-even weighs the offer the answer leads with: the card's cheapest current rate
+    assert where.break_even is not None
+    offer = where.headline["items"][0]
+    assert where.break_even.inputs.cloud_usd_per_hour == offer["hourly"]
     # "四张4090一小时多少钱": the whole setup's hour at that rate follows the offer
     four = advise(Query(kind="cloud_vs_buy", gpus=("rtx-4090",), gpu_counts=(4,), num_gpus=4))
     offer, whole = four.headline["items"][0]["items"]
