@@ -156,10 +156,14 @@ def caveats_for(gpu_ids: tuple[str, ...], *, compared: bool = False) -> tuple[Ms
             out.append(msg("support.modified", gpu=gpu.short_name))
         if compared and gpu.platform in ("unified_memory", "embedded"):
             out.append(msg("support.not_a_card", gpu=gpu.short_name))
-    if compared:  # an NVIDIA card beside an Apple silicon Mac ("a 4090 eGPU for my M2 Max?"): no CUDA there
-        from engine.canrun import egpu_notes
-
-        out.extend(egpu_notes([catalog.get(gpu_id) for gpu_id in dict.fromkeys(gpu_ids)]))
+    if compared:
+        # an NVIDIA card weighed against an Apple silicon Mac ("M4 Max or 2× 3090?"): one sentence that the two do
+        # not combine later (the whole eGPU story is for questions that combine them, in can-run answers)
+        named = [catalog.get(gpu_id) for gpu_id in dict.fromkeys(gpu_ids)]
+        apple = next((g for g in named if g.vendor == "apple" and g.platform == "unified_memory"), None)
+        nvidia = next((g for g in named if g.vendor == "nvidia"), None)
+        if apple is not None and nvidia is not None:
+            out.append(msg("support.no_egpu", apple=apple.short_name, nvidia=nvidia.short_name))
     return _merged_macs(out)
 
 

@@ -98,7 +98,7 @@ def test_only_limits_become_caveats():
         "support.apple",
         "support.unified.macos",
         "support.not_a_card",
-        "canrun.note.no_egpu",  # an NVIDIA card beside an Apple silicon Mac: no CUDA there (issue #21 item 7)
+        "support.no_egpu",  # an NVIDIA card weighed against an Apple silicon Mac: one or the other (issue #21 item 7)
     ]
 
 
