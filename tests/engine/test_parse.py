@@ -674,6 +674,8 @@ def test_what_to_buy_next_beside_ones_own_card_is_an_upgrade_from_it(text: str, 
         ("How do you calculate how much VRAM fine-tuning needs?", "explain", "memory_estimate"),
         ("Is there a formula to estimate GPU memory for inference?", "explain", "memory_estimate"),
         ("训练时显存怎么计算？", "explain", "memory_estimate"),
+        ("how do I estimate the number of GPUs a fine-tune needs?", "explain", "memory_estimate"),
+        ("如何估算需要多少张卡来微调大模型？", "explain", "memory_estimate"),
         ("全参数微调时显存是如何估算的？", "explain", "memory_estimate"),
         ("how do I estimate the memory a 13B full fine-tune needs?", "can_run", None),  # a sized model: its figures
     ],
