@@ -731,12 +731,27 @@ def _verdict_text(
     return msg("canrun.verdict.yes_lower", rung=rung, fit=fit, instead=instead)
 
 
-def _with_needed(verdict: Msg, name: str, needed: list[tuple[Mode, str, int | None]], fitted: bool) -> Msg:
-    """The verdict, then "It would take 4× RTX 4090 at BF16." for a setup that does not fit as asked."""
-    options = tuple(msg("canrun.take", count=n, gpu=name, rung=_label(m, p)) for m, p, n in needed if n)
+def _with_needed(
+    verdict: Msg,
+    name: str,
+    needed: list[tuple[Mode, str, int | None]],
+    fitted: bool,
+    speed: Callable[[Mode, str, int], SpeedRange | None] = lambda mode, precision, count: None,
+) -> Msg:
+    """The verdict, then "It would take 7× RTX 4090 at BF16 or 2× RTX 4090 at GGUF Q4_K_M (~16-20 tokens/s)." for a
+    setup that does not fit as asked — the fewest cards with their decode speed where it is an LLM run (``speed``)."""
+    options = []
+    for i, (m, p, n) in enumerate(needed):
+        if not n:
+            continue
+        fast = speed(m, p, n) if i == len(needed) - 1 else None  # the fewest cards: the setup worth timing
+        said: dict[str, Value] = {"count": n, "gpu": name, "rung": _label(m, p)}
+        options.append(
+            msg("canrun.take.speed", low=fast.low, high=fast.high, **said) if fast else msg("canrun.take", **said)
+        )
     if fitted or not options:
         return verdict
-    return msg("canrun.verdict.with_needed", verdict=verdict, options=options)
+    return msg("canrun.verdict.with_needed", verdict=verdict, options=tuple(options))
 
 
 def _fsdp_offload_rung(spec: ModelSpec, gpu: Gpu, count: int, context: int | None) -> Rung:
@@ -829,21 +844,18 @@ def _gpu_verdict(
     notes: list[Msg] = []
     # No "2× MacBook" or "8× laptop GPU", and no "7× GTX 1050 Ti for Stable Diffusion" (_splits)
     if (not best.fits or len(tried) > 1) and gpu.stacks and _splits(spec):
+
+        def cards(rung_mode: Mode, prec: str) -> int | None:
+            split_as = inference_split(gpu, 2) if rung_mode == "inference" else "tensor"
+            return gpus_needed(spec, gpu, rung_mode, prec, context=context, split=split_as, runtime=runtime)
+
         for rung_mode, prec in (rungs[0], rungs[-1]) if len(rungs) > 1 else (rungs[0],):
-            needed.append(
-                (
-                    rung_mode,
-                    prec,
-                    gpus_needed(
-                        spec,
-                        gpu,
-                        rung_mode,
-                        prec,
-                        context=context,
-                        split=inference_split(gpu, 2) if rung_mode == "inference" else "tensor",
-                        runtime=runtime,
-                    ),
-                )
+            needed.append((rung_mode, prec, cards(rung_mode, prec)))
+        fewest = needed[-1][2]
+        if len(needed) > 1 and fewest:
+            # "how many 4090s for a 70B?": the fewest cards, at the best rung they hold (2× at Q4_K_M, not Q3_K_M)
+            needed[-1] = next(
+                ((m, p, fewest) for m, p in rungs if (n := cards(m, p)) is not None and n <= fewest), needed[-1]
             )
     offload = None
     if inference and not best.fits and spec.kind == "llm" and gpu.platform != "unified_memory":
@@ -898,6 +910,11 @@ def _gpu_verdict(
         gpu.short_name,
         needed,
         best.fits,
+        lambda m, p, n: (
+            decode_speed(spec, gpu, p, context=context, gpus=n, split=inference_split(gpu, n))
+            if m == "inference" and spec.kind == "llm"
+            else None
+        ),
     )
     if offload is not None:
         verdict = _sentences(

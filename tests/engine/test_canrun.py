@@ -1348,3 +1348,12 @@ def test_a_no_on_the_users_own_card_says_what_it_does_instead():
     assert said.key == "canrun.runs_instead.speed" and said["model"] == "Qwen2.5 32B"
     # a yes needs none of it
     assert "canrun.runs_instead.speed" not in assess(q(model="llama 3.1 8b", gpus=("rtx-4090",))).headline.all_keys()
+
+
+def test_how_many_cards_a_model_takes_is_the_fewest_at_the_best_rung_they_hold_with_their_speed():
+    # "How many 4090s for Llama 3 70B, and how fast?": 2× hold it at GGUF Q4_K_M (43 GB over 2 × 24 GiB), not only
+    # at the Q3_K_M that the lowest rung needs; the BF16 count beside it, untimed
+    report = assess(q(model="llama 3.3 70b", gpus=("rtx-4090",)))
+    text = english(report.headline)
+    assert "2× RTX 4090 at GGUF Q4_K_M (~" in text and "tokens/s)" in text
+    assert "× RTX 4090 at BF16 or" in text
