@@ -561,6 +561,17 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("双卡训练比单卡还慢，为什么？", ("是一张 RTX 3090 的 1.91 倍", "同步")),
         ("how much per hour to rent 2x A100 80GB?", ("at that rate: $", "GPU-hour")),
         ("在云平台上租四张4090一小时多少钱？", ("4× RTX 4090 按这个价格每小时", "AutoDL")),
+        (
+            "can my 3060 12GB run llama 3 70b?",
+            ("RTX 3060 12GB does run Qwen2.5 14B", "4× RTX 3060 12GB at GGUF Q4_K_M"),
+        ),
+        ("M3 Max 36GB能跑70B模型吗", ("Apple M3 Max (36 GB) 能跑的是 Qwen2.5 32B", "不行")),
+        ("€1500 for a GPU to QLoRA 7B models, which is best?", ("far less than your budget buys", "Best value")),
+        ("预算1万元，跑Qwen2.5 7B推理用什么显卡最好？", ("远低于你的预算买得到的", "最划算")),
+        ("my PC restarts when training on my 4090, PSU is 850W", ("Your 850 W PSU", "nvidia-smi -pl")),
+        ("训练的时候电脑自动重启，显卡是4090，电源850W", ("你的 850 W 电源", "nvidia-smi -pl")),
+        ("Why does my RTX 3090 train no faster than a 1080 Ti?", ("mixed precision", "bandwidth ratio")),
+        ("为什么我的3090训练速度和1080 Ti差不多？", ("混合精度", "带宽比")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(
