@@ -921,6 +921,8 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
             )
         )
     caveats.extend(caveats_for(tuple(ids), compared=True))  # what each card runs, where that limits it
+    if any(g.vendor == "amd" for g in gpus):
+        caveats.append(msg("advice.caveat.amd"))  # an AMD card shown always comes with ROCm's caveat (guide §10)
     verdicts = _library_verdicts(query)  # "FlashAttention on a T4 or a 3090?": the library on each card
     if all(v.runs for v in verdicts):
         verdicts = ()  # it runs on every card compared: nothing to weigh

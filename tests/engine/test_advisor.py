@@ -809,6 +809,15 @@ def test_a_spec_card_for_an_llm_fine_tune_says_how_long_100m_tokens_take_on_it()
     assert "advice.info.expected_training" not in run.headline.all_keys()
 
 
+def test_an_amd_card_compared_comes_with_the_rocm_caveat():
+    # "7900 XTX or 4080 Super for deep learning?": ROCm's smaller ecosystem is said, as wherever an AMD card is shown
+    answer = advise(Query(kind="compare", gpus=("rx-7900-xtx", "rtx-4080-super")))
+    assert [c.key for c in answer.caveats].count("advice.caveat.amd") == 1
+    assert "advice.caveat.amd" not in [
+        c.key for c in advise(Query(kind="compare", gpus=("rtx-4090", "rtx-3090"))).caveats
+    ]
+
+
 def test_a_tensor_core_card_against_one_without_says_its_lead_needs_16_bit_work():
     # "Why does my 3090 train no faster than my 1080 Ti?": the 16-bit lead is the Tensor Cores'; in FP32 about the
     # bandwidth ratio, 936 / 484 = 1.93
