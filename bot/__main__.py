@@ -29,6 +29,7 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
+from bot.allocator import limit_arenas
 from bot.chat import Conversations
 from bot.config import Settings
 from bot.observability import setup_logging
@@ -211,6 +212,7 @@ def main() -> int:
         if sys.stdin.isatty():
             run_chat(currency=settings.default_currency)
         return EXIT_OK
+    limit_arenas()  # before any thread allocates (bot.allocator)
     try:
         return asyncio.run(run_bot(settings))
     except KeyboardInterrupt:

@@ -175,11 +175,7 @@ class ConversationStore:
             }
             for (user_id, channel_id), query in items
         ]
-        insert = self.db.insert(conversations)
-        upsert = insert.on_conflict_do_update(
-            index_elements=["user_id", "channel_id"],
-            set_={k: insert.excluded[k] for k in ("query_json", "expires_at", "updated_at")},
-        )
+        upsert = self.db.upsert(conversations, ("user_id", "channel_id"), ("query_json", "expires_at", "updated_at"))
         async with self.db.write() as conn:
             await conn.execute(upsert, rows)
         if self._last_cleanup is None or now - self._last_cleanup >= self.cleanup_every:

@@ -278,6 +278,7 @@ class Database:
         self.backend: Backend = "sqlite" if engine.dialect.name == "sqlite" else "postgresql"
         self.breaker = breaker
         self.acquire_timeout = acquire_timeout
+        self._upserts: dict[tuple[str, tuple[str, ...], tuple[str, ...], bool], Any] = {}
 
     @property
     def is_sqlite(self) -> bool:
@@ -371,6 +372,26 @@ class Database:
         from sqlalchemy.dialects import postgresql
 
         return postgresql.insert(table)
+
+    def upsert(self, table: Any, keys: tuple[str, ...], update: tuple[str, ...], returning: bool = False) -> Any:
+        """``INSERT … ON CONFLICT (keys) DO UPDATE`` setting the ``update`` columns to the inserted
+        row's values (``returning``: and giving back the row); the rows are the parameters it is
+        executed with. Built once per (table, keys, columns) and reused: each new INSERT's
+        ``excluded`` is a new alias of the table, ≈110 objects in cycles (its columns and their
+        collections) that only the garbage collector's rare full collections freed — one alias per
+        vote, ≈3 MB of them waiting at 9,000 distinct users (issue #24, docs/performance.md,
+        2026-12-06)."""
+        key = (table.name, keys, update, returning)
+        statement = self._upserts.get(key)
+        if statement is None:
+            insert = self.insert(table)
+            statement = insert.on_conflict_do_update(
+                index_elements=list(keys), set_={column: insert.excluded[column] for column in update}
+            )
+            if returning:
+                statement = statement.returning(*table.c)
+            self._upserts[key] = statement
+        return statement
 
     async def close(self) -> None:
         await self.engine.dispose()

@@ -120,14 +120,10 @@ class FeedbackRepository:
             "created_at": now,
             "updated_at": now,
         }
-        insert = self.db.insert(feedback).values(**values)
-        changed = {k: insert.excluded[k] for k in values if k not in ("answer_id", "user_id", "created_at")}
+        changed = tuple(k for k in values if k not in ("answer_id", "user_id", "created_at"))
+        upsert = self.db.upsert(feedback, ("answer_id", "user_id"), changed, returning=True)
         async with self.db.write() as conn:
-            result = await conn.execute(
-                insert.on_conflict_do_update(index_elements=["answer_id", "user_id"], set_=changed).returning(
-                    *feedback.c
-                )
-            )
+            result = await conn.execute(upsert, values)
             return Vote(**result.one()._mapping)
 
     async def clear(self, answer_id: int, user_id: int) -> bool:

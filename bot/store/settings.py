@@ -121,9 +121,8 @@ class GuildSettingsRepository:
         return self._merge(guild_id, stored)
 
     async def _save(self, conn: Any, stored: dict[str, Any]) -> None:
-        insert = self.db.insert(guild_settings).values(**stored)
-        update = {k: insert.excluded[k] for k in stored if k != "guild_id"}
-        await conn.execute(insert.on_conflict_do_update(index_elements=["guild_id"], set_=update))
+        upsert = self.db.upsert(guild_settings, ("guild_id",), tuple(k for k in stored if k != "guild_id"))
+        await conn.execute(upsert, stored)
 
     def _validate(self, current: GuildSettings, changes: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {}

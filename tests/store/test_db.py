@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from bot.store import database_url, open_store
+from bot.store.models import conversations
+from engine.query import Query
 
 
 @pytest.mark.parametrize(
@@ -54,3 +57,31 @@ async def test_the_default_database_is_a_file_under_the_data_directory(tmp_path:
         assert (tmp_path / "nested" / "var" / "gpu-advisor.sqlite3").is_file()
     finally:
         await store.close()
+
+
+async def test_upserts_are_built_once_and_leave_no_cyclic_garbage(store):
+    """Votes, conversation batches and settings reuse one statement each: a new INSERT's ``excluded``
+    alias was ≈110 objects in cycles per write, left for the garbage collector (issue #24)."""
+    statement = store.db.upsert(conversations, ("user_id", "channel_id"), ("query_json",))
+    assert store.db.upsert(conversations, ("user_id", "channel_id"), ("query_json",)) is statement
+    query = Query(kind="recommend", task="kaggle")
+    await store.feedback.vote(1, 2, 1, query, "first")  # every statement built and compiled once
+    await store.conversations.put_many([((1, 2), query)])
+    await store.settings.set(3, currency="EUR")
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for n in range(20):
+            await store.feedback.vote(1, 2, 1 if n % 2 else -1, query, f"vote {n}")
+            await store.conversations.put_many([((1, n), query), ((2, n), query)])
+            await store.settings.set(3, currency="USD" if n % 2 else "EUR")
+        gc.collect()
+        aliases = [o for o in gc.garbage if isinstance(o, sa.sql.selectable.Alias)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert aliases == []
+    votes = await store.feedback.votes(1)
+    assert [(v.vote, v.headline) for v in votes] == [(1, "vote 19")]
+    assert (await store.settings.get(3)).currency == "USD"
+    assert await store.conversations.get((2, 19)) == query
