@@ -1585,6 +1585,9 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
     priced per unit of work; several cards to own, each its line of what it runs (engine.canrun)."""
     if (renting := _renting_named(query, ctx)) is not None:
         return renting
+    if library_named(query.model) and not query.gpus and not query.min_memory_gb:
+        # "which GPUs does vLLM support?": what the library needs of a GPU
+        return explain_topic(query.model_copy(update={"kind": "explain", "topic": None}), ctx)
     verdicts = _library_verdicts(query)
     if len(verdicts) > 1 and all(v.runs for v in verdicts):
         verdicts = ()  # "I run Ollama on a 3060: a 5060 Ti or a 3090 next?": it runs on all, nothing to say of it
@@ -1857,9 +1860,12 @@ def cycles_answer(edition: Literal["2023", "2020"], tensor_cores: bool, tma: boo
 
 def other(query: Query, ctx: AdviceContext) -> Answer:
     """Outside what the bot answers — unless a card is named ("only 50 fps on my 2080 Ti, is that normal?"):
-    then that card's spec card, its speed and what runs on it, rather than a list of example questions."""
+    then that card's spec card, its speed and what runs on it, rather than a list of example questions; or a library
+    we know the requirements of: what it needs of a GPU."""
     if query.gpus:
         return info(query, ctx)
+    if library_named(query.model):  # "flash-attn?", "ollama 支持哪些显卡": what the library needs of a GPU
+        return explain_topic(query.model_copy(update={"kind": "explain", "topic": None}), ctx)
     return Answer(
         kind="other",
         query=query,

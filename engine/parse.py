@@ -1168,14 +1168,16 @@ class Parser:
         if kind in ("explain", "power") and topic:
             fields["topic"] = topic
         if (
-            kind in ("explain", "info", "can_run", "compare", "other")
+            kind in ("explain", "info", "can_run", "compare", "other", None)
             and not (kind == "explain" and topic)
             and (library := _library(reading.low))
             and not (fields["model"] and self._model_id(fields["model"]))
         ):
             # "FlashAttention on my V100?", "vLLM支持P40吗": the library asked about, carried as the model (a project
-            # we have no figures for gives way: "EasyR1 on a V100? error: FlashAttention needs Ampere")
+            # we have no figures for gives way: "EasyR1 on a V100? error: FlashAttention needs Ampere"); the library
+            # alone ("flash-attn?") asks what it needs of a GPU
             fields["model"] = library
+            fields["kind"] = kind or "explain"
         query = Query(**{k: v for k, v in fields.items() if v is not None})
         missing = () if reading.follow_up else _missing(query)
         if choices:

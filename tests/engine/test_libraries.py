@@ -108,3 +108,11 @@ def test_explaining_a_library_gives_its_requirement_and_with_a_card_the_verdict_
     assert plain.explanation.topic == "vllm" and plain.headline.key == "advice.explain.vllm"
     mac = advise(Query(kind="explain", model="vLLM", gpus=("apple-m4-16gb",)))
     assert mac.headline.all_keys()[1] == "support.library.unlisted.vendor"
+
+
+@pytest.mark.parametrize("text", ["flash-attn?", "ollama支持哪些显卡？", "which GPUs does vLLM support?"])
+def test_a_library_asked_about_with_no_card_gets_what_it_needs_of_a_gpu(text: str) -> None:
+    result = parse(text, standalone=True)
+    answer = advise(result.query)
+    assert answer.kind == "explain" and answer.explanation is not None
+    assert answer.explanation.topic in ("flash_attention", "ollama", "vllm")
