@@ -1171,7 +1171,7 @@ class Parser:
             kind in ("explain", "info", "can_run", "compare", "other", None)
             and not (kind == "explain" and topic)
             and (library := _library(reading.low))
-            and not (fields["model"] and self._model_id(fields["model"]))
+            and not (fields["model"] and (self._model_id(fields["model"]) or reading.model_sized))
         ):
             # "FlashAttention on my V100?", "vLLM支持P40吗": the library asked about, carried as the model (a project
             # we have no figures for gives way: "EasyR1 on a V100? error: FlashAttention needs Ampere"); the library
