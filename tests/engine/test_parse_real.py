@@ -1198,3 +1198,16 @@ def test_is_it_normal_about_the_time_a_run_takes_asks_how_fast_the_card_is(text:
 )
 def test_a_machine_that_switches_off_under_load_is_a_power_question(text: str) -> None:
     assert q(text, standalone=True).kind == "power"
+
+
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [
+        ("跑FooNet分布式训练，为什么rank0卡的显存是其他卡的两倍？", "multi_gpu"),  # the guide on several GPUs
+        ("why does DDP put more memory on GPU 0 than on the others?", "multi_gpu"),
+        ("训练更快该选单精算力更高的卡还是半精算力更高的卡？", "precision"),  # FP32 vs FP16 throughput
+    ],
+)
+def test_distributed_training_and_single_or_half_precision_name_their_topics(text: str, topic: str) -> None:
+    query = q(text, standalone=True)
+    assert (query.kind, query.topic) == ("explain", topic)
