@@ -1100,9 +1100,14 @@ class Parser:
         several = (fields["num_gpus"] or 0) > 1 or "together" in reading.signals
         if kind == "explain" and topic is None and (several or _pools(reading, self.vocab)):
             topic = "multi_gpu"  # "4 T4s train slower than one, why?", "显存能合并吗": the guide on several GPUs
-        elif kind == "explain" and topic is None and (reading.mentions or reading.memory):
-            # "why does my 1070 Ti 8G run out of memory?": no concept of the guide named, a card is —
-            # what that card runs answers it (an explanation without a topic would be the default one)
+        elif (
+            kind == "explain"
+            and topic is None
+            and (reading.mentions or reading.memory or _apple_silicon_mac(reading.low))
+        ):
+            # "why does my 1070 Ti 8G run out of memory?", "GPU training for FooTTS on Macs, when?": no concept of the
+            # guide named, a card or a Mac is — what it runs answers it (an explanation without a topic would be the
+            # default one)
             kind, choices = "can_run", ()
         project = project_name(reading, self.vocab.not_projects) if kind == "can_run" and not fields["model"] else None
         if task is not _RULES:

@@ -1211,3 +1211,9 @@ def test_a_machine_that_switches_off_under_load_is_a_power_question(text: str) -
 def test_distributed_training_and_single_or_half_precision_name_their_topics(text: str, topic: str) -> None:
     query = q(text, standalone=True)
     assert (query.kind, query.topic) == ("explain", topic)
+
+
+def test_a_mac_asked_about_with_no_concept_named_gets_what_macs_run() -> None:
+    # "GPU training for FooTTS on Macs, when?": no topic of the guide, a Mac — what Macs run, with Apple's notes
+    query = q("When can we expect GPU training for FooTTS on a Mac?", standalone=True)
+    assert query.kind == "can_run" and query.gpus and all(g.startswith("apple-") for g in query.gpus)
