@@ -25,6 +25,7 @@ from engine.advisor import AdviceContext, advise
 from engine.answer import Answer
 from engine.catalog import load_catalog
 from engine.errors import UserError
+from engine.libraries import libraries
 from engine.money import Money, exchange_rates
 from engine.query import TASKS, TOPICS, Query
 from engine.specs import WORKLOADS
@@ -252,7 +253,9 @@ def cmd_canrun(args: argparse.Namespace) -> None:
 
 
 def cmd_explain(args: argparse.Namespace) -> None:
-    emit(advise(Query(kind="explain", topic=args.topic), _context(args)), args)
+    library = libraries().get(args.topic)  # "explain vllm": what the library needs of a GPU (no guide topic)
+    query = Query(kind="explain", model=library.short) if library else Query(kind="explain", topic=args.topic)
+    emit(advise(query, _context(args)), args)
 
 
 def cmd_ask(args: argparse.Namespace) -> None:
@@ -405,7 +408,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_info)
 
     p = sub.add_parser("explain", parents=[common], help="the guide's answer on a topic")
-    p.add_argument("topic", choices=TOPICS)
+    p.add_argument("topic", choices=(*TOPICS, *libraries()))
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("ask", parents=[common, charted], help="a question in plain English or Chinese")

@@ -18,6 +18,7 @@ from engine.canrun import rung_label as _rung
 from engine.catalog import load_catalog
 from engine.cost import PriceQuote
 from engine.cycles import CycleBreakdown
+from engine.libraries import libraries
 from engine.memory import MemoryEstimate
 from engine.message import Msg
 from engine.performance import SpeedEstimate
@@ -150,7 +151,7 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
     return Document(
         kind=answer.kind,
         lang=lang,
-        title=say(lang, f"title.{answer.kind}"),
+        title=say(lang, _title_key(answer)),
         headline=headline,
         blocks=tuple(blocks),
         question=question,
@@ -248,6 +249,13 @@ def rentals_table(answer: Answer, lang: Lang) -> Table:
 def _setup_names(gpu_ids: tuple[str, ...], counts: tuple[int, ...]) -> list[str]:
     catalog = load_catalog()
     return [counted(catalog.get(g).short_name, n) for g, n in zip(gpu_ids, counts, strict=True)]
+
+
+def _title_key(answer: Answer) -> str:
+    """The answer's title by its kind; what a library needs of a GPU is from its documentation, not the guide."""
+    if answer.explanation is not None and answer.explanation.topic in libraries():
+        return "title.library"
+    return f"title.{answer.kind}"
 
 
 def comparison_table(answer: Answer, lang: Lang) -> Table:

@@ -15,6 +15,13 @@ def run(capsys, *argv):
     return code, out.out, out.err
 
 
+def test_explain_takes_the_libraries_too(capsys):
+    code, out, _ = run(capsys, "explain", "vllm")
+    assert code == 0 and "vLLM and your GPU" in out and "compute capability 7.0" in out
+    assert out.startswith("Software and your GPU")  # the library's documentation, not the guide
+    assert run(capsys, "explain", "tma")[1].startswith("From the guide")
+
+
 def test_info_prints_the_spec_card_with_sources(capsys):
     code, out, _ = run(capsys, "info", "rtx-3090")
     assert code == 0
