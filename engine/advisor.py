@@ -43,7 +43,7 @@ from engine.errors import UserError
 from engine.explain import explain
 from engine.libraries import LibraryVerdict, library_named, library_verdict
 from engine.memo import ANSWERS_REMEMBERED
-from engine.memory import memory_floor, model_words
+from engine.memory import TRAINING_MODES, memory_floor, model_words
 from engine.message import Msg, Value, msg
 from engine.model_specs import load_model_catalog
 from engine.money import local_estimate
@@ -116,7 +116,6 @@ class AdviceContext(BaseModel):
 # The card a spec card measures the reference card against (the reference against itself says nothing): the one
 # most often weighed beside it in the corpus's questions ("3090 or 4090?").
 SECOND_REFERENCE = "rtx-4090"
-_TRAINING_MODES = ("full_finetune", "lora", "qlora", "pretrain")  # the modes that train (all but inference)
 
 
 def workload_for(query: Query) -> Workload:
@@ -126,7 +125,7 @@ def workload_for(query: Query) -> Workload:
     if query.workload:
         return query.workload
     if query.task:
-        if query.mode in _TRAINING_MODES:
+        if query.mode in TRAINING_MODES:
             return "train16"  # "a GPU for SD LoRA training": training speed, whatever the task runs later
         if query.mode == "inference" and not query.task.startswith("llm"):
             return "infer16"  # "a GPU for real-time detection": running a vision or speech model, not training it
@@ -1566,13 +1565,13 @@ def _scaling(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison]:
     if workload == "decode":
         said = msg("advice.scaling.decode", many=many, one=name)
     else:
-        speed = compare(card, card, workload, gpu_count=count)
+        row = next(r for r in side_by_side.rows if r.workload == workload)  # N cards against the first, one card
         said = msg(
             "advice.scaling",
             many=many,
             one=name,
-            ratio=speed.ratio,
-            efficiency=speed.scaling_efficiency[0],
+            ratio=row.speeds[1],
+            efficiency=row.detail.scaling_efficiency[1],
             workload=msg(f"workload.{workload}"),
         )
     return said, side_by_side.model_copy(update={"verdict": None, "pick": None})
@@ -1585,14 +1584,15 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
     priced per unit of work; several cards to own, each its line of what it runs (engine.canrun)."""
     if (renting := _renting_named(query, ctx)) is not None:
         return renting
-    if library_named(query.model) and not query.gpus and not query.min_memory_gb:
+    library = library_named(query.model)
+    if library and not query.gpus and not query.min_memory_gb:
         # "which GPUs does vLLM support?": what the library needs of a GPU
         return explain_topic(query.model_copy(update={"kind": "explain", "topic": None}), ctx)
     verdicts = _library_verdicts(query)
     if len(verdicts) > 1 and all(v.runs for v in verdicts):
         verdicts = ()  # "I run Ollama on a 3060: a 5060 Ti or a 3090 next?": it runs on all, nothing to say of it
     # a library is no model: what the card runs, after the library's verdict
-    runs = query.model_copy(update={"model": None}) if verdicts or library_named(query.model) else query
+    runs = query.model_copy(update={"model": None}) if library else query
     report = assess(
         runs,
         snapshot=ctx.snapshot,
@@ -1678,7 +1678,7 @@ def _speed_work(query: Query, report: CanRunReport) -> Workload | None:
     """The work whose speed a can-run answer on named cards adds: training (16-bit training), or running a
     model that is no LLM — an image, video, vision or speech model, or a project we have no figures for run
     for inference (16-bit inference). An LLM's decode speed is in its verdict already."""
-    if query.mode in _TRAINING_MODES or (query.task or "").endswith(("finetune", "pretrain")):
+    if query.mode in TRAINING_MODES or (query.task or "").endswith(("finetune", "pretrain")):
         return "train16"
     if query.mode not in (None, "inference"):
         return None
@@ -1799,7 +1799,7 @@ def _expected_decode(query: Query, card: Gpu, ctx: AdviceContext) -> tuple[Msg, 
     (the best precision that fits, one user, from its memory bandwidth calibrated on published runs),
     to weigh the user's figure against; far less points to layers offloaded to the CPU. For a fine-tune,
     how long the card takes for 100M training tokens."""
-    if not query.model or query.mode not in (None, "inference", *_TRAINING_MODES) or library_named(query.model):
+    if not query.model or query.mode not in (None, "inference", *TRAINING_MODES) or library_named(query.model):
         return ()
     report = assess(
         Query(

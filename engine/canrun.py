@@ -33,6 +33,7 @@ from engine.memory import (
     DEFAULT_INFERENCE_CONTEXT,
     GB,
     TENSOR_PARALLEL_COUNTS,
+    TRAINING_MODES,
     MemoryEstimate,
     MemoryFloor,
     Mode,
@@ -58,6 +59,7 @@ from engine.performance import RelativeSpeed, scaling_efficiency
 from engine.power import plan
 from engine.query import Query
 from engine.specs import Gpu
+from engine.support import mac_and_nvidia
 
 # Single-stream decoding reaches 60-80 % of peak memory bandwidth in llama.cpp, vLLM and
 # TensorRT-LLM measurements of memory-bound matmuls; the range is the answer, not its middle.
@@ -1217,10 +1219,10 @@ EGPU_SOURCE = "https://www.techspot.com/news/112082-someone-finally-got-rtx-5090
 def egpu_notes(gpus: list[Gpu]) -> tuple[Msg, ...]:
     """An Apple silicon Mac and an NVIDIA card named together ("add a 4090 eGPU to my M2 Max?"): no
     CUDA on the Mac; the card runs there only through TinyGPU + tinygrad, slowly (``EGPU_SOURCE``)."""
-    apple = next((g for g in gpus if g.vendor == "apple" and g.platform == "unified_memory"), None)
-    nvidia = next((g for g in gpus if g.vendor == "nvidia"), None)
-    if apple is None or nvidia is None:
+    pair = mac_and_nvidia(gpus)
+    if pair is None:
         return ()
+    apple, nvidia = pair
     return (msg("canrun.note.no_egpu", apple=apple.short_name, nvidia=nvidia.short_name, source=EGPU_SOURCE),)
 
 
@@ -1320,7 +1322,6 @@ def _capabilities(setup: str | float, count: int, catalog_key: int) -> tuple[Car
     return tuple(rows)
 
 
-_TRAINS = frozenset({"full_finetune", "lora", "qlora", "pretrain"})  # the modes that train
 _NOT_LLM_TASKS = frozenset({"computer_vision", "other", "rl", "research", "kaggle", "learning"})
 
 
@@ -1405,7 +1406,7 @@ def _card_headline(
         key = "canrun.card.floor_meets" if gb >= floor.gb else "canrun.card.floor_under"
         # a model named that we have no figures for is not asked for again: its own figures are
         return msg(key + (".unknown" if unknown else ""), setup=setup, floor=floor.gb, rule=floor.rule)
-    if task == "llm_finetune" or (task in ("nlp", "llm_pretrain") and mode in _TRAINS):
+    if task == "llm_finetune" or (task in ("nlp", "llm_pretrain") and mode in TRAINING_MODES):
         # "is a 5060 Ti 16GB good for training small transformers?": what it trains leads, not what it chats with
         return _tunes_headline(setup, gb, rows, floor, full_first=mode in ("full_finetune", "pretrain"))
     chat = [r for r in rows if r.use == "chat"]

@@ -92,6 +92,7 @@ def clauses(first: Msg, *more: Msg) -> Msg:
 
 Mode = Literal["inference", "full_finetune", "lora", "qlora", "pretrain"]
 MODES: tuple[Mode, ...] = ("inference", "full_finetune", "lora", "qlora", "pretrain")
+TRAINING_MODES: tuple[Mode, ...] = tuple(m for m in MODES if m != "inference")  # the modes that train
 Split = Literal["tensor", "pipeline"]
 Optimizer = Literal["adamw", "adamw_8bit", "sgd"]
 LoraTargets = Literal["all-linear", "attention", "qv"]

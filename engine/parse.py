@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 from engine import query as _query
 from engine.catalog import Catalog, load_catalog
 from engine.classify import NONE, Classifier, load_classifier
+from engine.libraries import libraries
 from engine.memo import ANSWERS_REMEMBERED
 from engine.message import Msg, msg
 from engine.model_specs import load_model_catalog
@@ -1372,16 +1373,18 @@ _OBJECTIVE = {"entry": "cheapest"}  # the objective each word list means, where 
 
 # Libraries whose requirements the engine knows (engine/libraries.py), the most specific first: a FlashAttention
 # error inside a vLLM question is what stops the card.
-_LIBRARIES = (  # (engine.libraries' `short`, how the text names it)
-    ("flash-attn", re.compile(r"flash[\s_-]?(?:attn|attention)|(?<![a-z0-9_-])fa[23](?![a-z0-9_-])")),
+_LIBRARIES = (  # (engine.libraries' id, how the text names it)
+    ("flash_attention", re.compile(r"flash[\s_-]?(?:attn|attention)|(?<![a-z0-9_-])fa[23](?![a-z0-9_-])")),
     # no \b: "vLLM支持P40吗" runs into the Chinese; a project named after it ("index-tts-vllm") is no library
-    ("vLLM", re.compile(r"(?<![a-z0-9_-])vllm(?![a-z0-9_-])")),
-    ("Ollama", re.compile(r"(?<![a-z0-9_-])ollama(?![a-z0-9_-])")),
+    ("vllm", re.compile(r"(?<![a-z0-9_-])vllm(?![a-z0-9_-])")),
+    ("ollama", re.compile(r"(?<![a-z0-9_-])ollama(?![a-z0-9_-])")),
 )
 
 
 def _library(low: str) -> str | None:
-    return next((name for name, pattern in _LIBRARIES if pattern.search(low)), None)
+    """The library the text names, as a query carries it (its `short` in data/libraries.yaml), the first of
+    _LIBRARIES that matches."""
+    return next((libraries()[name].short for name, pattern in _LIBRARIES if pattern.search(low)), None)
 
 
 # "Is it normal?" about the time a run takes ("要12分钟，正常么？", "88 hours for a LoRA, is this normal?"): a

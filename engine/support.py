@@ -156,15 +156,20 @@ def caveats_for(gpu_ids: tuple[str, ...], *, compared: bool = False) -> tuple[Ms
             out.append(msg("support.modified", gpu=gpu.short_name))
         if compared and gpu.platform in ("unified_memory", "embedded"):
             out.append(msg("support.not_a_card", gpu=gpu.short_name))
-    if compared:
+    if compared and (pair := mac_and_nvidia([catalog.get(gpu_id) for gpu_id in dict.fromkeys(gpu_ids)])):
         # an NVIDIA card weighed against an Apple silicon Mac ("M4 Max or 2× 3090?"): one sentence that the two do
         # not combine later (the whole eGPU story is for questions that combine them, in can-run answers)
-        named = [catalog.get(gpu_id) for gpu_id in dict.fromkeys(gpu_ids)]
-        apple = next((g for g in named if g.vendor == "apple" and g.platform == "unified_memory"), None)
-        nvidia = next((g for g in named if g.vendor == "nvidia"), None)
-        if apple is not None and nvidia is not None:
-            out.append(msg("support.no_egpu", apple=apple.short_name, nvidia=nvidia.short_name))
+        apple, nvidia = pair
+        out.append(msg("support.no_egpu", apple=apple.short_name, nvidia=nvidia.short_name))
     return _merged_macs(out)
+
+
+def mac_and_nvidia(gpus: list[Gpu]) -> tuple[Gpu, Gpu] | None:
+    """The first Apple silicon Mac and the first NVIDIA card among ``gpus``, when both are there: a pair that
+    cannot work together (no NVIDIA driver on Apple silicon)."""
+    apple = next((g for g in gpus if g.vendor == "apple" and g.platform == "unified_memory"), None)
+    nvidia = next((g for g in gpus if g.vendor == "nvidia"), None)
+    return (apple, nvidia) if apple is not None and nvidia is not None else None
 
 
 def _merged_macs(caveats: list[Msg]) -> tuple[Msg, ...]:
