@@ -255,14 +255,16 @@ def _budget_beyond_the_need(query: Query, report: CanRunReport, ctx: AdviceConte
     single = [a for a in report.alternatives if a.count == 1]
     if budget is None or not single or query.objective == "cheapest":
         return None
-    cheapest = min(single, key=lambda a: a.gpus_usd)
+    asked = [a for a in single if a.mode == query.mode]  # "LoRA of a 7B": its need at LoRA, not the QLoRA beside it
+    cheapest = min(asked or single, key=lambda a: a.gpus_usd)
     if cheapest.gpus_usd * 2 > budget:
         return None  # the money is about what holding the model costs: the setups that hold it answer
     need = math.ceil(cheapest.need_gib * 10) / 10
     ranked = recommend(query.model_copy(update={"model": None, "min_memory_gb": need}), ctx)
+    assert report.model is not None  # the caller's: an LLM the catalog sizes
     said = msg(
         "advice.recommend.model_need",
-        model=report.model_name,
+        model=model_words(report.model),
         precision=rung_label(cheapest.mode, cheapest.precision),
         need=need,
     )

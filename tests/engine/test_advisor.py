@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from bot.words import english
+from bot.words import english, render
 from engine import AdviceContext, advise
 from engine.advisor import SECOND_REFERENCE, _candidates, workload_for
 from engine.catalog import load_catalog
@@ -842,10 +842,15 @@ def test_a_budget_far_beyond_what_holds_the_model_buys_speed_for_the_work():
     answer = advise(query)
     said = answer.headline["items"][0]
     assert said.key == "advice.recommend.model_need" and said["need"] == 6.6
+    assert render(said, "zh-Hans").startswith("通用 7B 稠密模型")  # the stand-in's name in the reader's language
     assert answer.options and answer.options[0].workload == "train16"
     assert all(load_catalog().get(o.gpu_id).memory_gb >= 6.6 for o in answer.options)
     lead = answer.options[0]
     assert lead.price.usd <= query.budget_usd() and lead.speed_vs_reference > 1.0  # not the $177 card that fits
+    # A LoRA asked for is weighed at LoRA (15.8 GB), not the QLoRA beside it: ¥8,000 is not twice what holding it
+    # costs, so the setups that hold it answer
+    lora = advise(query.model_copy(update={"mode": "lora", "budget": Money(amount=Decimal(8000), currency="CNY")}))
+    assert "advice.recommend.model_need" not in lora.headline.all_keys() and lora.can_run is not None
     # Memory still decides for a 70B under $2,000: the setups that hold it, as before
     big = advise(query.model_copy(update={"model": "llama-3-70b", "mode": None, "task": "llm_inference"}))
     assert big.can_run is not None and big.can_run.alternatives

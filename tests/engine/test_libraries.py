@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.words import english
+from bot.words import citation, english
 from engine import advise
 from engine.catalog import load_catalog
 from engine.libraries import libraries, library_named, library_verdict
@@ -58,6 +58,8 @@ def test_a_verdict_says_the_requirement_and_the_cards_own_figure_then_what_runs_
 def test_every_library_cites_its_own_documentation() -> None:
     for library in libraries().values():
         assert "https://" in library.source
+        for lang in ("zh-Hans", "zh-Hant"):  # the citation reads in Chinese too (data/locales/messages/citations.yaml)
+            assert citation(library.source, lang) != library.source, (library.id, lang)
         assert library_named(library.short) is library
 
 
