@@ -756,6 +756,22 @@ def _with_needed(
     return msg("canrun.verdict.with_needed", verdict=verdict, options=tuple(options))
 
 
+def _full_finetune_notes(spec: ModelSpec, setups: list[tuple[Gpu, int]], context: int | None) -> list[Msg]:
+    """ "Can 8 A100s fine-tune Llama 2 70B?": answered at LoRA (the default), then whether a full fine-tune
+    (all weights, BF16 mixed precision with AdamW, sharded over the cards) fits each setup too — often what a
+    "fine-tune" with Megatron or DeepSpeed means, and a very different need."""
+    out = []
+    for gpu, count in setups:
+        half = _half(gpu)
+        need = estimate(spec, "full_finetune", half, gpus=count, context=context, runtime=runtime_of(gpu))
+        fits = need.per_gpu_gb <= capacity_gb(gpu)  # compared as _try does; said in GiB, as the verdict is
+        key = "canrun.note.full_finetune." + ("fits" if fits else "no") + ("_per_gpu" if count > 1 else "")
+        setup = _setup(gpu.short_name, count)
+        rung = _label("full_finetune", half)
+        out.append(msg(key, rung=rung, need=need.per_gpu_gib, setup=setup, capacity=gpu.memory_gb))
+    return out
+
+
 def _fsdp_offload_rung(spec: ModelSpec, gpu: Gpu, count: int, context: int | None) -> Rung:
     """QLoRA with FSDP CPU offload: Answer.AI's setup for a 70B model on two 24 GB cards."""
     est = estimate(spec, "qlora", "nf4", gpus=count, context=context, offload=True, runtime=runtime_of(gpu))
@@ -1553,7 +1569,11 @@ def _published_report(
             )
         )
         fits.append(key != "no")
-    parts = [*lines, said]
+    several = next(((g, n) for g, n in named_setups(query) if n > 1), None)
+    # "Two 3090s for SDXL training, does 24 GB + 24 GB work?": an image or video model is not split over cards —
+    # each holds all of it (data parallel), so a second card adds speed, never memory; said first
+    pooled = [msg("canrun.published.per_card", setup=_setup(several[0].short_name, several[1]))] if several else []
+    parts = [*pooled, *lines, said]
     cards = _published_cards(query, need, snapshot, condition) if not checks else None
     parts.extend([cards] if cards is not None else [])
     lora = published_need(spec.id, "lora") if need.mode == "full_finetune" else None
@@ -2187,6 +2207,8 @@ def assess(
             notes.append(msg("canrun.note.none_in_budget", desktop=MAX_DESKTOP_GPUS, server=MAX_SERVER_GPUS))
     if other == "qlora" and chosen == "lora":
         notes.append(msg("canrun.note.qlora"))
+        if mode is None:  # "fine-tune" said without how: what the whole fine-tune would take on each setup
+            notes.extend(_full_finetune_notes(spec, setups, context))
     if chosen == "pretrain":
         notes.append(msg("canrun.note.pretrain"))
     if spec.is_moe and chosen == "inference":

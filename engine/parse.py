@@ -1177,10 +1177,18 @@ class Parser:
             kind in ("explain", "info", "can_run", "compare", "other", None)
             and not (kind == "explain" and topic)
             and (library := _library(reading.low))
-            and not (fields["model"] and (self._model_id(fields["model"]) or reading.model_sized))
+            and not (
+                fields["model"]
+                and (
+                    self._model_id(fields["model"])
+                    or load_model_catalog().family(fields["model"])
+                    or reading.model_sized
+                )
+            )
         ):
             # "FlashAttention on my V100?", "vLLM支持P40吗": the library asked about, carried as the model (a project
-            # we have no figures for gives way: "EasyR1 on a V100? error: FlashAttention needs Ampere"); the library
+            # we have no figures for gives way: "EasyR1 on a V100? error: FlashAttention needs Ampere"; a family we know
+            # does not: "how does Mixtral fit a 3090 in Ollama?" asks about Mixtral); the library
             # alone ("flash-attn?") asks what it needs of a GPU
             fields["model"] = library
             fields["kind"] = kind or "explain"

@@ -206,6 +206,26 @@ def test_finetune_defaults_to_lora_and_mentions_qlora():
     assert small.verdicts[0].mode == "qlora" and small.verdicts[0].fits
 
 
+def test_a_fine_tune_said_without_how_also_weighs_the_full_fine_tune():
+    # "Are 8 A100 80GB enough to fine-tune Llama 2 70B?": LoRA fits (the default), and whether a full fine-tune
+    # does, sharded over the 8 cards: 16 B per parameter (BF16 weights and gradients, FP32 master and AdamW's two
+    # moments) × 69B / 8 ≈ 128 GiB before activations — no.
+    report = assess(q(model="llama 2 70b", task="llm_finetune", gpus=("a100-80gb-sxm",), gpu_counts=(8,)))
+    assert report.verdicts[0].fits and report.verdicts[0].mode == "lora"
+    full = estimate("llama-2-70b", "full_finetune", "bf16", gpus=8)
+    assert full.per_gpu_gib > 16 * 68.98e9 / 8 / 2**30 > 80
+    said = [english(n) for n in report.notes if "full fine-tune" in english(n)]
+    assert said == [
+        f"A full fine-tune (BF16 mixed precision, sharded) does not fit: it needs {full.per_gpu_gib:.1f} GB per GPU,"
+        " more than 8× A100 80GB SXM4's 80 GB each."
+    ]
+    # a 1.5B model's full fine-tune fits two 3090s; the mode said ("LoRA fine-tune") leaves the note out
+    small = assess(q(model="qwen2.5 1.5b", task="llm_finetune", gpus=("rtx-3090",), gpu_counts=(2,)))
+    assert any("full fine-tune (BF16 mixed precision, sharded) fits too" in english(n) for n in small.notes)
+    said_lora = assess(q(model="qwen2.5 1.5b", task="llm_finetune", gpus=("rtx-3090",)), mode="lora")
+    assert not any("full fine-tune" in english(n) for n in said_lora.notes)
+
+
 def test_small_non_llm_finetune_is_full():
     report = assess(q(model="bert large", task="llm_finetune", gpus=("rtx-4060-laptop",)))
     assert report.mode == "full_finetune"
@@ -347,6 +367,9 @@ def _spread() -> list[object]:
         assess(q(model="33B", min_memory_gb=24, task="llm_finetune")),  # rescaled stand-in, QLoRA
         assess(q(model="mistral 7b", task="llm_finetune", gpus=("rtx-3060-12gb",))),  # LoRA → QLoRA
         assess(q(model="mistral 7b", task="llm_finetune", gpus=("rtx-4090",), gpu_counts=(2,))),  # LoRA on 2 GPUs
+        assess(q(model="qwen2.5 1.5b", task="llm_finetune", gpus=("rtx-5090",))),  # a full fine-tune fits too
+        assess(q(model="qwen2.5 1.5b", task="llm_finetune", gpus=("rtx-3090",), gpu_counts=(2,))),  # … sharded
+        assess(q(model="sdxl", gpus=("rtx-3090",), gpu_counts=(2,)), mode="full_finetune"),  # no pooled memory
         assess(q(model="mixtral 8x7b", gpus=("h100-pcie",))),  # MoE
         assess(q(model="bert large", task="llm_finetune", gpus=("rtx-4060-laptop",))),  # laptop, small full fine-tune
         assess(q(model="70B", task="llm_pretrain", gpus=("a100-80gb-sxm",), gpu_counts=(4,))),  # pre-training
@@ -794,6 +817,16 @@ def test_sdxl_lora_training_is_answered_from_kohyas_published_figures():
     assert verdict("gtx-1060-6gb") == "canrun.published.no"  # 6 GB < 8
     report = assess(q(model="sdxl"), mode="lora")
     assert report.needs[0].gib == 8 and "canrun.published.need" in report.headline.all_keys()
+
+
+def test_two_cards_for_an_image_model_say_first_that_memory_does_not_add_up():
+    # "I lack a little memory for SDXL training: two 3090s, does 24 GB + 24 GB work?" — each card holds the whole
+    # U-Net (data parallel): the need is per card, and the second card adds speed, not memory.
+    report = assess(q(model="sdxl", gpus=("rtx-3090",), gpu_counts=(2,)), mode="full_finetune")
+    keys = report.headline.all_keys()
+    assert keys.index("canrun.published.per_card") < keys.index("canrun.published.yes")
+    assert english(report.headline).startswith("2× RTX 3090 do not add up to one larger memory")
+    assert "canrun.published.per_card" not in assess(q(model="sdxl", gpus=("rtx-3090",))).headline.all_keys()
 
 
 def test_a_card_trains_in_the_16_bit_type_its_architecture_has():
