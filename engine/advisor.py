@@ -1758,6 +1758,8 @@ def info(query: Query, ctx: AdviceContext) -> Answer:
         )
         if workload in ("infer16", "infer8"):  # "Unique3D takes 4 minutes on my 3090, is that normal?"
             said.append(msg("advice.canrun.infer_time"))
+        elif workload == "train16" and query.kind == "other":  # "a day for 8 epochs on my 2080 Ti, reasonable?"
+            said.append(msg("advice.canrun.train_time"))
     else:
         said.append(
             msg(

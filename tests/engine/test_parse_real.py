@@ -1188,6 +1188,26 @@ def test_is_it_normal_about_the_time_a_run_takes_asks_how_fast_the_card_is(text:
 
 
 @pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Training FooGAN on my 3080 is really slow. Why, and how do I speed it up?", "other"),
+        ("我的3060跑BazTTS推理有点慢，有什么办法加速吗？", "other"),
+        ("为什么我用4070训练FooSeg一个epoch要3个小时？", "other"),  # why + a time spent
+        ("I need 9 hours per epoch with batch size 16 on one A6000 for FooDet. Is that expected?", "other"),
+        ("用2080ti训练了两天才5个epoch，合理吗？", "other"),  # "reasonable?" is "normal?"
+        ("Why is my 4090 slower than my old 3090 in FooDiffusion?", "compare"),  # weighed: a comparison
+        ("为什么两张3090训练比一张还慢？", "explain"),  # several cards: the guide on multi-GPU
+        ("训练一个epoch要40分钟，CPU温度85度，正常吗？3090", "power"),  # the heat is the trouble
+    ],
+)
+def test_a_run_that_is_slow_on_one_card_asks_how_fast_the_card_is(text: str, kind: str) -> None:
+    result = parse(text, standalone=True)
+    assert result.query.kind == kind
+    slow_note = any(n.key == "parse.note.slow_run" for n in result.notes)
+    assert slow_note == (kind == "other")  # what else makes a run slow comes with the card's speed
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "My PC reboots whenever I start training FooNet on my 3090. Why?",
