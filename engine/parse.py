@@ -319,6 +319,23 @@ class Parser:
             return gpu_id
         return min(candidates, key=lambda g: gpus[g].unified_memory_gb or 0, default=gpu_id)
 
+    def _tier_as_named(self, ids: list[str]) -> list[str]:
+        """ "My M1 Max 64 GB is slow: do M2 owners do better?": a bare chip beside a Max or Ultra named first is that
+        tier of its own generation (M2 Max), with the same memory where it was sold with it. (Beside a Pro a bare
+        chip is often the base one weighed against it: "M3 Pro or M4?")"""
+        first = next((c for i in ids if (c := _APPLE_CHIP.fullmatch(i)) and c.group("tier") in ("max", "ultra")), None)
+        if first is None:
+            return ids
+        gpus = self.index.catalog.gpus
+        size = gpus[first.group(0)].unified_memory_gb
+        out = []
+        for gpu_id in ids:
+            base = _APPLE_BASE.fullmatch(gpu_id)
+            tier = self._apple_chips().get(base.group("gen"), {}).get(first.group("tier"), []) if base else []
+            same = [g for g in tier if gpus[g].unified_memory_gb == size]
+            out.append((same or sorted(tier, key=lambda g: gpus[g].unified_memory_gb or 0) or [gpu_id])[0])
+        return out
+
     def _apple_by_memory(self, size: float, low: str) -> tuple[str, bool] | None:
         """The Apple chip sold with ``size`` GB of unified memory (a Mac Studio's: Max or Ultra; a Mac mini's or an
         iMac's: the generations it shipped with), and whether it was a guess among several (then the newest)."""
@@ -926,6 +943,7 @@ class Parser:
         ids = list(dict.fromkeys(m.gpu_id for m in mentions))
         if apple:
             ids = list(dict.fromkeys(self._apple_tier(i, memory, "mac studio" in low) for i in ids))
+            ids = list(dict.fromkeys(self._tier_as_named(ids)))
             chip_named = any(i.startswith("apple-") for i in ids)
             if not chip_named and memory and _apple_silicon_mac(low):
                 # "Mac Studio 192G": a Mac named by its memory alone is the Apple chip sold with that much
@@ -1265,6 +1283,12 @@ class Parser:
         s = reading.signals
         if model is None or reading.follow_up:
             return reading.rule_kind, (), _RULES
+        if (
+            reading.fields["cpu_only"]
+            and self.vocab.fit_intent.search(reading.low)
+            and (reading.fields["model"] or project_name(reading, self.vocab.not_projects))
+        ):
+            return "can_run", (), _RULES  # "能跑BarVoice吗？只有核显": whether it runs on the CPU
         if not _relevant(reading):
             return None, (), _RULES
         fits = "fit" in s and bool(_HARDWARE & s) and not _NOT_FIT & s and "trouble" not in s

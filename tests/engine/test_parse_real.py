@@ -1237,3 +1237,30 @@ def test_a_mac_asked_about_with_no_concept_named_gets_what_macs_run() -> None:
     # "GPU training for FooTTS on Macs, when?": no topic of the guide, a Mac — what Macs run, with Apple's notes
     query = q("When can we expect GPU training for FooTTS on a Mac?", standalone=True)
     assert query.kind == "can_run" and query.gpus and all(g.startswith("apple-") for g in query.gpus)
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        # a bare chip beside a Max or Ultra named first is that tier of its generation, same memory where sold
+        ("My M1 Max 64GB runs 70B slowly; are M2 owners doing better?", ("apple-m1-max-64gb", "apple-m2-max-64gb")),
+        ("M2 Ultra vs M3 for a 70B model", ("apple-m2-ultra-64gb", "apple-m3-ultra-96gb")),
+        # beside a Pro, a bare chip is often the base one weighed against it
+        ("M3 Pro 36GB or M4 for Stable Diffusion?", ("apple-m3-pro-36gb", "apple-m4-16gb")),
+    ],
+)
+def test_a_bare_apple_chip_beside_a_max_or_ultra_is_read_at_that_tier(text: str, gpus: tuple[str, ...]) -> None:
+    assert q(text, standalone=True).gpus == gpus
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can FooTTS run on my Win11 laptop with Intel Iris Xe graphics?",
+        "win10上能跑BarVoice吗？只有i7核显",
+    ],
+)
+def test_an_operating_system_or_a_cpu_is_no_project(text: str) -> None:
+    query = q(text, standalone=True)
+    assert query.model in ("FooTTS", "BarVoice") and query.kind == "can_run"  # the project, on the CPU
+    assert query.cpu_only
