@@ -1538,6 +1538,9 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
         headline, notes = wait_messages(query.gpus, snapshot=ctx.snapshot, condition=query.condition)
     if item.topic == "multi_gpu":
         headline, comparison = _scaling(query, ctx)
+        if query.ran_out or query.min_memory_gb:
+            # "only the first card runs out of memory", "can two 3090s pool to 48 GB?": memory per card leads
+            headline = msg("sentences", items=(msg("advice.scaling.memory", source=DATA_PARALLEL_SOURCE), headline))
     if verdicts := _library_verdicts(query):  # "vLLM支持P40吗？": the verdict on the card, then the requirement
         headline = msg("sentences", items=tuple(m for v in verdicts for m in v.said))
     return Answer(
@@ -1549,6 +1552,10 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
         comparison=comparison,
         rules=(Rule(id=f"explain.{item.topic}", text=title, source=item.source),),
     )
+
+
+# PyTorch's DataParallel: "output_device … (default: device_ids[0])" — every replica's outputs are gathered there
+DATA_PARALLEL_SOURCE = "https://docs.pytorch.org/docs/stable/generated/torch.nn.DataParallel.html"
 
 
 def _scaling(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison]:

@@ -1571,8 +1571,10 @@ def _published_report(
         fits.append(key != "no")
     several = next(((g, n) for g, n in named_setups(query) if n > 1), None)
     # "Two 3090s for SDXL training, does 24 GB + 24 GB work?": an image or video model is not split over cards —
-    # each holds all of it (data parallel), so a second card adds speed, never memory; said first
-    pooled = [msg("canrun.published.per_card", setup=_setup(several[0].short_name, several[1]))] if several else []
+    # each holds all of it (data parallel; in serving, each its own requests), so a second card adds speed, never
+    # memory; said first
+    per_card = "canrun.published.per_card" + (".inference" if need.mode == "inference" else "")
+    pooled = [msg(per_card, setup=_setup(several[0].short_name, several[1]))] if several else []
     parts = [*pooled, *lines, said]
     cards = _published_cards(query, need, snapshot, condition) if not checks else None
     parts.extend([cards] if cards is not None else [])

@@ -370,6 +370,7 @@ def _spread() -> list[object]:
         assess(q(model="qwen2.5 1.5b", task="llm_finetune", gpus=("rtx-5090",))),  # a full fine-tune fits too
         assess(q(model="qwen2.5 1.5b", task="llm_finetune", gpus=("rtx-3090",), gpu_counts=(2,))),  # … sharded
         assess(q(model="sdxl", gpus=("rtx-3090",), gpu_counts=(2,)), mode="full_finetune"),  # no pooled memory
+        assess(q(model="minigpt-4", gpus=("rtx-4090",), gpu_counts=(2,)), mode="inference"),  # … nor in serving
         assess(q(model="mixtral 8x7b", gpus=("h100-pcie",))),  # MoE
         assess(q(model="bert large", task="llm_finetune", gpus=("rtx-4060-laptop",))),  # laptop, small full fine-tune
         assess(q(model="70B", task="llm_pretrain", gpus=("a100-80gb-sxm",), gpu_counts=(4,))),  # pre-training
@@ -827,6 +828,8 @@ def test_two_cards_for_an_image_model_say_first_that_memory_does_not_add_up():
     assert keys.index("canrun.published.per_card") < keys.index("canrun.published.yes")
     assert english(report.headline).startswith("2× RTX 3090 do not add up to one larger memory")
     assert "canrun.published.per_card" not in assess(q(model="sdxl", gpus=("rtx-3090",))).headline.all_keys()
+    served = assess(q(model="minigpt-4", gpus=("rtx-4090",), gpu_counts=(2,)), mode="inference").headline.all_keys()
+    assert "canrun.published.per_card.inference" in served  # serving: each card its own requests
 
 
 def test_a_card_trains_in_the_16_bit_type_its_architecture_has():

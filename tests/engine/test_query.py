@@ -294,6 +294,21 @@ def test_explanation_headlines_are_the_guides_titles_in_every_language(topic):
         assert render(answer.headline, lang) == item.wording(lang).title
 
 
+def test_several_gpus_that_run_out_of_memory_lead_with_memory_per_card():
+    # "only the first card runs out of memory when I raise the batch", "can two 3090s pool to 48 GB?": memory does
+    # not add up (and DataParallel gathers on the first card), then the guide's scaling
+    for query in (
+        Query(kind="explain", topic="multi_gpu", task="computer_vision", ran_out=True),
+        Query(kind="explain", topic="multi_gpu", gpus=("rtx-3090",), gpu_counts=(2,), min_memory_gb=48),
+    ):
+        keys = advise(query).headline.all_keys()
+        assert keys[1:3] == ("advice.scaling.memory", "advice.scaling")
+        assert "DataParallel gathers every card's outputs on the first one" in english(advise(query).headline)
+    assert (
+        "advice.scaling.memory" not in advise(Query(kind="explain", topic="multi_gpu", num_gpus=4)).headline.all_keys()
+    )
+
+
 def test_several_gpus_lead_with_the_guides_scaling_for_the_setup_asked_about():
     """ "4 cards train slower than one — why?": the guide's model for N cards against one leads (the 1→8 A100 = 7×
     scaling: 4× = 4 × (7/8)^(2/3) = 3.66×), the side-by-side table beside it; one user's LLM decode over a layer
@@ -458,6 +473,8 @@ def _answers() -> list:
         (q(kind="other"), None),
         *((q(kind="explain", topic=topic), None) for topic in TOPICS),
         (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090",), gpu_counts=(2,)), None),
+        (q(kind="explain", topic="multi_gpu", ran_out=True), None),  # memory per card leads
+        (q(kind="other", gpus=("rtx-4090",), mode="lora", task="image_generation"), None),  # "slow, why?": run time
         (q(kind="info", gpus=("rtx-3090",), model="llama-2-7b", mode="lora"), None),
         (q(kind="cloud_vs_buy", gpus=("rtx-4090",), gpu_counts=(4,)), None),
         (q(kind="power", gpus=("rtx-4090",), psu_w=850), None),
@@ -535,3 +552,12 @@ def test_dates_in_headlines_render_per_language():
     assert isinstance(date, dt.date) and date == answer.options[0].price.date
     assert f"{date:%b %Y}" in english(answer.headline)
     assert f"{date.year}年{date.month}月" in render(answer.headline, "zh-Hant")
+
+
+def test_a_slow_run_on_one_card_gets_its_speed_and_what_sets_a_runs_time():
+    # "SDXL LoRA is extremely slow on my 4090, why?": the spec card's training speed, then what a run's time
+    # depends on (a question asked of speed, kind "other"); a plain spec card leaves that line out
+    slow = advise(Query(kind="other", gpus=("rtx-4090",), mode="lora", task="image_generation"))
+    assert slow.kind == "info" and "advice.canrun.train_time" in slow.headline.all_keys()
+    plain = advise(Query(kind="info", gpus=("rtx-4090",), mode="lora", task="image_generation"))
+    assert "advice.canrun.train_time" not in plain.headline.all_keys()
