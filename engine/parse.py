@@ -444,7 +444,11 @@ class Parser:
                 scan.take(start, end)
                 last = toks[i + length - 1][0]
                 plural = last[-1] == "s" and (last != run[length - 1][0] or last in self.vocab.gpu_noise)
-                count = count_before(scan, start, self.vocab, plural) or count_after(scan, end, self.vocab)
+                count = (
+                    None  # "32 A100-days", "2000 A100 GPU hours": GPU time, not 32 cards
+                    if _GPU_TIME.match(scan.low, end)
+                    else count_before(scan, start, self.vocab, plural) or count_after(scan, end, self.vocab)
+                )
                 other = self._other_memory(scan, run[:length], end, laptop) if memory is not None else None
                 mentions.append(Mention(gpu_id, start, end, memory, guessed, count, options, variants=bool(other)))
                 if other:  # "A100 40GB or 80GB": both variants, and the sizes only tell them apart
@@ -1590,6 +1594,8 @@ _BUDGET_AFTER = re.compile(r"\s*(?:usd|dollars?|元|块钱)?\s*(?:budget|预算|
 
 
 _NAME_PARTS = re.compile(r"[-_.]")
+# GPU time right after a card's name ("32 A100-days", "2,000 A100 GPU hours", "8000 A100卡时"): the number is time
+_GPU_TIME = re.compile(r"\s*-?\s*(?:gpus?[\s-]*)?(?:days?|hours?|hrs?)\b|\s*(?:gpu\s*)?(?:卡时|卡時|小时|小時|天)")
 _VARIANT_AFTER = re.compile(r"\s*(ti|super)(?![a-z0-9])")  # a variant word right after a card's name
 _GLUED_VARIANT = re.compile(r"([0-9]{3,4})(ti|super)$")  # "4090ti": a number and a variant word typed as one
 _HUGE_COUNT = re.compile(r"(?<![0-9.,$€£¥])([0-9]{5,9})\s*(?:[x张張片]\s*)?$")  # 10,000+ cards before a name

@@ -1264,3 +1264,21 @@ def test_an_operating_system_or_a_cpu_is_no_project(text: str) -> None:
     query = q(text, standalone=True)
     assert query.model in ("FooTTS", "BarVoice") and query.kind == "can_run"  # the project, on the CPU
     assert query.cpu_only
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "FooDiffusion took about 64 A100-days to train; how long would it take on one A100?",
+        "their paper says 2,000 A100 GPU hours, is one A100 enough for a rerun?",
+        "论文说训练用了 500 V100 卡时，一张V100要多久？",
+    ],
+)
+def test_gpu_time_before_a_card_is_no_count_of_cards(text: str) -> None:
+    query = q(text, standalone=True)
+    assert query.gpu_counts == (1,) and query.num_gpus in (None, 1)
+
+
+def test_a_dataset_is_no_project() -> None:
+    assert q("Can I train BazNet on CIFAR-10 with a 3060?", standalone=True).model != "CIFAR-10"
+    assert q("在ImageNet上训练需要多大显存？4090够吗", standalone=True).model != "ImageNet"
