@@ -120,7 +120,14 @@ def render(message: Msg, lang: Lang = "en") -> str:
     template = catalog()[message.key][lang]
     if not message.args:
         return template
-    return template.format(**{name: _value(v, lang) for name, v in message.args.items()})
+    return template.format(
+        **{
+            # a source named in a sentence ("Cloud price: …, {source}") reads in the reader's language where the
+            # citations catalog has it, as a rule's source does
+            name: citation(v, lang) if name == "source" and isinstance(v, str) else _value(v, lang)
+            for name, v in message.args.items()
+        }
+    )
 
 
 def say(lang: Lang, key: str, **values: Any) -> str:

@@ -9,9 +9,10 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
-from bot.words import english
+from bot.words import english, render
 from engine import advise
 from engine.catalog import load_catalog
+from engine.message import msg
 from engine.money import exchange_rates
 from engine.parse import parse
 from engine.parse_vocab import load_vocab
@@ -52,6 +53,19 @@ def test_autodl_prices_are_the_cited_yuan_at_the_rate_on_file(entry: str, cited:
     # the source keeps what was converted, at what rate, and where it was read
     assert f"¥{cny}/h" in c.source and "6.8966" in c.source and f"${expected}/h" in c.source
     assert "0xPabloLI/inside-china-ai" in c.source and "2026-08-13" in c.source
+
+
+def test_a_chinese_platforms_price_line_cites_its_source_in_the_readers_language() -> None:
+    # "autodl租4090多少钱": the price line's source reads in Chinese (the citations catalog), and no source of a
+    # rental price names a project file or a research note instead of the public page it was read from
+    for entry in [*AUTODL, "tencent-gn10xp-2xlarge40-2023"]:
+        c = load_catalog().clouds[entry]
+        line = msg("advice.note.cloud_price", provider=c.provider, instance=c.name, date=c.date, source=c.source)
+        zh = render(line, "zh-Hans")
+        assert ("AutoDL 价目表" in zh or "腾讯云官方价目表" in zh) and c.source not in zh
+        assert "AutoDL 價目表" in render(line, "zh-Hant") or "騰訊雲官方價目表" in render(line, "zh-Hant")
+    for c in load_catalog().clouds.values():
+        assert "data/" not in c.source and "handoff" not in c.source, c.id
 
 
 def test_autodl_4090_is_188_yuan_an_hour():
