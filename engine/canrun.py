@@ -1475,19 +1475,26 @@ _PUBLISHED_FILES = (("diffusion_training.yaml", "training"), ("published_require
 
 
 @lru_cache(maxsize=1)
-def _published() -> dict[tuple[str, str], PublishedNeed]:
-    """(model, mode) → its published need; where two tools publish one, the first row in the files."""
+def _published() -> dict[tuple[str, str], tuple[PublishedNeed, ...]]:
+    """(model, mode) → the published needs, one per tool, in the files' order (the first is the one answered)."""
     folder = data_dir() / "measurements"
-    out: dict[tuple[str, str], PublishedNeed] = {}
+    out: dict[tuple[str, str], tuple[PublishedNeed, ...]] = {}
     for name, key in _PUBLISHED_FILES:
         for row in read_yaml(folder / name)[key] if (folder / name).exists() else ():
-            out.setdefault((row["model"], row["mode"]), PublishedNeed(**row))
+            at = (row["model"], row["mode"])
+            out[at] = (*out.get(at, ()), PublishedNeed(**row))
     return out
 
 
 def published_need(model_id: str, mode: Mode) -> PublishedNeed | None:
-    """The published requirement for ``model_id`` in ``mode`` (QLoRA reads as LoRA), if any."""
-    return _published().get((model_id, "lora" if mode == "qlora" else mode))
+    """The published requirement for ``model_id`` in ``mode`` (QLoRA reads as LoRA), if any; where two tools
+    publish one, the first row in the files."""
+    return next(iter(published_needs(model_id, mode)), None)
+
+
+def published_needs(model_id: str, mode: Mode) -> tuple[PublishedNeed, ...]:
+    """Every tool's published requirement for ``model_id`` in ``mode``, the first one first."""
+    return _published().get((model_id, "lora" if mode == "qlora" else mode), ())
 
 
 def _published_cards(
@@ -1578,6 +1585,24 @@ def _published_report(
     parts = [*pooled, *lines, said]
     cards = _published_cards(query, need, snapshot, condition) if not checks else None
     parts.extend([cards] if cards is not None else [])
+    lighter = next(
+        (o for o in published_needs(spec.id, need.mode)[1:] if checks and o.min_gb <= min(h for _, h in checks)), None
+    )
+    if lighter is not None and not all(fits):
+        # "Can my 6 GB 1660 Super run Whisper large-v2?": no by openai-whisper's ~10 GB, yes by faster-whisper's
+        # measured 2.9 GB (int8) — the other tool's figures lead, then the first tool's verdict
+        parts.insert(  # leads: the setup does run it, with that tool
+            len(pooled),
+            msg(
+                "canrun.published.other_tool",
+                tool=lighter.tool or "",
+                min_gb=lighter.min_gb,
+                recommended_gb=lighter.recommended_gb,
+                settings=msg(f"canrun.published.settings.{lighter.id}"),
+                source=lighter.source,
+            ),
+        )
+        fits = [True] * len(fits)  # every setup holds the lighter tool's minimum
     lora = published_need(spec.id, "lora") if need.mode == "full_finetune" else None
     if lora is not None and checks and not all(fits):
         # "Can a 3060 train SDXL?": a whole fine-tune does not fit; a LoRA, by the same tool's figures, may.
@@ -1609,6 +1634,15 @@ def _unknown(text: str, suggestions: tuple[str, ...] | list[str]) -> Msg:
     if _is_family(text, suggestions):
         return msg("canrun.family_which", model=text, suggestions=names)
     return msg("canrun.unknown_model_suggest", model=text, suggestions=names)
+
+
+SIZE_ALIKE = 2.0  # versions of a family within this ratio of parameters are answered as one ("whisper large")
+
+
+def _alike_in_size(suggestions: tuple[str, ...] | list[str]) -> bool:
+    """Whether the models suggested for a family name are of about one size (largest ≤ 2× the smallest)."""
+    sizes = [load_model_catalog().get(s).params_b for s in suggestions]
+    return bool(sizes) and max(sizes) <= SIZE_ALIKE * min(sizes)
 
 
 def _is_family(text: str, suggestions: tuple[str, ...] | list[str]) -> bool:
@@ -2073,6 +2107,20 @@ def assess(
                 q, snapshot=snapshot, condition=condition, mode=mode, context=context, precision=precision
             ),
         )
+    if spec is None and _is_family(text, suggestions) and _alike_in_size(suggestions):
+        # "whisper large" (large-v3, large-v2, turbo: 0.8-1.6B): versions of one size are answered for the closest
+        # match, said so, rather than asked about — their needs hardly differ
+        closest = load_model_catalog().get(suggestions[0])
+        report = assess(
+            query.model_copy(update={"model": closest.name}),
+            snapshot=snapshot,
+            condition=condition,
+            mode=mode,
+            context=context,
+            precision=precision,
+        )
+        said = msg("canrun.family.read_as", family=text, model=closest.name)
+        return report.model_copy(update={"model_text": text, "headline": _sentences(said, report.headline)})
     if spec is None:
         headline = _unknown(text, suggestions)
         if named_setups(query) or query.min_memory_gb:
