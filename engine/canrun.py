@@ -1654,6 +1654,25 @@ def _is_family(text: str, suggestions: tuple[str, ...] | list[str]) -> bool:
     )
 
 
+_VERSIONED = re.compile(r"([a-z]+)[0-9]")  # a name key's family letters, before its version number
+
+
+def _of_a_known_family(text: str, suggestions: tuple[str, ...] | list[str]) -> bool:
+    """A versioned name whose family letters a close catalog name shares ("DeepSeek V4" beside DeepSeek
+    V3, "Kimi K2.5" and "Kimi-K2-Thinking" beside Kimi K2, "GLM-5" beside GLM-4.5): a version or variant
+    we lack of a model we know, whose size a 7B stand-in would misstate (DeepSeek V4 Flash has 284B
+    parameters). The 7B stand-in is for projects the catalog has no close name for ("Time-LLM")."""
+    catalog = load_model_catalog()
+    own = _VERSIONED.match(normalize_model_name(text))
+    if own is None:
+        return False
+    for model_id in suggestions:
+        other = _VERSIONED.match(normalize_model_name(catalog.get(model_id).name))
+        if other is not None and other.group(1) == own.group(1):
+            return True
+    return False
+
+
 def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) -> CanRunReport:
     """No GPU at all: a model runs on the CPU from system RAM. For an LLM, the RAM it takes at
     Q4_K_M and the decode speed system RAM allows (every token reads the weights once: dual-channel
@@ -2132,7 +2151,12 @@ def assess(
             # the user's own report that it ran out of memory (then the card's lean is already a no).
             known_floor = card.floor is not None and card.floor.task in _NOT_LLM_TASKS
             lean = card.lean if known_floor or query.ran_out else None
-            stand_in = lean is None and not query.ran_out and not _is_family(text, suggestions)
+            stand_in = (
+                lean is None
+                and not query.ran_out
+                and not _is_family(text, suggestions)
+                and not _of_a_known_family(text, suggestions)
+            )
             as_7b = _as_7b(query, text, mode, context) if stand_in else None
             return card.model_copy(
                 update={

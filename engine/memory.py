@@ -456,6 +456,8 @@ def _kv_term(model: ModelSpec, context: int, batch: int, kv_name: str, gpus: int
     extra: list[Msg] = []
     if model.local_layers:
         extra.append(msg("memory.basis.sliding_window", layers=model.local_layers, window=model.sliding_window))
+    if model.linear_layers:
+        extra.append(msg("memory.basis.linear_attention", layers=model.linear_layers))
     share = _kv_share(model, gpus, split)
     per_gpu = total * share
     if gpus > 1 and model.uses_mla and split == "tensor":

@@ -93,6 +93,11 @@ class ModelSpec(Frozen):
     sliding_window_layers: int | None = Field(
         default=None, ge=0, description="layers with local attention; None with a window: all of them"
     )
+    linear_attention_layers: int | None = Field(
+        default=None,
+        ge=0,
+        description="layers with linear attention (Gated DeltaNet): a fixed-size state, no growing KV cache",
+    )
 
     kv_lora_rank: int | None = Field(default=None, gt=0, description="MLA: compressed KV width")
     qk_rope_head_dim: int | None = Field(default=None, gt=0, description="MLA: decoupled RoPE key width")
@@ -135,6 +140,10 @@ class ModelSpec(Frozen):
             _fail(self, "sliding_window", "sliding_window_layers is set, sliding_window is not")
         if local is not None and (self.layers is None or local > self.layers):
             _fail(self, "sliding_window_layers", f"{local} exceeds layers {self.layers}")
+        linear = self.linear_attention_layers
+        if linear is not None and (self.layers is None or linear + self.local_layers >= self.layers):
+            left = f"{linear} linear + {self.local_layers} local layers"
+            _fail(self, "linear_attention_layers", f"{left} leave no full-attention layer of {self.layers}")
         short, long = self.default_context, self.max_context
         if short is not None and long is not None and short > long:
             _fail(self, "default_context", f"{short} exceeds max_context {long}")
@@ -156,8 +165,14 @@ class ModelSpec(Frozen):
         return self.layers if self.sliding_window_layers is None else self.sliding_window_layers
 
     @property
+    def linear_layers(self) -> int:
+        """Layers with linear attention: their state has a fixed size, so they keep no KV cache."""
+        return self.linear_attention_layers or 0
+
+    @property
     def global_layers(self) -> int | None:
-        return None if self.layers is None else self.layers - self.local_layers
+        """Layers whose KV cache grows with the whole context."""
+        return None if self.layers is None else self.layers - self.local_layers - self.linear_layers
 
     @property
     def kv_values_per_token_layer(self) -> int | None:
@@ -169,13 +184,14 @@ class ModelSpec(Frozen):
         return 2 * self.kv_heads * self.head_dim
 
     def kv_cache_bytes(self, context: int, bytes_per_value: float = 2.0) -> float | None:
-        """KV cache of one sequence of ``context`` tokens; local layers keep at most the window."""
+        """KV cache of one sequence of ``context`` tokens; local layers keep at most the window, and
+        linear-attention layers keep none (their fixed-size recurrent state is not a KV cache)."""
         per_layer = self.kv_values_per_token_layer
         if per_layer is None or self.layers is None:
             return None
         local = self.local_layers
         window = self.sliding_window or context
-        tokens = (self.layers - local) * context + local * min(context, window)
+        tokens = (self.layers - local - self.linear_layers) * context + local * min(context, window)
         return tokens * per_layer * bytes_per_value
 
 

@@ -442,6 +442,7 @@ def _spread() -> list[object]:
         assess(q(model="whisper large v3", gpus=("gtx-1060-6gb",))),  # a published inference need
         assess(q(model="GET3D", task="other", gpus=("gtx-1050-ti",))),  # an unknown model, under the floor
         assess(q(model="Time-LLM", task="llm_inference", gpus=("rtx-3090",))),  # an unknown LLM project: as a 7B
+        assess(q(model="qwen3.5 27b", gpus=("rtx-4090",))),  # a hybrid: its linear-attention layers keep no cache
         assess(q(model="flux.1 dev"), mode="lora"),  # a published need, no card: the cheapest cards for it
         assess(q(model="ktransformers", min_memory_gb=14, gpus=("rtx-4060-ti-16gb",))),  # a stated need, met
         assess(q(min_memory_gb=24, gpus=("rtx-3060-12gb",))),  # … and one the card falls short of
