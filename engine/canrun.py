@@ -1650,8 +1650,22 @@ def _is_family(text: str, suggestions: tuple[str, ...] | list[str]) -> bool:
     catalog = load_model_catalog()
     key = normalize_model_name(text)
     return bool(key and suggestions) and all(
-        normalize_model_name(catalog.get(s).name).startswith(key) for s in suggestions
+        normalize_model_name(catalog.get(s).name).startswith(key) and _words_lead(text, catalog.get(s).name)
+        for s in suggestions
     )
+
+
+def _words_lead(text: str, name: str) -> bool:
+    """Whether ``text``'s words begin ``name``'s, the last one ending at a word's end or before a digit:
+    "whisper large" leads "Whisper large-v3", "qwen" leads "Qwen2.5 0.5B", "minima" does not lead "MiniMax-M2"."""
+    said, named = _WORDS.findall(text.lower()), _WORDS.findall(name.lower())
+    if not said or len(said) > len(named) or said[:-1] != named[: len(said) - 1]:
+        return False
+    last, rest = said[-1], named[len(said) - 1]
+    return rest.startswith(last) and not rest[len(last) : len(last) + 1].isalpha()
+
+
+_WORDS = re.compile(r"[a-z0-9]+")
 
 
 _VERSIONED = re.compile(r"([a-z]+)[0-9]")  # a name key's family letters, before its version number

@@ -856,6 +856,8 @@ def test_versions_of_one_size_are_answered_for_the_closest_match():
     report = assess(q(model="whisper large", gpus=("rtx-3060-12gb",)))
     assert report.model_id == "whisper-large-v3" and report.headline.all_keys()[1] == "canrun.family.read_as"
     assert assess(q(model="whisper", gpus=("rtx-3060-12gb",))).model_id is None
+    # a name that only begins a word of the model's is no family of it: "MINIMA" is not MiniMax-M2
+    assert assess(q(model="MINIMA", gpus=("rtx-4090",))).model_id is None
 
 
 def test_a_card_trains_in_the_16_bit_type_its_architecture_has():
