@@ -797,6 +797,10 @@ class Parser:
                 mentions and not amount.per_card and _card_price(scan.low, amount.start, amount.end, mentions)
             ):
                 continue
+            if _CLOUD_SPEND.match(scan.low, amount.end):
+                # "$50K on AWS", "$2,000 a month on RunPod": what renting cost, no budget for a desktop
+                notes.append(msg("parse.note.cloud_spend", amount=_amount(amount.value)))
+                continue
             if hints is None:  # place words matter only once there is an amount
                 hints = currency_hints(words, self.vocab)
             if amount.negative:
@@ -1594,6 +1598,12 @@ _BUDGET_AFTER = re.compile(r"\s*(?:usd|dollars?|元|块钱)?\s*(?:budget|预算|
 
 
 _NAME_PARTS = re.compile(r"[-_.]")
+# Money spent renting, said right after the amount: "$50K on AWS", "$2,000 a month on RunPod", "1万块在AutoDL上"
+_CLOUD_SPEND = re.compile(
+    r"\s*(?:(?:a|per|each)\s+(?:month|year|week)\s+)?(?:on|in|at|for)\s+(?:the\s+)?"
+    r"(?:aws|gcp|google\s+cloud|azure|cloud|colab|runpod|vast(?:\.ai)?|lambda|paperspace|autodl|modal|coreweave)\b"
+    r"|\s*(?:元|块|塊|块钱|塊錢|人民币|人民幣)?\s*(?:花)?在\s*(?:autodl|aws|colab|云|雲|阿里云|腾讯云)"
+)
 # GPU time right after a card's name ("32 A100-days", "2,000 A100 GPU hours", "8000 A100卡时"): the number is time
 _GPU_TIME = re.compile(r"\s*-?\s*(?:gpus?[\s-]*)?(?:days?|hours?|hrs?)\b|\s*(?:gpu\s*)?(?:卡时|卡時|小时|小時|天)")
 _VARIANT_AFTER = re.compile(r"\s*(ti|super)(?![a-z0-9])")  # a variant word right after a card's name

@@ -1282,3 +1282,19 @@ def test_gpu_time_before_a_card_is_no_count_of_cards(text: str) -> None:
 def test_a_dataset_is_no_project() -> None:
     assert q("Can I train BazNet on CIFAR-10 with a 3060?", standalone=True).model != "CIFAR-10"
     assert q("在ImageNet上训练需要多大显存？4090够吗", standalone=True).model != "ImageNet"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I spend $1,200 a month on RunPod; should I buy a 4090 instead?",
+        "Training FooTTS cost them $30K on AWS; what would a local rig need?",
+        "我每个月花3000元在AutoDL上，要不要自己买一张4090？",
+    ],
+)
+def test_money_spent_renting_is_no_budget_for_a_card(text: str) -> None:
+    assert parse(text, standalone=True).query.budget is None
+
+
+def test_a_budget_beside_a_shop_is_still_a_budget() -> None:
+    assert q("best GPU for $1,500 on Amazon for LoRA?", standalone=True).budget.amount == 1500
