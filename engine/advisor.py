@@ -1450,6 +1450,7 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
     said: dict[str, Value] = {
         "count": count,
         "gpu": gpu.short_name,
+        "gpu_w": result.gpu_power_w * count,
         "load_w": result.load_w,
         "psu_w": result.recommended_psu_w,
     }
@@ -1506,6 +1507,7 @@ def _power_per_card(query: Query) -> Answer:
         msg(
             "advice.power.each_with_psu" if p.psu_verdict is not None else "advice.power.each",
             setup=setup(catalog.get(p.gpu_id).short_name, p.gpu_count),
+            gpu_w=p.gpu_power_w * p.gpu_count,
             load_w=p.load_w,
             psu_w=p.recommended_psu_w,
             **({"verdict": p.psu_verdict} if p.psu_verdict is not None else {}),
