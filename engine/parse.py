@@ -1316,9 +1316,14 @@ class Parser:
             ):
                 task = tasks.best
         if "support" in s and not _NOT_FIT & s:
-            if self.vocab.software_words.search(reading.low) or project_name(reading, self.vocab.not_projects) is None:
+            if self.vocab.software_words.search(reading.low) or (
+                project_name(reading, self.vocab.not_projects) is None
+                and (reading.fields["task"] != "llm_inference" or _library(reading.low))
+            ):
                 return "info", (), task  # "is the 5090 supported by PyTorch?": its software status
-            return "can_run", (), task  # "is the 5090 supported by starVLA?": whether that project runs on it
+            # "is the 5090 supported by starVLA?", "想用MTT S80跑本地大模型，支持吗？": whether that project, or LLMs,
+            # run on it
+            return "can_run", (), task
         if (
             {"gpus:1", "model"} <= s
             and self.vocab.support_words.search(reading.low)

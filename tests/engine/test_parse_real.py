@@ -1298,3 +1298,15 @@ def test_money_spent_renting_is_no_budget_for_a_card(text: str) -> None:
 
 def test_a_budget_beside_a_shop_is_still_a_budget() -> None:
     assert q("best GPU for $1,500 on Amazon for LoRA?", standalone=True).budget.amount == 1500
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("想用 Arc A770 跑本地大模型，这张卡支持吗？", "can_run"),  # LLMs on the card: what it runs, then its software
+        ("Is the RTX 5090 supported by PyTorch yet?", "info"),  # a framework: the card's software status
+        ("We'll buy RTX 5090s for Ollama; when will it be supported?", "info"),  # a library: its requirement
+    ],
+)
+def test_support_asked_for_running_llms_on_a_card_is_what_the_card_runs(text: str, kind: str) -> None:
+    assert q(text, standalone=True).kind == kind
