@@ -121,9 +121,28 @@ def test_a_size_less_coder_name_is_a_family_not_a_guess():
     assert catalog.family("qwen3 coder") == ["qwen3-coder-30b-a3b", "qwen3-coder-480b-a35b"]
 
 
-def test_moe_shapes_are_the_configs():
-    catalog = load_model_catalog()
-    shape = lambda m: (  # noqa: E731
+@pytest.mark.parametrize(
+    ("model_id", "shape"),
+    [  # (params_b, active_params_b, layers, hidden_size, intermediate_size, experts, experts_per_token)
+        ("glm-4.5", (355.0, 32.0, 92, 5120, 1536, 160, 8)),
+        ("glm-4.5-air", (106.0, 12.0, 46, 4096, 1408, 128, 8)),
+        ("kimi-k2", (1000.0, 32.0, 61, 7168, 2048, 384, 8)),
+        ("qwen3-coder-480b-a35b", (480.0, 35.0, 62, 6144, 2560, 160, 8)),
+        ("qwen3-coder-30b-a3b", (30.5, 3.3, 48, 2048, 768, 128, 8)),
+        ("deepseek-coder-v2", (236.0, 21.0, 60, 5120, 1536, 160, 6)),
+        ("deepseek-coder-v2-lite", (16.0, 2.4, 27, 2048, 1408, 64, 6)),
+        # the 2025-2026 models (tests/engine/test_models_2026.py has their sources and worked memory)
+        ("qwen3.5-35b-a3b", (35.0, 3.0, 40, 2048, 512, 256, 8)),
+        ("qwen3.5-122b-a10b", (122.0, 10.0, 48, 3072, 1024, 256, 8)),
+        ("qwen3.5-397b-a17b", (397.0, 17.0, 60, 4096, 1024, 512, 10)),
+        ("qwen3-next-80b-a3b", (80.0, 3.0, 48, 2048, 512, 512, 10)),
+        ("minimax-m2", (230.0, 10.0, 62, 3072, 1536, 256, 8)),
+        ("glm-4.6", (355.0, 32.0, 92, 5120, 1536, 160, 8)),
+    ],
+)
+def test_moe_shapes_are_the_configs(model_id: str, shape: tuple[float, ...]) -> None:
+    m = load_model_catalog().get(model_id)
+    assert (
         m.params_b,
         m.active_params_b,
         m.layers,
@@ -131,14 +150,7 @@ def test_moe_shapes_are_the_configs():
         m.intermediate_size,
         m.experts,
         m.experts_per_token,
-    )
-    assert shape(catalog.get("glm-4.5")) == (355.0, 32.0, 92, 5120, 1536, 160, 8)
-    assert shape(catalog.get("glm-4.5-air")) == (106.0, 12.0, 46, 4096, 1408, 128, 8)
-    assert shape(catalog.get("kimi-k2")) == (1000.0, 32.0, 61, 7168, 2048, 384, 8)
-    assert shape(catalog.get("qwen3-coder-480b-a35b")) == (480.0, 35.0, 62, 6144, 2560, 160, 8)
-    assert shape(catalog.get("qwen3-coder-30b-a3b")) == (30.5, 3.3, 48, 2048, 768, 128, 8)
-    assert shape(catalog.get("deepseek-coder-v2")) == (236.0, 21.0, 60, 5120, 1536, 160, 6)
-    assert shape(catalog.get("deepseek-coder-v2-lite")) == (16.0, 2.4, 27, 2048, 1408, 64, 6)
+    ) == shape
 
 
 def test_kv_cache_follows_each_attention_design():
