@@ -325,3 +325,19 @@ def test_a_version_we_lack_of_a_known_model_is_not_weighed_as_a_7b(name):
 def test_the_parser_reads_the_new_names(text, model, gpus):
     query = parse(text).query
     assert query is not None and query.model == model and query.gpus == gpus
+
+
+@pytest.mark.parametrize(
+    ("name", "model_id"),
+    [
+        # Ollama's deepseek-r1 tags (https://ollama.com/library/deepseek-r1): 1.5b-70b are the distills, 671b is R1
+        ("deepseek-r1:32b", "deepseek-r1-distill-qwen-32b"),
+        ("deepseek 32b", "deepseek-r1-distill-qwen-32b"),
+        ("deepseek r1 70b", "deepseek-r1-distill-llama-70b"),
+        ("deepseek 8b", "deepseek-r1-distill-llama-8b"),
+        ("deepseek 671b", "deepseek-r1"),
+        ("满血版deepseek", "deepseek-r1"),  # "the full-strength DeepSeek": the 671B model, not a distill
+    ],
+)
+def test_deepseek_by_its_ollama_tag_or_size_is_the_model_that_tag_pulls(name: str, model_id: str) -> None:
+    assert load_model_catalog().resolve(name) == model_id
