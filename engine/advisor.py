@@ -1163,6 +1163,8 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
                 gpu=top.name,
                 provider=top.provider,
                 hourly=top.on_demand_usd_per_hour or top.spot_usd_per_hour,
+                # "租一张A100一个月多少钱": the month of it around the clock (24 h × 365 / 12 = 730 h)
+                month=(top.on_demand_usd_per_hour or top.spot_usd_per_hour or Decimal(0)) * HOURS_A_MONTH,
                 count=len(held),
                 date=top.date,
                 **({"spot": min(spots)} if spots else {}),
@@ -1556,6 +1558,7 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
     )
 
 
+HOURS_A_MONTH = 730  # 24 h × 365 days / 12: a rented card's month around the clock
 # PyTorch's DataParallel: "output_device … (default: device_ids[0])" — every replica's outputs are gathered there
 DATA_PARALLEL_SOURCE = "https://docs.pytorch.org/docs/stable/generated/torch.nn.DataParallel.html"
 

@@ -367,6 +367,8 @@ def test_renting_is_priced_per_hour_of_work_and_a_card_question_leads_with_the_p
     assert where.break_even is not None
     offer = where.headline["items"][0]
     assert where.break_even.inputs.cloud_usd_per_hour == offer["hourly"]
+    # "租一张4090一个月多少钱": the offer's month around the clock, 24 h × 365 / 12 = 730 hours
+    assert offer["month"] == offer["hourly"] * 730
     # "四张4090一小时多少钱": the whole setup's hour at that rate follows the offer
     four = advise(Query(kind="cloud_vs_buy", gpus=("rtx-4090",), gpu_counts=(4,), num_gpus=4))
     offer, whole = four.headline["items"][0]["items"]
