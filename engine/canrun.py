@@ -59,7 +59,7 @@ from engine.performance import RelativeSpeed, scaling_efficiency
 from engine.power import plan
 from engine.query import Query
 from engine.specs import Gpu
-from engine.support import mac_and_nvidia
+from engine.support import EGPU_SOURCE, mac_and_nvidia
 
 # Single-stream decoding reaches 60-80 % of peak memory bandwidth in llama.cpp, vLLM and
 # TensorRT-LLM measurements of memory-bound matmuls; the range is the answer, not its middle.
@@ -1223,13 +1223,6 @@ def _mode_for(spec: ModelSpec, query: Query, mode: Mode | None) -> tuple[Mode, M
             None,
         )
     return "inference", msg("canrun.mode_reason.inference"), None
-
-
-# An NVIDIA card on an Apple silicon Mac: Apple silicon has no eGPU support of its own and macOS no NVIDIA
-# driver; since March 2026 Tiny Corp's Apple-signed TinyGPU DriverKit extension runs Ampere-or-newer cards
-# over Thunderbolt/USB4 for tinygrad compute only (github.com/tinygrad/tinygrad/issues/15843). Measured:
-# an RTX 5090 on a Mac mini M4 Pro decoded Llama 3.1 8B at ~7.48 tokens/s.
-EGPU_SOURCE = "https://www.techspot.com/news/112082-someone-finally-got-rtx-5090-running-mac-no.html"
 
 
 def egpu_notes(gpus: list[Gpu]) -> tuple[Msg, ...]:

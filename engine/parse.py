@@ -57,6 +57,7 @@ from engine.parse_vocab import (
 )
 from engine.query import BOUNDS, ParseResult, Query
 from engine.specs import Gpu
+from engine.support import EGPU_SOURCE
 
 FUZZY_REMEMBERED = 4096  # GPU-like names whose fuzzy match is remembered (an LRU; see _resolve_fuzzy)
 LIMIT = 2000  # characters read; longer text is cut before any regex runs
@@ -1236,6 +1237,7 @@ class Parser:
             notes=(
                 *reading.notes,
                 *((msg("parse.note.mac_sizes"),) if mac_sizes else ()),
+                *(_mac_egpu(reading, fields.get("gpus") or ())),
                 *((msg("parse.note.free_colab", source=FREE_COLAB_SOURCE),) if colab else ()),
                 *((msg("parse.note.slow_run", source=SYSMEM_FALLBACK_SOURCE),) if slow_run else ()),
                 *((self._laptop_note(),) if kind == "recommend" and "laptop" in reading.signals else ()),
@@ -1493,6 +1495,19 @@ def _supposed(low: str, start: int, vocab: Vocab) -> bool:
 # NVIDIA on the Windows driver's fallback to system memory when a card's memory is full (driver 536.40 on; it can be
 # turned off from 546.01): runs keep going, "albeit at lower speeds".
 SYSMEM_FALLBACK_SOURCE = "https://nvidia.custhelp.com/app/answers/detail/a_id/5490"
+_EGPU = re.compile(r"\begpus?\b|external\s+gpu|外接显卡|外接顯卡|外置显卡|外置顯卡|显卡坞|顯卡塢|显卡扩展坞|顯卡擴展塢")
+
+
+def _mac_egpu(reading: Reading, gpus: tuple[str, ...]) -> tuple[Msg, ...]:
+    """ "Can I use an eGPU with my MacBook for CUDA?": an Apple silicon Mac takes no NVIDIA card (the can-run note
+    with both named says so too; here no NVIDIA card is named), said beside whatever the Mac itself runs."""
+    mac = _apple_silicon_mac(reading.low) or any(g.startswith("apple-") for g in gpus)
+    nvidia_named = any(not g.startswith("apple-") for g in gpus)
+    if not (mac and not nvidia_named and _EGPU.search(reading.low)):
+        return ()
+    return (msg("parse.note.mac_egpu", source=EGPU_SOURCE),)
+
+
 # Colab's free tier: a T4 (16 GB), as Chris McCormick's table of Colab GPUs (updated March 2026) says: "The T4 is
 # still free".
 FREE_COLAB_GPU = "t4"

@@ -164,6 +164,13 @@ def caveats_for(gpu_ids: tuple[str, ...], *, compared: bool = False) -> tuple[Ms
     return _merged_macs(out)
 
 
+# An NVIDIA card on an Apple silicon Mac: Apple silicon has no eGPU support of its own and macOS no NVIDIA
+# driver; since March 2026 Tiny Corp's Apple-signed TinyGPU DriverKit extension runs Ampere-or-newer cards
+# over Thunderbolt/USB4 for tinygrad compute only (github.com/tinygrad/tinygrad/issues/15843). Measured:
+# an RTX 5090 on a Mac mini M4 Pro decoded Llama 3.1 8B at ~7.48 tokens/s.
+EGPU_SOURCE = "https://www.techspot.com/news/112082-someone-finally-got-rtx-5090-running-mac-no.html"
+
+
 def mac_and_nvidia(gpus: list[Gpu]) -> tuple[Gpu, Gpu] | None:
     """The first Apple silicon Mac and the first NVIDIA card among ``gpus``, when both are there: a pair that
     cannot work together (no NVIDIA driver on Apple silicon)."""

@@ -1310,3 +1310,17 @@ def test_a_budget_beside_a_shop_is_still_a_budget() -> None:
 )
 def test_support_asked_for_running_llms_on_a_card_is_what_the_card_runs(text: str, kind: str) -> None:
     assert q(text, standalone=True).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Can I use an eGPU with my MacBook for CUDA?", True),
+        ("M2 Max 能外接显卡跑CUDA吗", True),
+        ("Can my M2 Max run Llama 3 8B?", False),  # no eGPU asked about
+        ("Will an eGPU with a 3090 speed up my ThinkPad?", False),  # no Mac
+    ],
+)
+def test_an_egpu_asked_of_a_mac_is_answered_with_what_a_mac_takes(text: str, said: bool) -> None:
+    notes = parse(text, standalone=True).notes
+    assert any(n.key == "parse.note.mac_egpu" for n in notes) == said
