@@ -1317,6 +1317,8 @@ class Parser:
                 and tasks.confidence >= TASK_CONFIDENCE
             ):
                 task = tasks.best
+        if "gpus:1" in s and "model" not in s and not _NOT_FIT & s and _WHICH_MODEL.search(reading.low):
+            return "can_run", (), task  # "best model for my 3090?", "我的4090适合跑什么模型": what the card runs
         if "support" in s and not _NOT_FIT & s:
             if self.vocab.software_words.search(reading.low) or (
                 project_name(reading, self.vocab.not_projects) is None
@@ -1422,6 +1424,12 @@ _WHICH_BETTER = re.compile(
 _SUPPORT_ASK = re.compile(
     r"(?:适配|適配|支持|支援)[^，。,.]{0,30}[吗嗎？?]"
     r"|\b(?:does|will|can)\s+[\w.-]+\s+(?:support|work\s+with|run\s+on)\b"
+)
+# Which model to run on a card ("best model for my 3090?", "what LLMs can I run", "适合跑什么模型"): what it runs
+_WHICH_MODEL = re.compile(
+    r"\b(?:best|which|what|good|largest|biggest)\s+(?:\w+\s+){0,2}(?:models?|llms?)\b"
+    r"|(?:跑|运行|運行|部署|用)[^，。？?]{0,6}(?:什么|什麼|哪个|哪個|哪些|什么样的|哪种|哪種|多大的?)(?:大)?模型"
+    r"|(?:什么|什麼|哪个|哪個|哪些|多大的?)(?:大)?模型[^，。？?]{0,4}(?:能跑|可以跑|跑得动|跑得動|合适|合適|适合|適合)"
 )
 _OBJECTIVE = {"entry": "cheapest"}  # the objective each word list means, where its name is not one
 

@@ -1324,3 +1324,16 @@ def test_support_asked_for_running_llms_on_a_card_is_what_the_card_runs(text: st
 def test_an_egpu_asked_of_a_mac_is_answered_with_what_a_mac_takes(text: str, said: bool) -> None:
     notes = parse(text, standalone=True).notes
     assert any(n.key == "parse.note.mac_egpu" for n in notes) == said
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("best model for my 3090?", "can_run"),  # what the user's card runs
+        ("What's the biggest LLM my 4060 Ti 16GB can handle?", "can_run"),
+        ("我的4070适合跑什么模型？", "can_run"),
+        ("有没有什么模型推理加速方案？4090上单帧120ms", "other"),  # "什么模型" not asked of the card
+    ],
+)
+def test_which_model_to_run_on_a_card_is_what_the_card_runs(text: str, kind: str) -> None:
+    assert q(text, standalone=True).kind == kind
