@@ -51,7 +51,7 @@ from engine.performance import compare, relative_speed, speed
 from engine.power import SUGGESTED_CUT_W, plan, power_limit_tradeoff
 from engine.query import BOUNDS, Objective, Query, Task
 from engine.specs import WORKLOADS, CloudInstance, Gpu, Workload
-from engine.support import caveats_for, software_caveats, software_notes
+from engine.support import SYSMEM_FALLBACK_SOURCE, caveats_for, software_caveats, software_notes
 from engine.waiting import wait_messages
 
 # Local LLM use is batch-1 chat: bandwidth-bound decode (issue 21 item 4); "8-bit inference" stays for
@@ -1882,6 +1882,13 @@ def other(query: Query, ctx: AdviceContext) -> Answer:
         return info(query, ctx)
     if library_named(query.model):  # "flash-attn?", "ollama 支持哪些显卡": what the library needs of a GPU
         return explain_topic(query.model_copy(update={"kind": "explain", "topic": None}), ctx)
+    if query.workload:  # "an epoch takes 10 minutes, why so slow?" (parse sets the work): what sets a run's speed
+        return Answer(
+            kind="other",
+            query=query,
+            headline=msg("advice.other.slow_run", source=SYSMEM_FALLBACK_SOURCE),
+            follow_up=FollowUp(field="gpu", question=msg("advice.followup.slow_gpu"), choices=()),
+        )
     return Answer(
         kind="other",
         query=query,

@@ -24,6 +24,7 @@ from engine.catalog import Catalog, load_catalog
 from engine.classify import NONE, Classifier, load_classifier
 from engine.libraries import libraries
 from engine.memo import ANSWERS_REMEMBERED
+from engine.memory import TRAINING_MODES
 from engine.message import Msg, msg
 from engine.model_specs import load_model_catalog
 from engine.money import Money
@@ -57,7 +58,7 @@ from engine.parse_vocab import (
 )
 from engine.query import BOUNDS, ParseResult, Query
 from engine.specs import Gpu
-from engine.support import EGPU_SOURCE
+from engine.support import EGPU_SOURCE, SYSMEM_FALLBACK_SOURCE
 
 FUZZY_REMEMBERED = 4096  # GPU-like names whose fuzzy match is remembered (an LRU; see _resolve_fuzzy)
 LIMIT = 2000  # characters read; longer text is cut before any regex runs
@@ -1195,6 +1196,18 @@ class Parser:
         # "SDXL LoRA is extremely slow on my 4090, why?": the spec card gives the card's speed; what else makes a
         # run slow comes with it
         slow_run = kind == "other" and len(reading.mentions) == 1 and _too_slow(reading.low)
+        if (
+            kind in ("other", None)
+            and not reading.mentions
+            and not fields["workload"]
+            and (_too_slow(reading.low) or (_HOW_LONG.search(reading.low) and _TIME_SPENT.search(reading.low)))
+        ):
+            # "an epoch takes 10 minutes, why so slow?" with no card named: a question of speed for the work — the
+            # answer says what sets it, and asks for the card
+            trains = fields["mode"] in TRAINING_MODES or (fields["task"] or "").endswith(("finetune", "pretrain"))
+            fields["workload"] = (
+                "infer16" if fields["mode"] == "inference" or (not trains and _RUNS.search(reading.low)) else "train16"
+            )
         if kind == "recommend" and _upgrades_own(reading, self.vocab):
             fields["objective"] = "upgrade"  # a step up from the user's own card, not a verdict on it
         elif kind == "recommend":  # "a budget GPU for learning", "the most powerful card under $2,000"
@@ -1366,7 +1379,7 @@ class Parser:
             return "power", (), task
         if (
             _too_slow(reading.low)
-            and len(reading.mentions) == 1  # the card's spec card answers (with none, the classifier decides)
+            and len(reading.mentions) <= 1  # the card's spec card answers; with none, what sets a run's speed
             and (reading.fields["num_gpus"] or 1) == 1
             and not {"cue:power", "cue:cloud"} & s  # "an epoch takes 40 min and the CPU sits at 85 °C"
         ):
@@ -1425,6 +1438,8 @@ _SUPPORT_ASK = re.compile(
     r"(?:适配|適配|支持|支援)[^，。,.]{0,30}[吗嗎？?]"
     r"|\b(?:does|will|can)\s+[\w.-]+\s+(?:support|work\s+with|run\s+on)\b"
 )
+# Running, not training: "inference", "generate", "推理", "生成", fps
+_RUNS = re.compile(r"\binfer|\bgenerat|\bfps\b|推理|生成|识别|識別")
 # Which model to run on a card ("best model for my 3090?", "what LLMs can I run", "适合跑什么模型"): what it runs
 _WHICH_MODEL = re.compile(
     r"\b(?:best|which|what|good|largest|biggest)\s+(?:\w+\s+){0,2}(?:models?|llms?)\b"
@@ -1459,10 +1474,17 @@ _TIME_TAKEN = re.compile(
     r"|\bs/it\b|\bit/s\b|\bfps\b|tokens?/s|\bper epoch\b|速度"
 )
 # "Why so slow?", "how can I speed it up?" ("有点慢，有什么好方法加速吗"): a run's speed questioned
-_SLOW = re.compile(r"\b(?:slow|slower|slowly)\b|慢")
+_SLOW = re.compile(
+    r"\b(?:slow|slower|slowly)\b|\b(?:too|so|very)\s+long\b|慢|太久|很久|好久"
+    # the GPU barely used ("GPU utilization is 0%", "gpu_load很低", "GPU占用非常低"): the run waits on something else
+    r"|(?:utili[sz]ation|gpu[\s_-]?(?:load|usage|util)|利用率|占用率|使用率|gpu占用|gpu使用)[^，。,.;；]{0,8}"
+    r"(?:低|不高|\b0\s*%|\blow\b)"
+)
+_HOW_LONG = re.compile(r"\bhow\s+long\b|多久|多长时间|多長時間")
 _WHY_OR_FIX = re.compile(
     r"\bwhy\b|\bhow\s+(?:can|do|could|should)\s+i\s+(?:make\s+it\s+faster|speed)|\bspeed\s+(?:it\s+)?up\b"
-    r"|\baccelerat|为什么|為什麼|为啥|為啥|加速|提速|怎么办|怎麼辦|怎么解决|怎麼解決|如何解决|如何解決"
+    r"|\baccelerat|\bwhat\s+(?:is\s+)?the\s+(?:reason|cause)|为什么|為什麼|为啥|為啥|什么原因|什麼原因|加速|提速"
+    r"|怎么办|怎麼辦|怎么解决|怎麼解決|如何解决|如何解決"
 )
 # A time spent, said with a number ("1个小时", "a day for 8 epochs", "11 hours per epoch"): no speed word alone
 _TIME_SPENT = re.compile(
@@ -1471,7 +1493,8 @@ _TIME_SPENT = re.compile(
 )
 _WHY = re.compile(r"\bwhy\b|为什么|為什麼|为啥|為啥")
 _MEMORY_TROUBLE = re.compile(
-    r"不够|不夠|不足|占用|佔用|\boom\b|out of memory|\benough\b"
+    r"不够|不夠|不足|显存[^，。？?]{0,4}占用|顯存[^，。？?]{0,4}佔用|占用[^，。？?]{0,4}显存|佔用[^，。？?]{0,4}顯存"
+    r"|\boom\b|out of memory|\benough\b"
     r"|显存[^，。？?]{0,6}(?:多少|应)|多大的?显存|多少显存"
 )
 
@@ -1482,12 +1505,12 @@ def _too_slow(low: str) -> bool:
     timed = (_IS_IT_NORMAL.search(low) and (_TIME_TAKEN.search(low) or _TIME_SPENT.search(low))) or (
         _WHY.search(low) and _TIME_SPENT.search(low)
     )
-    slow = _SLOW.search(low) and _WHY_OR_FIX.search(low)
+    slow = _SLOW.search(low) and (_WHY_OR_FIX.search(low) or _HOW_LONG.search(low))
     return bool(timed or slow) and not _MEMORY_TROUBLE.search(low) and not _COMPARED.search(low)
 
 
 # Two things weighed against each other ("slower than my 3090", "比3090慢"): a comparison, not one run's speed
-_COMPARED = re.compile(r"\bthan\b|比|不如|\bvs\.?\b|\bversus\b")
+_COMPARED = re.compile(r"\bthan\b|比(?![较較])|不如|\bvs\.?\b|\bversus\b")
 _CLAUSE_BREAK = re.compile(r"[.!?;,。！？；，\n]")
 
 
@@ -1500,9 +1523,6 @@ def _supposed(low: str, start: int, vocab: Vocab) -> bool:
     return vocab.conditional_words.search(clause) is not None
 
 
-# NVIDIA on the Windows driver's fallback to system memory when a card's memory is full (driver 536.40 on; it can be
-# turned off from 546.01): runs keep going, "albeit at lower speeds".
-SYSMEM_FALLBACK_SOURCE = "https://nvidia.custhelp.com/app/answers/detail/a_id/5490"
 _EGPU = re.compile(r"\begpus?\b|external\s+gpu|外接显卡|外接顯卡|外置显卡|外置顯卡|显卡坞|顯卡塢|显卡扩展坞|顯卡擴展塢")
 
 

@@ -164,6 +164,9 @@ def caveats_for(gpu_ids: tuple[str, ...], *, compared: bool = False) -> tuple[Ms
     return _merged_macs(out)
 
 
+# NVIDIA on the Windows driver's fallback to system memory when a card's memory is full (driver 536.40 on; it can be
+# turned off from 546.01): runs keep going, "albeit at lower speeds" — a common cause of a run far slower than the card.
+SYSMEM_FALLBACK_SOURCE = "https://nvidia.custhelp.com/app/answers/detail/a_id/5490"
 # An NVIDIA card on an Apple silicon Mac: Apple silicon has no eGPU support of its own and macOS no NVIDIA
 # driver; since March 2026 Tiny Corp's Apple-signed TinyGPU DriverKit extension runs Ampere-or-newer cards
 # over Thunderbolt/USB4 for tinygrad compute only (github.com/tinygrad/tinygrad/issues/15843). Measured:

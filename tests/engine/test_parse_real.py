@@ -1337,3 +1337,21 @@ def test_an_egpu_asked_of_a_mac_is_answered_with_what_a_mac_takes(text: str, sai
 )
 def test_which_model_to_run_on_a_card_is_what_the_card_runs(text: str, kind: str) -> None:
     assert q(text, standalone=True).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "workload"),
+    [
+        ("Training FooSeg takes 3 hours per epoch, why so slow?", "train16"),
+        ("BazFace inference takes too long; how long should one image take?", "infer16"),
+        ("训练BarOCR时GPU占用非常低，速度比较慢，这是什么原因？", "train16"),  # "占用" of the GPU, not of memory
+        ("I've trained QuxNet for 5 hours and one epoch is not done; how long will it take?", "train16"),
+    ],
+)
+def test_a_slow_run_with_no_card_asks_for_it_and_says_what_sets_the_speed(text: str, workload: str) -> None:
+    from engine import advise
+
+    query = q(text, standalone=True)
+    assert query.kind == "other" and query.workload == workload
+    answer = advise(query)
+    assert answer.headline.key == "advice.other.slow_run" and answer.follow_up.field == "gpu"
