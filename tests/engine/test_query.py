@@ -475,6 +475,7 @@ def _answers() -> list:
         (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090",), gpu_counts=(2,)), None),
         (q(kind="explain", topic="multi_gpu", ran_out=True), None),  # memory per card leads
         (q(kind="other", gpus=("rtx-4090",), mode="lora", task="image_generation"), None),  # "slow, why?": run time
+        (q(kind="other", workload="train16"), None),  # "an epoch takes 10 min, why so slow?", no card: what sets it
         (q(kind="info", gpus=("rtx-3090",), model="llama-2-7b", mode="lora"), None),
         (q(kind="cloud_vs_buy", gpus=("rtx-4090",), gpu_counts=(4,)), None),
         (q(kind="power", gpus=("rtx-4090",), psu_w=850), None),
