@@ -538,6 +538,13 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("Can a Mac Studio with 192GB run Llama 3 70B?", ("Apple M2 Ultra (192 GB): Yes", "of 144 GB")),
         ("Mac Studio 192G能跑70B吗", ("Apple M2 Ultra (192 GB)：可以", "/ 144 GB")),
         ("Can one RTX 4090 train FooNet? How long will it take?", ("trains at 1.37× an RTX 3090", "time one epoch")),
+        # tenth session: a slow run with no card, two cards for an image model, a fine-tune said without how
+        ("Training FooSeg takes 3 hours per epoch, why so slow?", ("depends first on the card", "DataLoader workers")),
+        ("训练FooSeg一个epoch要3个小时，为什么这么慢？", ("首先取决于显卡", "DataLoader worker")),
+        ("two 3090s for SDXL training, does 24gb+24gb work?", ("do not add up to one larger memory", "2× RTX 3090")),
+        ("两张3090能训练SDXL吗，显存能加起来吗", ("显存不会叠加成一块更大的", "2× RTX 3090")),
+        ("can I finetune llama 3 8b on my 3090?", ("Yes, at LoRA", "A full fine-tune (BF16 mixed precision)")),
+        ("我的3090能微调llama 3 8b吗", ("可以，用 LoRA", "全参数微调（BF16 混合精度）放不下")),
         ("两张A100 80G能从零训练FooNet吗？要多久？", ("16 位训练速度是 RTX 3090 的 4.17 倍", "计时")),
         ("My 4060 Ti 16GB only gets 5 tok/s with Llama 3 8B, is that normal?", ("Expected on it", "tokens/s for one")),
         ("为啥我的3090跑Qwen2-7B只有10 tokens/s？正常吗", ("预期速度：Qwen2 7B", "有层跑在 CPU")),
