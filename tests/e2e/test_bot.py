@@ -515,7 +515,7 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("我有两张2080ti 22g，能跑 Qwen2.5 32B 吗", ("魔改卡", "2× RTX 2080 Ti 22GB：可以")),
         ("How big a GPU do I need to train BM-DETR?", ("computer vision", "per dollar")),
         ("训练 BM-DETR 需要多大显存的显卡？", ("计算机视觉", "每美元")),
-        ("is my 750W PSU enough for a 4090?", ("Your 750 W PSU: fine", "about 650 W under load")),
+        ("is my 750W PSU enough for a 4090?", ("Your 750 W PSU: fine", "about 650 W for the machine under load")),
         ("850W电源能带两张3090吗", ("你的 850 W 电源：太小", "满载约 900 W")),
         ("my PSU is 450W: would a 3090 or a 5060 Ti work?", ("Your 450 W PSU: RTX 3090 too small", "RTX 5060 Ti")),
         ("llama 3 8b with 128k context on a 3090?", ("RTX 3090: Yes", "KV cache          16.0")),
