@@ -1050,7 +1050,7 @@ def test_amd_and_intel_cards_offered_as_what_fits_come_with_their_software_cavea
     amd = advise(Query(kind="can_run", model="llama-3-8b", vendor="amd"))
     assert amd.can_run.alternatives and all(a.gpu_id.startswith("rx-") for a in amd.can_run.alternatives)
     assert "advice.caveat.amd" in [c.key for c in amd.caveats]
-    intel = advise(Query(kind="can_run", model="sd-1.5", vendor="intel"))
+    intel = advise(Query(kind="can_run", model="sdxl", vendor="intel"))
     assert any("XPU backend (oneAPI)" in english(c) for c in intel.caveats)
 
 
