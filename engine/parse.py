@@ -1492,6 +1492,7 @@ _TIME_SPENT = re.compile(
     r"|\d\s*(?:hours?|hrs?|minutes?|mins?|days?)\b|\b(?:a|one|two|three)\s+(?:hours?|days?)\b"
 )
 _WHY = re.compile(r"\bwhy\b|为什么|為什麼|为啥|為啥")
+_SPEED_CUE = re.compile("|".join(p.pattern for p in (_SLOW, _IS_IT_NORMAL, _WHY)))  # any of the three
 _MEMORY_TROUBLE = re.compile(
     r"不够|不夠|不足|显存[^，。？?]{0,4}占用|顯存[^，。？?]{0,4}佔用|占用[^，。？?]{0,4}显存|佔用[^，。？?]{0,4}顯存"
     r"|\boom\b|out of memory|\benough\b"
@@ -1502,6 +1503,8 @@ _MEMORY_TROUBLE = re.compile(
 def _too_slow(low: str) -> bool:
     """Whether the question is about a run's speed, not whether it fits: "is N hours normal?", "why so slow?",
     "how do I speed it up?", "为什么要1个小时？" — unless memory is the trouble ("显存不够，这正常吗？")."""
+    if not _SPEED_CUE.search(low):  # one search settles most questions: no "slow", "normal?" or "why" at all
+        return False
     timed = (_IS_IT_NORMAL.search(low) and (_TIME_TAKEN.search(low) or _TIME_SPENT.search(low))) or (
         _WHY.search(low) and _TIME_SPENT.search(low)
     )
