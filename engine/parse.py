@@ -1478,7 +1478,7 @@ _SLOW = re.compile(
     r"\b(?:slow|slower|slowly)\b|\b(?:too|so|very)\s+long\b|慢|太久|很久|好久"
     # the GPU barely used ("GPU utilization is 0%", "gpu_load很低", "GPU占用非常低"): the run waits on something else
     r"|(?:utili[sz]ation|gpu[\s_-]?(?:load|usage|util)|利用率|占用率|使用率|gpu占用|gpu使用)[^，。,.;；]{0,8}"
-    r"(?:低|不高|\b0\s*%|\blow\b)"
+    r"(?:低|不高|[为為是]\s*0(?![0-9.])|\b0\s*%|\blow\b|\bzero\b)"
 )
 _HOW_LONG = re.compile(r"\bhow\s+long\b|多久|多长时间|多長時間")
 _WHY_OR_FIX = re.compile(

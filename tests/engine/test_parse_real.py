@@ -1355,3 +1355,13 @@ def test_a_slow_run_with_no_card_asks_for_it_and_says_what_sets_the_speed(text: 
     assert query.kind == "other" and query.workload == workload
     answer = advise(query)
     assert answer.headline.key == "advice.other.slow_run" and answer.follow_up.field == "gpu"
+
+
+def test_a_setting_written_out_is_no_project_name() -> None:
+    # "fp16=True" in a config line: "True" is no model the question asks about
+    assert q("T4 不是只支持 fp16 吗？readme 推荐 T4 设置 fp16=True", standalone=True).model is None
+
+
+def test_gpu_utilisation_at_zero_is_a_slow_run() -> None:
+    query = q("训练BazOCR要30h/epoch，显存占满了，但是GPU使用率为0，为什么？", standalone=True)
+    assert query.kind == "other" and query.workload == "train16"
