@@ -1720,7 +1720,12 @@ def _resolution(low: str, start: int, end: int) -> bool:
 # A Mac named without its chip or memory: the M4 Macs with 16, 48 and 128 GB stand for the small, middle and
 # large ones (see Parser.parse).
 MAC_SIZES = ("apple-m4-16gb", "apple-m4-pro-48gb", "apple-m4-max-128gb")
-_MAC = re.compile(r"(?<![a-z])(?:i?mac|macbook|mac\s?(?:studio|mini|pro))(?![a-z])")  # a Mac, by its product name
+# A Mac, by its product name, or Apple silicon said without one ("Apple silicon", "M-series chips", "苹果芯片",
+# "苹果Max芯片", "M系列芯片")
+_MAC = re.compile(
+    r"(?<![a-z])(?:i?mac|macbook|mac\s?(?:studio|mini|pro))(?![a-z])"
+    r"|apple\s+silicon|\bm[\s-]?series\s+(?:chips?|macs?)|(?:苹果|蘋果)[^，。？?]{0,6}芯片|m\s?系列"
+)
 
 
 # The Apple silicon generations each desktop Mac has shipped with (Apple's newsroom): Mac mini M1 (2020), M2 and

@@ -1365,3 +1365,10 @@ def test_a_setting_written_out_is_no_project_name() -> None:
 def test_gpu_utilisation_at_zero_is_a_slow_run() -> None:
     query = q("训练BazOCR要30h/epoch，显存占满了，但是GPU使用率为0，为什么？", standalone=True)
     assert query.kind == "other" and query.workload == "train16"
+
+
+@pytest.mark.parametrize(
+    "text", ["Can I train FooNet on Apple silicon?", "M系列芯片能跑Qwen2.5 7B吗", "苹果M芯片能跑BarTTS吗"]
+)
+def test_apple_silicon_said_without_a_mac_is_answered_for_macs(text: str) -> None:
+    assert all(g.startswith("apple-") for g in q(text, standalone=True).gpus)
