@@ -11,7 +11,7 @@ older one, so each card gets the newest price known on the market's date (docs/d
 3. an older snapshot, marked ``older_snapshot`` (the answer says "older price" and its month);
 4. the card's launch MSRP (``launch_price`` in gpus.yaml), basis "launch".
 
-Rankings (``rank_by_value``, ``best_per_count``, the arrays behind them) take steps 1-3 only, and
+Rankings (``rank_by_value``, ``best_per_count``, the catalog-wide scores behind them) take steps 1-3 only, and
 step 3 only from snapshots at most ``RANKING_WINDOW_DAYS`` older than the market: a price list a
 year old, or a launch price, says little about what a card costs today, and ranking cards on
 prices of different years would compare years, not cards.
@@ -20,6 +20,7 @@ prices of different years would compare years, not cards.
 from __future__ import annotations
 
 import datetime as dt
+import heapq
 import math
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,12 +29,11 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Literal, TypeVar
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.catalog import load_catalog
 from engine.message import Msg, msg
-from engine.performance import count_factor, speed, speeds_array
+from engine.performance import count_factor, speed
 from engine.specs import BuildCost, PriceSnapshot, Workload
 
 PriceCondition = Literal["new", "used"]
@@ -319,15 +319,15 @@ def _value_from(
 
 @dataclass(frozen=True)
 class _Market:
-    """A market's ranked prices (``price_quote(..., ranked=True)``) as arrays aligned with the
+    """A market's ranked prices (``price_quote(..., ranked=True)``) as tuples aligned with the
     catalog, for ranking every GPU at once."""
 
     ids: tuple[str, ...]
     index: dict[str, int]
     quotes: tuple[PriceQuote | None, ...]
-    price: np.ndarray  # USD, NaN where the snapshot has no price
-    memory: np.ndarray
-    tdp: np.ndarray
+    price: tuple[float, ...]  # USD, NaN where the snapshot has no price
+    memory: tuple[float, ...]
+    tdp: tuple[float, ...]
 
 
 @lru_cache(maxsize=64)
@@ -339,23 +339,21 @@ def _market(snapshot: str | None, condition: PriceCondition | None) -> _Market:
         ids=ids,
         index={g: i for i, g in enumerate(ids)},
         quotes=quotes,
-        price=np.array([float(q.usd) if q else np.nan for q in quotes]),
-        memory=np.array([catalog.get(g).memory_gb for g in ids]),
-        tdp=np.array([catalog.get(g).tdp_w for g in ids], dtype=float),
+        price=tuple(float(q.usd) if q else math.nan for q in quotes),
+        memory=tuple(catalog.get(g).memory_gb for g in ids),
+        tdp=tuple(float(catalog.get(g).tdp_w) for g in ids),
     )
 
 
 @lru_cache(maxsize=64)
-def _candidate_mask(candidates: tuple[str, ...]) -> np.ndarray:
-    market = _market(None, None)
-    mask = np.zeros(len(market.ids), dtype=bool)
-    mask[[market.index[g] for g in candidates if g in market.index]] = True
-    return mask
+def _candidate_mask(candidates: tuple[str, ...]) -> tuple[bool, ...]:
+    wanted = set(candidates)
+    return tuple(g in wanted for g in _market(None, None).ids)
 
 
 @lru_cache(maxsize=16)
-def _speeds(workload: Workload) -> np.ndarray:
-    return speeds_array(list(_market(None, None).ids), workload)
+def _speeds(workload: Workload) -> tuple[float, ...]:
+    return tuple(speed(g, workload) for g in _market(None, None).ids)
 
 
 @dataclass(frozen=True)
@@ -395,10 +393,9 @@ def _selection(
 
 @lru_cache(maxsize=64)
 def _system_prices(snapshot: str | None, condition: PriceCondition | None, counts: tuple[int, ...]) -> list[float]:
+    """Every price of ``counts`` GPUs in the market, sorted, each once."""
     price = _market(snapshot, condition).price
-    every = np.concatenate([price * n for n in counts])
-    values: list[float] = np.unique(every[np.isfinite(every)]).tolist()
-    return values
+    return sorted({p * n for n in counts for p in price if not math.isnan(p)})
 
 
 def _dearest_within(
@@ -420,26 +417,27 @@ def dearest_within(prices: Sequence[P], limit: P, below_all: P) -> P:
 
 def _score(
     selection: _Selection, overrides: Mapping[str, PriceQuote] | None, electricity: Electricity | None
-) -> tuple[list[np.ndarray], list[int], _Market, list[PriceQuote | None] | tuple[PriceQuote | None, ...]]:
-    """Speed per $1,000 for every GPU × count as arrays (−inf where filtered out), one row per count.
+) -> tuple[list[list[float]], list[int], _Market, list[PriceQuote | None] | tuple[PriceQuote | None, ...]]:
+    """Speed per $1,000 for every GPU × count (−inf where filtered out), one row per count.
 
     Without overrides or electricity (the common case) the filters and per-count scores come from
-    caches, so a call costs a handful of array operations."""
+    caches, so a call is one pass over the catalog per count."""
     s = selection
     market = _market(s.snapshot, s.condition)
     price, quotes = market.price, market.quotes
     plain = not overrides and not electricity
     if overrides:
-        price, overridden = price.copy(), list(quotes)
+        changed, overridden = list(price), list(quotes)
         for gpu_id, quote in overrides.items():
             if gpu_id in market.index:
-                price[market.index[gpu_id]] = float(quote.usd)
+                changed[market.index[gpu_id]] = float(quote.usd)
                 overridden[market.index[gpu_id]] = quote
-        quotes = tuple(overridden)
+        price, quotes = tuple(changed), tuple(overridden)
     if plain:
         mask = _static_mask(s.snapshot, s.condition, s.candidates, s.min_memory_gb)
     else:
         mask = _filter(price, market, s.candidates, s.min_memory_gb)
+    limit = s.max_gpus_usd
     counts, rows = [], []
     for n in s.gpu_counts:
         perf = (
@@ -449,21 +447,25 @@ def _score(
         )
         if perf is None:  # no dated base holds this many GPUs (a data gap builds.yaml names)
             continue
-        ok = mask & (price * n <= s.max_gpus_usd) if s.max_gpus_usd is not None else mask
-        rows.append(np.where(ok, perf, -np.inf))
+        rows.append(
+            [
+                v if ok and (limit is None or p * n <= limit) else -math.inf
+                for v, ok, p in zip(perf, mask, price, strict=True)
+            ]
+        )
         counts.append(n)
     return rows, counts, market, quotes
 
 
 def _filter(
-    price: np.ndarray, market: _Market, candidates: tuple[str, ...] | None, min_memory_gb: float | None
-) -> np.ndarray:
-    mask = ~np.isnan(price)
-    if candidates is not None:
-        mask &= _candidate_mask(candidates)
-    if min_memory_gb is not None:
-        mask &= market.memory >= min_memory_gb
-    return np.asarray(mask)
+    price: tuple[float, ...], market: _Market, candidates: tuple[str, ...] | None, min_memory_gb: float | None
+) -> tuple[bool, ...]:
+    """Which GPUs a ranking may show: priced, among the candidates, with the memory asked for."""
+    wanted = _candidate_mask(candidates) if candidates is not None else (True,) * len(price)
+    floor = -math.inf if min_memory_gb is None else min_memory_gb
+    return tuple(
+        not math.isnan(p) and ok and memory >= floor for p, ok, memory in zip(price, wanted, market.memory, strict=True)
+    )
 
 
 @lru_cache(maxsize=256)
@@ -472,7 +474,7 @@ def _static_mask(
     condition: PriceCondition | None,
     candidates: tuple[str, ...] | None,
     min_memory_gb: float | None,
-) -> np.ndarray:
+) -> tuple[bool, ...]:
     market = _market(snapshot, condition)
     return _filter(market.price, market, candidates, min_memory_gb)
 
@@ -481,23 +483,29 @@ def _perf(
     workload: Workload,
     snapshot: str | None,
     n: int,
-    price: np.ndarray,
+    price: tuple[float, ...],
     market: _Market,
     electricity: Electricity | None,
-) -> np.ndarray | None:
+) -> list[float] | None:
+    """Speed per $1,000 of each GPU's ``n``-card system: NaN where the GPU has no price."""
     try:
         base = float(base_system(n, load_catalog().snapshot(snapshot).date).usd)
     except ValueError:
         return None
-    total = base + price * n
+    total = [base + p * n for p in price]
     if electricity:
-        kw = (market.tdp * n + electricity.system_power_w) / 1000
-        total = total + kw * electricity.hours_per_day * 365 * electricity.years * float(electricity.usd_per_kwh)
-    return _speeds(workload) * count_factor(workload, n) / total * 1000
+        e = electricity
+        usd_per_kwh = float(e.usd_per_kwh)
+        total = [
+            t + (tdp * n + e.system_power_w) / 1000 * e.hours_per_day * 365 * e.years * usd_per_kwh
+            for t, tdp in zip(total, market.tdp, strict=True)
+        ]
+    factor = count_factor(workload, n)
+    return [v * factor / t * 1000 for v, t in zip(_speeds(workload), total, strict=True)]
 
 
 @lru_cache(maxsize=256)
-def _perf_row(workload: Workload, snapshot: str | None, condition: PriceCondition | None, n: int) -> np.ndarray | None:
+def _perf_row(workload: Workload, snapshot: str | None, condition: PriceCondition | None, n: int) -> list[float] | None:
     market = _market(snapshot, condition)
     return _perf(workload, snapshot, n, market.price, market, None)
 
@@ -516,7 +524,7 @@ def rank_by_value(
     limit: int | None = None,
 ) -> list[ValueOption]:
     """Priced systems that meet the memory floor and whose GPUs fit ``max_gpus_usd``, best speed per
-    dollar first. The whole catalog is scored as arrays; result objects are built only for the
+    dollar first. The whole catalog is scored at once; result objects are built only for the
     ``limit`` best (all when None). Rankings over the snapshot's own prices are remembered."""
     plain = not overrides and not electricity
     selection = _selection(workload, gpu_counts, candidates, min_memory_gb, max_gpus_usd, snapshot, condition, plain)
@@ -562,18 +570,12 @@ def _rank(
     electricity: Electricity | None,
 ) -> list[ValueOption]:
     rows, counts, market, quotes = _score(selection, overrides, electricity)
-    if not rows:
-        return []
-    perf = rows[0] if len(rows) == 1 else np.concatenate(rows)
-    valid = int(np.count_nonzero(np.isfinite(perf)))
+    perf = [v for row in rows for v in row]
+    valid = sum(map(math.isfinite, perf))
     keep = valid if limit is None else min(limit, valid)
-    if keep == 0:
-        return []
-    if keep < len(perf):  # only the best few are wanted: partition before sorting
-        top = np.argpartition(-perf, keep - 1)[:keep]
-        chosen = top[np.argsort(-perf[top], kind="stable")]
-    else:
-        chosen = np.argsort(-perf, kind="stable")[:keep]
+    # Best first; equal scores in catalog order, GPU count by GPU count (a stable sort). nlargest is
+    # sorted(reverse=True)[:keep], without sorting the whole catalog when only a few are wanted.
+    chosen = heapq.nlargest(keep, range(len(perf)), key=perf.__getitem__)
     width = len(market.ids)
     return [
         option
@@ -593,8 +595,8 @@ def _best(
     rows, counts, market, quotes = _score(selection, overrides, electricity)
     out = []
     for row, n in zip(rows, counts, strict=True):
-        i = int(np.argmax(row))
-        if not np.isfinite(row[i]):
+        i = max(range(len(row)), key=row.__getitem__)  # the first of the best
+        if not math.isfinite(row[i]):
             continue
         if option := _value_from(market.ids[i], selection.workload, n, quotes[i], electricity):
             out.append(option)
