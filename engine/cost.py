@@ -22,11 +22,13 @@ from __future__ import annotations
 import datetime as dt
 import heapq
 import math
+from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
+from itertools import compress, islice
 from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -319,15 +321,15 @@ def _value_from(
 
 @dataclass(frozen=True)
 class _Market:
-    """A market's ranked prices (``price_quote(..., ranked=True)``) as tuples aligned with the
-    catalog, for ranking every GPU at once."""
+    """A market's ranked prices (``price_quote(..., ranked=True)``) aligned with the catalog, for ranking
+    every GPU at once; the numbers as arrays of doubles (8 bytes a GPU, not a float object each)."""
 
     ids: tuple[str, ...]
     index: dict[str, int]
     quotes: tuple[PriceQuote | None, ...]
-    price: tuple[float, ...]  # USD, NaN where the snapshot has no price
-    memory: tuple[float, ...]
-    tdp: tuple[float, ...]
+    price: array[float]  # USD, NaN where the snapshot has no price
+    memory: array[float]
+    tdp: array[float]
 
 
 @lru_cache(maxsize=64)
@@ -339,9 +341,9 @@ def _market(snapshot: str | None, condition: PriceCondition | None) -> _Market:
         ids=ids,
         index={g: i for i, g in enumerate(ids)},
         quotes=quotes,
-        price=tuple(float(q.usd) if q else math.nan for q in quotes),
-        memory=tuple(catalog.get(g).memory_gb for g in ids),
-        tdp=tuple(float(catalog.get(g).tdp_w) for g in ids),
+        price=array("d", [float(q.usd) if q else math.nan for q in quotes]),
+        memory=array("d", [catalog.get(g).memory_gb for g in ids]),
+        tdp=array("d", [catalog.get(g).tdp_w for g in ids]),
     )
 
 
@@ -352,8 +354,8 @@ def _candidate_mask(candidates: tuple[str, ...]) -> tuple[bool, ...]:
 
 
 @lru_cache(maxsize=16)
-def _speeds(workload: Workload) -> tuple[float, ...]:
-    return tuple(speed(g, workload) for g in _market(None, None).ids)
+def _speeds(workload: Workload) -> array[float]:
+    return array("d", [speed(g, workload) for g in _market(None, None).ids])
 
 
 @dataclass(frozen=True)
@@ -415,50 +417,99 @@ def dearest_within(prices: Sequence[P], limit: P, below_all: P) -> P:
     return prices[k - 1] if k else below_all
 
 
+@dataclass(frozen=True)
+class _Row:
+    """One GPU count's systems in a ranking: each GPU's speed per $1,000 (catalog order) and the GPUs
+    the ranking may show, best first."""
+
+    count: int
+    perf: Sequence[float]
+    best_first: Iterable[int]
+
+
 def _score(
     selection: _Selection, overrides: Mapping[str, PriceQuote] | None, electricity: Electricity | None
-) -> tuple[list[list[float]], list[int], _Market, list[PriceQuote | None] | tuple[PriceQuote | None, ...]]:
-    """Speed per $1,000 for every GPU × count (−inf where filtered out), one row per count.
+) -> tuple[list[_Row], _Market, tuple[PriceQuote | None, ...]]:
+    """Speed per $1,000 for every GPU × count, and the GPUs that pass the filters best first, one row per count.
 
-    Without overrides or electricity (the common case) the filters and per-count scores come from
-    caches, so a call is one pass over the catalog per count."""
+    Without electricity (the advisor never passes it) the scores and their order come from a cache,
+    also with a server's community prices, which change rarely: a call only skips the systems over
+    the budget, and only as far as the ranking reads."""
     s = selection
     market = _market(s.snapshot, s.condition)
-    price, quotes = market.price, market.quotes
-    plain = not overrides and not electricity
+    quotes = market.quotes
+    community: tuple[tuple[str, float], ...] = ()
     if overrides:
-        changed, overridden = list(price), list(quotes)
+        overridden = list(quotes)
         for gpu_id, quote in overrides.items():
             if gpu_id in market.index:
-                changed[market.index[gpu_id]] = float(quote.usd)
                 overridden[market.index[gpu_id]] = quote
-        price, quotes = tuple(changed), tuple(overridden)
-    if plain:
-        mask = _static_mask(s.snapshot, s.condition, s.candidates, s.min_memory_gb)
-    else:
-        mask = _filter(price, market, s.candidates, s.min_memory_gb)
-    limit = s.max_gpus_usd
-    counts, rows = [], []
+        quotes = tuple(overridden)
+        community = tuple(sorted((g, float(q.usd)) for g, q in overrides.items() if g in market.index))
+    price = _prices(s.snapshot, s.condition, community)
+    rows = []
     for n in s.gpu_counts:
-        perf = (
-            _perf_row(s.workload, s.snapshot, s.condition, n)
-            if plain
-            else _perf(s.workload, s.snapshot, n, price, market, electricity)
-        )
-        if perf is None:  # no dated base holds this many GPUs (a data gap builds.yaml names)
+        if electricity:
+            perf = _perf(s.workload, s.snapshot, n, price, market, electricity)
+            mask = _filter(price, market, s.candidates, s.min_memory_gb)
+            scored = None if perf is None else (perf, _best_first(perf, mask))
+        else:
+            scored = _row(s.workload, s.snapshot, s.condition, n, s.candidates, s.min_memory_gb, community)
+        if scored is None:  # no dated base holds this many GPUs (a data gap builds.yaml names)
             continue
-        rows.append(
-            [
-                v if ok and (limit is None or p * n <= limit) else -math.inf
-                for v, ok, p in zip(perf, mask, price, strict=True)
-            ]
-        )
-        counts.append(n)
-    return rows, counts, market, quotes
+        perf, order = scored
+        rows.append(_Row(n, perf, order if s.max_gpus_usd is None else _within(order, price, n, s.max_gpus_usd)))
+    return rows, market, quotes
+
+
+@lru_cache(maxsize=64)
+def _prices(
+    snapshot: str | None, condition: PriceCondition | None, community: tuple[tuple[str, float], ...]
+) -> array[float]:
+    """The market's prices, with a server's ``community`` prices (GPU id, USD) in place of its own."""
+    market = _market(snapshot, condition)
+    if not community:
+        return market.price
+    price = array("d", market.price)
+    for gpu_id, usd in community:
+        price[market.index[gpu_id]] = usd
+    return price
+
+
+@lru_cache(maxsize=256)
+def _row(
+    workload: Workload,
+    snapshot: str | None,
+    condition: PriceCondition | None,
+    n: int,
+    candidates: tuple[str, ...] | None,
+    min_memory_gb: float | None,
+    community: tuple[tuple[str, float], ...],
+) -> tuple[array[float], array[int]] | None:
+    """The scores of ``n``-card systems at the market's prices (see _prices) and the GPUs the filters
+    let through, best first; None where no dated base holds ``n`` GPUs."""
+    market = _market(snapshot, condition)
+    price = _prices(snapshot, condition, community)
+    perf = _perf(workload, snapshot, n, price, market, None)
+    if perf is None:
+        return None
+    return perf, _best_first(perf, _filter(price, market, candidates, min_memory_gb))
+
+
+def _best_first(perf: Sequence[float], mask: Sequence[bool]) -> array[int]:
+    """The GPUs ``mask`` lets through, highest ``perf`` first; equal scores in catalog order (a stable
+    sort), as numpy's stable argsort ordered them."""
+    return array("i", sorted(compress(range(len(perf)), mask), key=perf.__getitem__, reverse=True))
+
+
+def _within(order: Iterable[int], price: Sequence[float], n: int, limit: float) -> Iterator[int]:
+    """The GPUs of ``order`` whose ``n`` cards cost at most ``limit``, read lazily: a ranking reads only
+    as many as it shows."""
+    return (i for i in order if price[i] * n <= limit)
 
 
 def _filter(
-    price: tuple[float, ...], market: _Market, candidates: tuple[str, ...] | None, min_memory_gb: float | None
+    price: Sequence[float], market: _Market, candidates: tuple[str, ...] | None, min_memory_gb: float | None
 ) -> tuple[bool, ...]:
     """Which GPUs a ranking may show: priced, among the candidates, with the memory asked for."""
     wanted = _candidate_mask(candidates) if candidates is not None else (True,) * len(price)
@@ -468,25 +519,14 @@ def _filter(
     )
 
 
-@lru_cache(maxsize=256)
-def _static_mask(
-    snapshot: str | None,
-    condition: PriceCondition | None,
-    candidates: tuple[str, ...] | None,
-    min_memory_gb: float | None,
-) -> tuple[bool, ...]:
-    market = _market(snapshot, condition)
-    return _filter(market.price, market, candidates, min_memory_gb)
-
-
 def _perf(
     workload: Workload,
     snapshot: str | None,
     n: int,
-    price: tuple[float, ...],
+    price: Sequence[float],
     market: _Market,
     electricity: Electricity | None,
-) -> list[float] | None:
+) -> array[float] | None:
     """Speed per $1,000 of each GPU's ``n``-card system: NaN where the GPU has no price."""
     try:
         base = float(base_system(n, load_catalog().snapshot(snapshot).date).usd)
@@ -501,13 +541,7 @@ def _perf(
             for t, tdp in zip(total, market.tdp, strict=True)
         ]
     factor = count_factor(workload, n)
-    return [v * factor / t * 1000 for v, t in zip(_speeds(workload), total, strict=True)]
-
-
-@lru_cache(maxsize=256)
-def _perf_row(workload: Workload, snapshot: str | None, condition: PriceCondition | None, n: int) -> list[float] | None:
-    market = _market(snapshot, condition)
-    return _perf(workload, snapshot, n, market.price, market, None)
+    return array("d", [v * factor / t * 1000 for v, t in zip(_speeds(workload), total, strict=True)])
 
 
 def rank_by_value(
@@ -569,22 +603,16 @@ def _rank(
     overrides: Mapping[str, PriceQuote] | None,
     electricity: Electricity | None,
 ) -> list[ValueOption]:
-    rows, counts, market, quotes = _score(selection, overrides, electricity)
-    perf = [v for row in rows for v in row]
-    valid = sum(map(math.isfinite, perf))
-    keep = valid if limit is None else min(limit, valid)
-    # Best first; equal scores in catalog order, GPU count by GPU count (a stable sort). nlargest is
-    # sorted(reverse=True)[:keep], without sorting the whole catalog when only a few are wanted.
-    chosen = heapq.nlargest(keep, range(len(perf)), key=perf.__getitem__)
-    width = len(market.ids)
+    rows, market, quotes = _score(selection, overrides, electricity)
+    # Each count's best, merged: equal scores in catalog order, then count by count (the order of a
+    # stable sort of all GPU × count scores). Only ``limit`` of each count can be among the best.
+    merged = heapq.merge(
+        *([(-row.perf[i], at, i) for i in islice(row.best_first, limit)] for at, row in enumerate(rows))
+    )
     return [
         option
-        for k in chosen
-        if (
-            option := _value_from(
-                market.ids[k % width], selection.workload, counts[k // width], quotes[k % width], electricity
-            )
-        )
+        for _, at, i in islice(merged, limit)
+        if (option := _value_from(market.ids[i], selection.workload, rows[at].count, quotes[i], electricity))
         is not None
     ]
 
@@ -592,12 +620,12 @@ def _rank(
 def _best(
     selection: _Selection, overrides: Mapping[str, PriceQuote] | None, electricity: Electricity | None
 ) -> list[ValueOption]:
-    rows, counts, market, quotes = _score(selection, overrides, electricity)
+    rows, market, quotes = _score(selection, overrides, electricity)
     out = []
-    for row, n in zip(rows, counts, strict=True):
-        i = max(range(len(row)), key=row.__getitem__)  # the first of the best
-        if not math.isfinite(row[i]):
+    for row in rows:
+        i = next(iter(row.best_first), None)
+        if i is None:  # nothing passes the filters with this many cards
             continue
-        if option := _value_from(market.ids[i], selection.workload, n, quotes[i], electricity):
+        if option := _value_from(market.ids[i], selection.workload, row.count, quotes[i], electricity):
             out.append(option)
     return out
