@@ -13,7 +13,7 @@ The weights are trained offline with scikit-learn (``data/corpus/train_classifie
 ``data/classifier.npz``: the n-gram vocabulary, the signal names, one weight matrix for both heads and
 their labels. Nothing is downloaded, and neither scikit-learn nor numpy is imported at run time: the
 file is read with ``zipfile`` and ``struct`` (:func:`read_npz`), and the model is applied with integer
-sums (:class:`Classifier`), so a bot process never loads numpy's ≈15 MB (issue #24).
+sums (:class:`Classifier`), so a bot process never loads numpy (≈20 MB of RSS, issue #24).
 """
 
 from __future__ import annotations
@@ -167,10 +167,11 @@ class Classifier:
       packed into one integer (:func:`pack`).
 
     Packed, a question's weights add up in one ``sum()`` of a hundred or so integers, a C loop, and
-    exactly: the whole model then takes about as long as it did with numpy, whose ≈15 MB every bot
-    process paid (issue #24), and a third less than with rows of floats summed label by label
-    (docs/performance.md). The parser asks the quick model first and the full one only when the
-    quick one is unsure, which costs no accuracy (docs/parsing.md)."""
+    exactly. Inside the parser the full model then costs what it did with numpy (≈55 µs a question),
+    whose ≈20 MB every bot process paid (issue #24); alone it takes ≈50 µs a call against numpy's ≈30,
+    and rows of floats summed label by label ≈80 (docs/performance.md, "Tenth session"). The parser
+    asks the quick model first and the full one only when the quick one is unsure, which costs no
+    accuracy (docs/parsing.md)."""
 
     def __init__(
         self,

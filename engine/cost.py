@@ -498,7 +498,7 @@ def _row(
 
 def _best_first(perf: Sequence[float], mask: Sequence[bool]) -> array[int]:
     """The GPUs ``mask`` lets through, highest ``perf`` first; equal scores in catalog order (a stable
-    sort), as numpy's stable argsort ordered them."""
+    sort: a ranking of the same systems always reads the same)."""
     return array("i", sorted(compress(range(len(perf)), mask), key=perf.__getitem__, reverse=True))
 
 
@@ -604,8 +604,9 @@ def _rank(
     electricity: Electricity | None,
 ) -> list[ValueOption]:
     rows, market, quotes = _score(selection, overrides, electricity)
-    # Each count's best, merged: equal scores in catalog order, then count by count (the order of a
-    # stable sort of all GPU × count scores). Only ``limit`` of each count can be among the best.
+    # Each count's best, merged best first; equal scores by GPU count (in the order asked), then in
+    # catalog order, as a stable sort of all GPU × count scores. Only ``limit`` of each count can be
+    # among the best.
     merged = heapq.merge(
         *([(-row.perf[i], at, i) for i in islice(row.best_first, limit)] for at, row in enumerate(rows))
     )

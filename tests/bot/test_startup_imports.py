@@ -94,7 +94,7 @@ _ASKED = (
 
 
 def test_a_warm_shard_answers_without_numpy_or_matplotlib():
-    """numpy (≈15 MB of shared objects and OpenBLAS) and matplotlib load only in the charts' worker
+    """numpy (≈20 MB of shared objects and OpenBLAS) and matplotlib load only in the charts' worker
     process and offline scripts, never in a shard (issue #24): not with the warm-up, nor with answers
     that parse with the classifier, rank by price (a community price, electricity), calibrate a
     speed or a decode rate, and build their embed and chart spec."""
