@@ -31,10 +31,10 @@ Rows marked ``held_out`` are not fitted; bench/calibration_eval.py reports them 
 from __future__ import annotations
 
 import math
+import statistics
 from functools import cache
 from typing import Any
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from engine.catalog import load_catalog
@@ -148,6 +148,27 @@ def _raw(gpu: Gpu, k: float) -> float:
     return 1.0 / (1.0 / b + k / c)
 
 
+def _least_squares(x: list[list[float]], y: list[float]) -> list[float]:
+    """The ``b`` that minimises |x·b − y|²: the normal equations xᵀx·b = xᵀy, solved by Gauss-Jordan
+    elimination with partial pivoting. ``x`` is a few dozen rows of 0/1 indicators (architecture,
+    measurement set) of full column rank, condition number ≈5, so this agrees with an SVD solver
+    (numpy's ``lstsq``, which the fit used before) to about 1e-15."""
+    n = len(x[0])
+    # xᵀx with xᵀy as an extra column
+    m = [
+        [sum(r[i] * r[j] for r in x) for j in range(n)] + [sum(r[i] * v for r, v in zip(x, y, strict=True))]
+        for i in range(n)
+    ]
+    for c in range(n):
+        pivot = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[pivot] = m[pivot], m[c]
+        for r in range(n):
+            if r != c:
+                f = m[r][c] / m[c][c]
+                m[r] = [a - f * b for a, b in zip(m[r], m[c], strict=True)]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
 def _solve_training(rows: tuple[TrainingRow, ...], k: float) -> tuple[dict[str, float], dict[str, float]]:
     """Least squares in log space: log(measured) = log(raw) + log e[arch] + log s[set], e[ampere] = 1."""
     catalog = load_catalog()
@@ -158,7 +179,7 @@ def _solve_training(rows: tuple[TrainingRow, ...], k: float) -> tuple[dict[str, 
         gpu = catalog.get(r.gpu)
         x.append([float(gpu.architecture == a) for a in archs] + [float(r.set_id == s) for s in sets])
         y.append(math.log(r.relative) - math.log(_raw(gpu, k)))
-    sol, *_ = np.linalg.lstsq(np.array(x), np.array(y), rcond=None)
+    sol = _least_squares(x, y)
     eff = {a: float(math.exp(v)) for a, v in zip(archs, sol[: len(archs)], strict=True)}
     eff["ampere"] = 1.0
     scale = {s: float(math.exp(v)) for s, v in zip(sets, sol[len(archs) :], strict=True)}
@@ -202,7 +223,7 @@ def fit_training(rows: tuple[TrainingRow, ...] | None = None) -> TrainingFit:
             measured_gpus={a: tuple(sorted(g)) for a, g in measured.items()},
             set_scale=scale,
         )
-        err = float(np.median(np.abs(training_errors(rows, fit))))
+        err = statistics.median(map(abs, training_errors(rows, fit)))
         if best is None or err < best[0] - 1e-12:
             best = (err, fit)
     assert best is not None
@@ -267,7 +288,7 @@ def leave_one_architecture_out(rows: tuple[TrainingRow, ...] | None = None) -> l
         train = tuple(r for r in rows if catalog.get(r.gpu).architecture != arch)
         test = tuple(r for r in rows if catalog.get(r.gpu).architecture == arch)
         fit = fit_training(train)
-        fallback = float(np.exp(np.mean(np.log(list(fit.efficiency.values())))))
+        fallback = statistics.geometric_mean(fit.efficiency.values())
         fit = fit.model_copy(
             update={
                 "efficiency": {**fit.efficiency, arch: fallback},
@@ -330,21 +351,22 @@ def decode_errors(rows: tuple[DecodeRow, ...], fit: DecodeFit) -> list[float]:
 def fit_decode(rows: tuple[DecodeRow, ...] | None = None) -> DecodeFit:
     rows = rows if rows is not None else tuple(r for r in decode_rows() if not r.held_out)
     catalog = load_catalog()
-    # seconds per token at full bandwidth, measured seconds per token, and each row's group, as arrays
-    ideal = np.array([r.weight_bytes / (catalog.get(r.gpu).bandwidth_gbs * GB) for r in rows])
-    seconds = np.array([1.0 / r.tg for r in rows])
+    # seconds per token at full bandwidth, measured seconds per token, and each row's group
+    ideal = [r.weight_bytes / (catalog.get(r.gpu).bandwidth_gbs * GB) for r in rows]
+    seconds = [1.0 / r.tg for r in rows]
     groups = [_group(r) for r in rows]
     names = sorted(set(groups))
-    member = {g: np.array([x == g for x in groups]) for g in names}
     best: tuple[float, float, dict[str, float]] | None = None
     for t0 in OVERHEADS_S:
-        left = seconds - t0
-        if np.any(left <= 0):
+        left = [s - t0 for s in seconds]
+        if any(v <= 0 for v in left):
             continue
-        share = ideal / left
-        fractions = {g: float(np.median(share[member[g]])) for g in names}
-        per_row = np.array([fractions[g] for g in groups])
-        err = float(np.median(np.abs(np.log((1.0 / (ideal / per_row + t0)) / (1.0 / seconds)))))
+        share = [i / v for i, v in zip(ideal, left, strict=True)]
+        fractions = {g: statistics.median(v for v, x in zip(share, groups, strict=True) if x == g) for g in names}
+        err = statistics.median(
+            abs(math.log((1.0 / (i / fractions[g] + t0)) / (1.0 / s)))
+            for i, g, s in zip(ideal, groups, seconds, strict=True)
+        )
         if best is None or err < best[0] - 1e-12:
             best = (err, t0, fractions)
     assert best is not None
@@ -361,8 +383,22 @@ def fit_decode(rows: tuple[DecodeRow, ...] | None = None) -> DecodeFit:
 
 
 def _quantiles(values: list[float]) -> tuple[float, float]:
-    lo, hi = np.quantile(values, RANGE_QUANTILES)
-    return float(math.exp(min(lo, 0.0))), float(math.exp(max(hi, 0.0)))
+    lo, hi = (quantile(values, q) for q in RANGE_QUANTILES)
+    return math.exp(min(lo, 0.0)), math.exp(max(hi, 0.0))
+
+
+def quantile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` by linear interpolation between the two nearest order
+    statistics (Hyndman and Fan's 7th method), computed as numpy's default ``quantile`` computes it, to
+    the last bit: the fits were made with numpy, and ``statistics.quantiles(method='inclusive')``
+    gives the same points only for some cuts and rounds differently."""
+    ordered = sorted(values)
+    at = (len(ordered) - 1) * q
+    i = math.floor(at)
+    below, above = ordered[i], ordered[min(i + 1, len(ordered) - 1)]
+    t = at - i
+    step = above - below
+    return above - step * (1 - t) if t >= 0.5 else below + step * t  # from the nearer end (numpy's _lerp)
 
 
 @cache
@@ -431,7 +467,7 @@ def measured_mfu() -> dict[str, float]:
         tflops = gpu.fp16_tensor_tflops if gpu.has_tensor_cores else gpu.fp32_tflops
         if r.bert_large_seq_s and tflops:
             per.setdefault(r.gpu, []).append(r.bert_large_seq_s * BERT_FLOP_PER_SEQ / (tflops * 1e12))
-    return {g: float(np.median(v)) for g, v in per.items()}
+    return {g: statistics.median(v) for g, v in per.items()}
 
 
 # The LLM anchor: Llama 2 7B's pre-training took 184,320 A100-80GB hours for 2T tokens (Touvron et al.
@@ -464,9 +500,9 @@ def training_utilisation(gpu_id: str) -> Utilisation:
     else:
         pool = group if group else list(tensor.values())
         basis, rows = ("architecture" if group else "all"), len(pool)
-        median = float(np.median(pool))
+        median = statistics.median(pool)
         ratio = median / anchor
-        lo, hi = (float(q) for q in np.quantile(pool, RANGE_QUANTILES))
+        lo, hi = (quantile(pool, q) for q in RANGE_QUANTILES)
         spread = (min(lo / median, SAME_CARD_SPREAD[0]), max(hi / median, SAME_CARD_SPREAD[1]))
     point = min(LLM_ANCHOR_UTILISATION * ratio, MAX_UTILISATION)
     return Utilisation(

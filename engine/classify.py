@@ -1,4 +1,4 @@
-"""The kind and task of a question from a small linear model, applied with numpy alone.
+"""The kind and task of a question from a small linear model, applied in pure Python.
 
 The rules in ``engine.parse`` read what is certain in a question (numbers, money, counts, GPU and
 model names); what a question *asks* is read here, by a linear model over two kinds of features:
@@ -11,53 +11,131 @@ model names); what a question *asks* is read here, by a linear model over two ki
 
 The weights are trained offline with scikit-learn (``data/corpus/train_classifier.py``) and shipped as
 ``data/classifier.npz``: the n-gram vocabulary, the signal names, one weight matrix for both heads and
-their labels. Nothing is downloaded and scikit-learn is not imported at run time.
+their labels. Nothing is downloaded, and neither scikit-learn nor numpy is imported at run time: the
+file is read with ``zipfile`` and ``struct`` (:func:`read_npz`), and the model is applied with integer
+sums (:class:`Classifier`), so a bot process never loads numpy (≈20 MB of RSS, issue #24).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
+import struct
+import zipfile
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import repeat
+from operator import add
 from pathlib import Path
 from typing import Any
-
-import numpy as np
-import numpy.typing as npt
 
 from engine.datafiles import data_dir
 
 FILE = "classifier.npz"
 NONE = "none"  # the task label for "no domain stated"
 ORDERS = (1, 2, 3)  # character n-gram lengths
-_FOLD = {**dict.fromkeys(range(ord(" ")), " "), **dict.fromkeys(map(ord, "123456789"), "0")}  # see gram_keys
-_BASE = np.uint64(0x110000)  # one more than the largest code point: n-grams pack into one integer
-_NEVER = np.uint64(2**64 - 1)  # a key no n-gram has (ends the sorted vocabulary)
+_FOLD = {**dict.fromkeys(range(ord(" ")), " "), **dict.fromkeys(map(ord, "123456789"), "0")}  # see grams
+_BASE = 0x110000  # one more than the largest code point: an n-gram's key packs its code points in this base
+
+# A weight row packs into one integer (see Classifier): one unsigned 64-bit field per label, in units of
+# 2**-24, the smallest step of a float16 (the file's weights are float16, so every weight is a whole
+# number of units, below 2**40 in size). Each field holds the weight plus _OFFSET, so a sum of rows
+# never borrows from the field above it; a last field holds 1, so a sum says how many rows it adds up
+# (and how many offsets to take away). A field overflows only past 2**23 rows, far beyond the
+# parser's text limit.
+_UNIT = 2**24
+_OFFSET = 2**40
 
 
-def gram_keys(low: str) -> npt.NDArray[np.uint64]:
-    """Every character 1-, 2- and 3-gram of the text (repeats kept) as an integer.
+def grams(low: str) -> list[str]:
+    """Every character 1-, 2- and 3-gram of the text, repeats kept.
 
     The text is the cleaned, lower-cased question padded with a space at each end (so word starts and
-    ends are n-grams too), with digits folded to 0 and line breaks and tabs read as spaces. An n-gram's
-    key packs its code points in base 0x110000, which is exact (3 × 21 bits < 64) and tells the lengths
-    apart (no text holds code point 0). A few array operations compute them all, which keeps the parser
-    fast."""
-    # The folding is one str.translate (a C loop) rather than masked array assignments.
-    cp = np.frombuffer(f" {low} ".translate(_FOLD).encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
-    two = cp[:-1] * _BASE + cp[1:]
-    three = two[:-1] * _BASE + cp[2:]
-    return np.concatenate((cp, two, three))
+    ends are n-grams too), with digits folded to 0 and line breaks and tabs read as spaces. The folding
+    is one str.translate, and the 2- and 3-grams are joined pairwise by map() (C loops, which keeps the
+    parser fast)."""
+    text = f" {low} ".translate(_FOLD)
+    two = [*map(add, text, text[1:])]
+    return [*text, *two, *map(add, two, text[2:])]
+
+
+def gram_key(gram: str) -> int:
+    """The integer an n-gram is stored as in the file: its code points in base 0x110000, which is exact
+    (3 × 21 bits < 64) and tells the lengths apart (no text holds code point 0)."""
+    key = 0
+    for char in gram:
+        key = key * _BASE + ord(char)
+    return key
+
+
+def gram_keys(low: str) -> list[int]:
+    """:func:`grams` as the file's integer keys (for training, which builds the vocabulary of keys)."""
+    return [gram_key(g) for g in grams(low)]
 
 
 def key_text(key: int) -> str:
     """The n-gram an integer key stands for (to read the vocabulary)."""
     chars = []
     while key:
-        key, cp = divmod(key, 0x110000)
+        key, cp = divmod(key, _BASE)
         chars.append(chr(cp))
     return "".join(reversed(chars))
+
+
+def pack(row: Iterable[float]) -> int:
+    """One weight row (one weight per label) as one integer, so that adding rows is adding integers."""
+    units = [weight * _UNIT for weight in row]
+    if any(u != int(u) or abs(u) >= _OFFSET for u in units):
+        raise ValueError(f"weights that are not float16 values: {[u / _UNIT for u in units]}")
+    fields = [int(u) + _OFFSET for u in units] + [1]
+    return int.from_bytes(struct.pack(f"<{len(fields)}Q", *fields), "little")
+
+
+def unpack(total: int, labels: int) -> list[float]:
+    """Each label's sum of the weights in ``total``, a sum of :func:`pack` results (0: no rows)."""
+    *sums, rows = struct.unpack(f"<{labels + 1}Q", total.to_bytes(8 * (labels + 1), "little"))
+    offsets = rows * _OFFSET
+    return [(s - offsets) / _UNIT for s in sums]
+
+
+# ---- the file: numpy's .npz (a zip of .npy files) read without numpy ---------------------------
+
+_NPY_HEADER = re.compile(r"\{'descr': '[<|](\w+)', 'fortran_order': False, 'shape': \(([\d, ]*)\), \}")
+_NPY_NUMBERS = {"u8": "Q", "f2": "e", "f4": "f", "f8": "d"}  # numpy's dtype → struct's format character
+
+
+def read_npz(path: Path) -> dict[str, Any]:
+    """The arrays of an .npz file as lists (nested per dimension; a 0-d array is its one value).
+
+    An .npy file is a magic string, a header (a Python dict literal: the dtype, the shape, whether the
+    order is Fortran's) and the values, raw, little-endian here. Only what the training script writes
+    is read: little-endian unsigned integers, floats and unicode strings, in C order."""
+    out: dict[str, Any] = {}
+    with zipfile.ZipFile(path) as archive:
+        for name in archive.namelist():
+            data = archive.read(name)
+            if data[:8] != b"\x93NUMPY\x01\x00":
+                raise ValueError(f"{name}: not an .npy file of version 1.0")
+            (length,) = struct.unpack_from("<H", data, 8)
+            header = _NPY_HEADER.fullmatch(data[10 : 10 + length].decode("latin-1").rstrip())
+            if header is None:
+                raise ValueError(f"{name}: an .npy header this reader does not know")
+            dtype, dims = header.groups()
+            shape = [int(d) for d in dims.split(",") if d.strip()]
+            body = data[10 + length :]
+            count = math.prod(shape)
+            if dtype.startswith("U"):  # fixed-width UTF-32, padded with NULs
+                width = int(dtype[1:])
+                text = body.decode("utf-32-le")
+                values: list[Any] = [text[i * width : (i + 1) * width].rstrip("\0") for i in range(count)]
+            else:
+                values = list(struct.unpack_from(f"<{count}{_NPY_NUMBERS[dtype]}", body))
+            for size in reversed(shape[1:]):
+                values = [values[i : i + size] for i in range(0, len(values), size)]
+            out[name.removesuffix(".npy")] = values if shape else values[0]
+    return out
 
 
 @dataclass(frozen=True)
@@ -84,27 +162,35 @@ class Classifier:
     """The shipped model: two linear models over the same labels (heads ``kind`` and ``task``).
 
     - the quick one reads only the rules' signals and gives the kind (:meth:`quick`): a few additions;
-    - the full one reads the n-grams too (:meth:`predict`): ``keys`` are the n-grams it knows (sorted,
-      see :func:`gram_keys`); ``weights`` has one row per key, then one per signal, one column per label.
+    - the full one reads the n-grams too (:meth:`predict`): ``gram_rows`` holds the n-grams it knows
+      and ``signal_rows`` the signals, each with its weight row (one weight per label of both heads)
+      packed into one integer (:func:`pack`).
 
-    The parser asks the quick model first and the full one only when the quick one is unsure, which
-    costs no accuracy (docs/parsing.md) and keeps most questions free of array work."""
+    Packed, a question's weights add up in one ``sum()`` of a hundred or so integers, a C loop, and
+    exactly. Inside the parser the full model then costs what it did with numpy (≈55 µs a question),
+    whose ≈20 MB every bot process paid (issue #24); alone it takes ≈50 µs a call against numpy's ≈30,
+    and rows of floats summed label by label ≈80 (docs/performance.md, "Tenth session"). The parser
+    asks the quick model first and the full one only when the quick one is unsure, which costs no
+    accuracy (docs/parsing.md)."""
 
     def __init__(
         self,
-        keys: npt.NDArray[np.uint64],
-        signals: list[str],
-        weights: npt.NDArray[np.float32],
-        bias: npt.NDArray[np.float32],
-        quick_weights: npt.NDArray[np.float32],
-        quick_bias: npt.NDArray[np.float32],
+        keys: Iterable[int],
+        signals: Sequence[str],
+        weights: Iterable[Iterable[float]],
+        bias: Iterable[float],
+        quick_weights: Iterable[Iterable[float]],
+        quick_bias: Iterable[float],
         heads: dict[str, tuple[str, ...]],
         meta: dict[str, Any],
     ) -> None:
-        self.keys = np.append(keys.astype(np.uint64), _NEVER)
-        self.signal_rows = {s: len(keys) + i for i, s in enumerate(signals)}
-        self.weights = np.ascontiguousarray(weights, dtype=np.float32)
-        self.bias = bias.astype(np.float32)
+        """``weights`` has one row per key (in the keys' order), then one per signal, one column per label
+        (float16 values: see :func:`pack`); the quick model's ``quick_weights`` one row per signal."""
+        texts = [key_text(int(k)) for k in keys]
+        rows = [pack(map(float, row)) for row in weights]
+        self.gram_rows = dict(zip(texts, rows[: len(texts)], strict=True))
+        self.signal_rows = dict(zip(signals, rows[len(texts) :], strict=True))
+        self.bias = tuple(float(v) for v in bias)
         self.quick_rows = {s: tuple(float(v) for v in row) for s, row in zip(signals, quick_weights, strict=True)}
         self.quick_bias = tuple(float(v) for v in quick_bias)
         self.heads = heads
@@ -120,47 +206,41 @@ class Classifier:
     @property
     def size(self) -> int:
         """How many n-grams it knows."""
-        return len(self.keys) - 1
+        return len(self.gram_rows)
 
     @property
     def signals(self) -> list[str]:
-        return sorted(self.signal_rows, key=self.signal_rows.__getitem__)
+        return list(self.signal_rows)
+
+    def weights(self) -> list[list[float]]:
+        """The full model's weight rows as floats, the n-grams' then the signals' (to write the file)."""
+        return [unpack(row, len(self.bias)) for row in (*self.gram_rows.values(), *self.signal_rows.values())]
 
     @classmethod
     def load(cls, path: Path) -> Classifier:
-        with np.load(path, allow_pickle=False) as data:
-            heads = {str(name): tuple(str(x) for x in data[f"labels_{name}"]) for name in data["heads"]}
-            return cls(
-                keys=data["keys"],
-                signals=[str(s) for s in data["signals"]],
-                weights=data["weights"].astype(np.float32),
-                bias=data["bias"].astype(np.float32),
-                quick_weights=data["quick_weights"].astype(np.float32),
-                quick_bias=data["quick_bias"].astype(np.float32),
-                heads=heads,
-                meta=json.loads(str(data["meta"])),
-            )
+        data = read_npz(path)
+        return cls(
+            keys=data["keys"],
+            signals=data["signals"],
+            weights=data["weights"],
+            bias=data["bias"],
+            quick_weights=data["quick_weights"],
+            quick_bias=data["quick_bias"],
+            heads={name: tuple(data[f"labels_{name}"]) for name in data["heads"]},
+            meta=json.loads(data["meta"]),
+        )
 
     def logits(self, low: str, signals: frozenset[str] | set[str]) -> list[float]:
         """The full model's scores of every label: n-gram weights × counts / sqrt(n-grams), plus signal weights.
 
         A model trained with ``binary`` in its meta counts each distinct n-gram once, over sqrt(distinct n-grams)."""
-        grams = gram_keys(low)
-        grams.sort()  # sorted needles make the binary searches cheaper (a fresh array: sorted in place)
-        if self.binary:  # each distinct n-gram once: drop the repeats (sorted, so they are neighbours)
-            first = np.empty(len(grams), dtype=bool)
-            first[0] = True
-            np.not_equal(grams[1:], grams[:-1], out=first[1:])
-            grams = grams[first]
-        at = self.keys.searchsorted(grams)
-        rows = at[self.keys[at] == grams]
-        get = self.signal_rows.get
-        sig = [r for r in map(get, signals) if r is not None]
-        values = np.full(len(rows) + len(sig), 1 / np.sqrt(len(grams)), dtype=np.float32)
-        values[len(rows) :] = 1.0
-        # take(): the same rows as fancy indexing, in about half the time on arrays this small
-        out: list[float] = (self.bias + values @ self.weights.take(np.concatenate((rows, sig)), axis=0)).tolist()
-        return out
+        every = grams(low)
+        found: Collection[str] = set(every) if self.binary else every
+        scale = 1 / math.sqrt(len(found))
+        labels = len(self.bias)
+        text = unpack(sum(map(self.gram_rows.get, found, repeat(0))), labels)  # n-grams it does not know add 0
+        rules = unpack(sum(map(self.signal_rows.get, signals, repeat(0))), labels)
+        return [b + t * scale + r for b, t, r in zip(self.bias, text, rules, strict=True)]
 
     def quick_logits(self, signals: frozenset[str] | set[str]) -> list[float]:
         """The quick model's kind scores: its bias plus the weights of the signals present."""

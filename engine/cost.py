@@ -11,7 +11,7 @@ older one, so each card gets the newest price known on the market's date (docs/d
 3. an older snapshot, marked ``older_snapshot`` (the answer says "older price" and its month);
 4. the card's launch MSRP (``launch_price`` in gpus.yaml), basis "launch".
 
-Rankings (``rank_by_value``, ``best_per_count``, the arrays behind them) take steps 1-3 only, and
+Rankings (``rank_by_value``, ``best_per_count``, the catalog-wide scores behind them) take steps 1-3 only, and
 step 3 only from snapshots at most ``RANKING_WINDOW_DAYS`` older than the market: a price list a
 year old, or a launch price, says little about what a card costs today, and ranking cards on
 prices of different years would compare years, not cards.
@@ -20,20 +20,22 @@ prices of different years would compare years, not cards.
 from __future__ import annotations
 
 import datetime as dt
+import heapq
 import math
+from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
+from itertools import compress, islice
 from typing import Literal, TypeVar
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.catalog import load_catalog
 from engine.message import Msg, msg
-from engine.performance import count_factor, speed, speeds_array
+from engine.performance import count_factor, speed
 from engine.specs import BuildCost, PriceSnapshot, Workload
 
 PriceCondition = Literal["new", "used"]
@@ -319,15 +321,15 @@ def _value_from(
 
 @dataclass(frozen=True)
 class _Market:
-    """A market's ranked prices (``price_quote(..., ranked=True)``) as arrays aligned with the
-    catalog, for ranking every GPU at once."""
+    """A market's ranked prices (``price_quote(..., ranked=True)``) aligned with the catalog, for ranking
+    every GPU at once; the numbers as arrays of doubles (8 bytes a GPU, not a float object each)."""
 
     ids: tuple[str, ...]
     index: dict[str, int]
     quotes: tuple[PriceQuote | None, ...]
-    price: np.ndarray  # USD, NaN where the snapshot has no price
-    memory: np.ndarray
-    tdp: np.ndarray
+    price: array[float]  # USD, NaN where the snapshot has no price
+    memory: array[float]
+    tdp: array[float]
 
 
 @lru_cache(maxsize=64)
@@ -339,23 +341,21 @@ def _market(snapshot: str | None, condition: PriceCondition | None) -> _Market:
         ids=ids,
         index={g: i for i, g in enumerate(ids)},
         quotes=quotes,
-        price=np.array([float(q.usd) if q else np.nan for q in quotes]),
-        memory=np.array([catalog.get(g).memory_gb for g in ids]),
-        tdp=np.array([catalog.get(g).tdp_w for g in ids], dtype=float),
+        price=array("d", [float(q.usd) if q else math.nan for q in quotes]),
+        memory=array("d", [catalog.get(g).memory_gb for g in ids]),
+        tdp=array("d", [catalog.get(g).tdp_w for g in ids]),
     )
 
 
 @lru_cache(maxsize=64)
-def _candidate_mask(candidates: tuple[str, ...]) -> np.ndarray:
-    market = _market(None, None)
-    mask = np.zeros(len(market.ids), dtype=bool)
-    mask[[market.index[g] for g in candidates if g in market.index]] = True
-    return mask
+def _candidate_mask(candidates: tuple[str, ...]) -> tuple[bool, ...]:
+    wanted = set(candidates)
+    return tuple(g in wanted for g in _market(None, None).ids)
 
 
 @lru_cache(maxsize=16)
-def _speeds(workload: Workload) -> np.ndarray:
-    return speeds_array(list(_market(None, None).ids), workload)
+def _speeds(workload: Workload) -> array[float]:
+    return array("d", [speed(g, workload) for g in _market(None, None).ids])
 
 
 @dataclass(frozen=True)
@@ -395,10 +395,9 @@ def _selection(
 
 @lru_cache(maxsize=64)
 def _system_prices(snapshot: str | None, condition: PriceCondition | None, counts: tuple[int, ...]) -> list[float]:
+    """Every price of ``counts`` GPUs in the market, sorted, each once."""
     price = _market(snapshot, condition).price
-    every = np.concatenate([price * n for n in counts])
-    values: list[float] = np.unique(every[np.isfinite(every)]).tolist()
-    return values
+    return sorted({p * n for n in counts for p in price if not math.isnan(p)})
 
 
 def _dearest_within(
@@ -418,88 +417,131 @@ def dearest_within(prices: Sequence[P], limit: P, below_all: P) -> P:
     return prices[k - 1] if k else below_all
 
 
+@dataclass(frozen=True)
+class _Row:
+    """One GPU count's systems in a ranking: each GPU's speed per $1,000 (catalog order) and the GPUs
+    the ranking may show, best first."""
+
+    count: int
+    perf: Sequence[float]
+    best_first: Iterable[int]
+
+
 def _score(
     selection: _Selection, overrides: Mapping[str, PriceQuote] | None, electricity: Electricity | None
-) -> tuple[list[np.ndarray], list[int], _Market, list[PriceQuote | None] | tuple[PriceQuote | None, ...]]:
-    """Speed per $1,000 for every GPU × count as arrays (−inf where filtered out), one row per count.
+) -> tuple[list[_Row], _Market, tuple[PriceQuote | None, ...]]:
+    """Speed per $1,000 for every GPU × count, and the GPUs that pass the filters best first, one row per count.
 
-    Without overrides or electricity (the common case) the filters and per-count scores come from
-    caches, so a call costs a handful of array operations."""
+    Without electricity (the advisor never passes it) the scores and their order come from a cache,
+    also with a server's community prices, which change rarely: a call only skips the systems over
+    the budget, and only as far as the ranking reads."""
     s = selection
     market = _market(s.snapshot, s.condition)
-    price, quotes = market.price, market.quotes
-    plain = not overrides and not electricity
+    quotes = market.quotes
+    community: tuple[tuple[str, float], ...] = ()
     if overrides:
-        price, overridden = price.copy(), list(quotes)
+        overridden = list(quotes)
         for gpu_id, quote in overrides.items():
             if gpu_id in market.index:
-                price[market.index[gpu_id]] = float(quote.usd)
                 overridden[market.index[gpu_id]] = quote
         quotes = tuple(overridden)
-    if plain:
-        mask = _static_mask(s.snapshot, s.condition, s.candidates, s.min_memory_gb)
-    else:
-        mask = _filter(price, market, s.candidates, s.min_memory_gb)
-    counts, rows = [], []
+        community = tuple(sorted((g, float(q.usd)) for g, q in overrides.items() if g in market.index))
+    price = _prices(s.snapshot, s.condition, community)
+    rows = []
     for n in s.gpu_counts:
-        perf = (
-            _perf_row(s.workload, s.snapshot, s.condition, n)
-            if plain
-            else _perf(s.workload, s.snapshot, n, price, market, electricity)
-        )
-        if perf is None:  # no dated base holds this many GPUs (a data gap builds.yaml names)
+        if electricity:
+            perf = _perf(s.workload, s.snapshot, n, price, market, electricity)
+            mask = _filter(price, market, s.candidates, s.min_memory_gb)
+            scored = None if perf is None else (perf, _best_first(perf, mask))
+        else:
+            scored = _row(s.workload, s.snapshot, s.condition, n, s.candidates, s.min_memory_gb, community)
+        if scored is None:  # no dated base holds this many GPUs (a data gap builds.yaml names)
             continue
-        ok = mask & (price * n <= s.max_gpus_usd) if s.max_gpus_usd is not None else mask
-        rows.append(np.where(ok, perf, -np.inf))
-        counts.append(n)
-    return rows, counts, market, quotes
+        perf, order = scored
+        rows.append(_Row(n, perf, order if s.max_gpus_usd is None else _within(order, price, n, s.max_gpus_usd)))
+    return rows, market, quotes
 
 
-def _filter(
-    price: np.ndarray, market: _Market, candidates: tuple[str, ...] | None, min_memory_gb: float | None
-) -> np.ndarray:
-    mask = ~np.isnan(price)
-    if candidates is not None:
-        mask &= _candidate_mask(candidates)
-    if min_memory_gb is not None:
-        mask &= market.memory >= min_memory_gb
-    return np.asarray(mask)
+@lru_cache(maxsize=64)
+def _prices(
+    snapshot: str | None, condition: PriceCondition | None, community: tuple[tuple[str, float], ...]
+) -> array[float]:
+    """The market's prices, with a server's ``community`` prices (GPU id, USD) in place of its own."""
+    market = _market(snapshot, condition)
+    if not community:
+        return market.price
+    price = array("d", market.price)
+    for gpu_id, usd in community:
+        price[market.index[gpu_id]] = usd
+    return price
 
 
 @lru_cache(maxsize=256)
-def _static_mask(
+def _row(
+    workload: Workload,
     snapshot: str | None,
     condition: PriceCondition | None,
+    n: int,
     candidates: tuple[str, ...] | None,
     min_memory_gb: float | None,
-) -> np.ndarray:
+    community: tuple[tuple[str, float], ...],
+) -> tuple[array[float], array[int]] | None:
+    """The scores of ``n``-card systems at the market's prices (see _prices) and the GPUs the filters
+    let through, best first; None where no dated base holds ``n`` GPUs."""
     market = _market(snapshot, condition)
-    return _filter(market.price, market, candidates, min_memory_gb)
+    price = _prices(snapshot, condition, community)
+    perf = _perf(workload, snapshot, n, price, market, None)
+    if perf is None:
+        return None
+    return perf, _best_first(perf, _filter(price, market, candidates, min_memory_gb))
+
+
+def _best_first(perf: Sequence[float], mask: Sequence[bool]) -> array[int]:
+    """The GPUs ``mask`` lets through, highest ``perf`` first; equal scores in catalog order (a stable
+    sort: a ranking of the same systems always reads the same)."""
+    return array("i", sorted(compress(range(len(perf)), mask), key=perf.__getitem__, reverse=True))
+
+
+def _within(order: Iterable[int], price: Sequence[float], n: int, limit: float) -> Iterator[int]:
+    """The GPUs of ``order`` whose ``n`` cards cost at most ``limit``, read lazily: a ranking reads only
+    as many as it shows."""
+    return (i for i in order if price[i] * n <= limit)
+
+
+def _filter(
+    price: Sequence[float], market: _Market, candidates: tuple[str, ...] | None, min_memory_gb: float | None
+) -> tuple[bool, ...]:
+    """Which GPUs a ranking may show: priced, among the candidates, with the memory asked for."""
+    wanted = _candidate_mask(candidates) if candidates is not None else (True,) * len(price)
+    floor = -math.inf if min_memory_gb is None else min_memory_gb
+    return tuple(
+        not math.isnan(p) and ok and memory >= floor for p, ok, memory in zip(price, wanted, market.memory, strict=True)
+    )
 
 
 def _perf(
     workload: Workload,
     snapshot: str | None,
     n: int,
-    price: np.ndarray,
+    price: Sequence[float],
     market: _Market,
     electricity: Electricity | None,
-) -> np.ndarray | None:
+) -> array[float] | None:
+    """Speed per $1,000 of each GPU's ``n``-card system: NaN where the GPU has no price."""
     try:
         base = float(base_system(n, load_catalog().snapshot(snapshot).date).usd)
     except ValueError:
         return None
-    total = base + price * n
+    total = [base + p * n for p in price]
     if electricity:
-        kw = (market.tdp * n + electricity.system_power_w) / 1000
-        total = total + kw * electricity.hours_per_day * 365 * electricity.years * float(electricity.usd_per_kwh)
-    return _speeds(workload) * count_factor(workload, n) / total * 1000
-
-
-@lru_cache(maxsize=256)
-def _perf_row(workload: Workload, snapshot: str | None, condition: PriceCondition | None, n: int) -> np.ndarray | None:
-    market = _market(snapshot, condition)
-    return _perf(workload, snapshot, n, market.price, market, None)
+        e = electricity
+        usd_per_kwh = float(e.usd_per_kwh)
+        total = [
+            t + (tdp * n + e.system_power_w) / 1000 * e.hours_per_day * 365 * e.years * usd_per_kwh
+            for t, tdp in zip(total, market.tdp, strict=True)
+        ]
+    factor = count_factor(workload, n)
+    return array("d", [v * factor / t * 1000 for v, t in zip(_speeds(workload), total, strict=True)])
 
 
 def rank_by_value(
@@ -516,7 +558,7 @@ def rank_by_value(
     limit: int | None = None,
 ) -> list[ValueOption]:
     """Priced systems that meet the memory floor and whose GPUs fit ``max_gpus_usd``, best speed per
-    dollar first. The whole catalog is scored as arrays; result objects are built only for the
+    dollar first. The whole catalog is scored at once; result objects are built only for the
     ``limit`` best (all when None). Rankings over the snapshot's own prices are remembered."""
     plain = not overrides and not electricity
     selection = _selection(workload, gpu_counts, candidates, min_memory_gb, max_gpus_usd, snapshot, condition, plain)
@@ -561,28 +603,17 @@ def _rank(
     overrides: Mapping[str, PriceQuote] | None,
     electricity: Electricity | None,
 ) -> list[ValueOption]:
-    rows, counts, market, quotes = _score(selection, overrides, electricity)
-    if not rows:
-        return []
-    perf = rows[0] if len(rows) == 1 else np.concatenate(rows)
-    valid = int(np.count_nonzero(np.isfinite(perf)))
-    keep = valid if limit is None else min(limit, valid)
-    if keep == 0:
-        return []
-    if keep < len(perf):  # only the best few are wanted: partition before sorting
-        top = np.argpartition(-perf, keep - 1)[:keep]
-        chosen = top[np.argsort(-perf[top], kind="stable")]
-    else:
-        chosen = np.argsort(-perf, kind="stable")[:keep]
-    width = len(market.ids)
+    rows, market, quotes = _score(selection, overrides, electricity)
+    # Each count's best, merged best first; equal scores by GPU count (in the order asked), then in
+    # catalog order, as a stable sort of all GPU × count scores. Only ``limit`` of each count can be
+    # among the best.
+    merged = heapq.merge(
+        *([(-row.perf[i], at, i) for i in islice(row.best_first, limit)] for at, row in enumerate(rows))
+    )
     return [
         option
-        for k in chosen
-        if (
-            option := _value_from(
-                market.ids[k % width], selection.workload, counts[k // width], quotes[k % width], electricity
-            )
-        )
+        for _, at, i in islice(merged, limit)
+        if (option := _value_from(market.ids[i], selection.workload, rows[at].count, quotes[i], electricity))
         is not None
     ]
 
@@ -590,12 +621,12 @@ def _rank(
 def _best(
     selection: _Selection, overrides: Mapping[str, PriceQuote] | None, electricity: Electricity | None
 ) -> list[ValueOption]:
-    rows, counts, market, quotes = _score(selection, overrides, electricity)
+    rows, market, quotes = _score(selection, overrides, electricity)
     out = []
-    for row, n in zip(rows, counts, strict=True):
-        i = int(np.argmax(row))
-        if not np.isfinite(row[i]):
+    for row in rows:
+        i = next(iter(row.best_first), None)
+        if i is None:  # nothing passes the filters with this many cards
             continue
-        if option := _value_from(market.ids[i], selection.workload, n, quotes[i], electricity):
+        if option := _value_from(market.ids[i], selection.workload, row.count, quotes[i], electricity):
             out.append(option)
     return out

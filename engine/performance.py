@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from engine.catalog import Catalog, load_catalog
@@ -349,11 +348,6 @@ def theoretical_speedup(gpu_id: str, reference: str) -> SpeedupRange:
         high=bw * gains(arch_a, "high") / gains(arch_b, "low"),
         source="Guide 2020, 'Ampere speed, theoretical estimate'",
     )
-
-
-def speeds_array(gpu_ids: list[str], workload: Workload) -> np.ndarray:
-    """Speeds for many GPUs at once, for ranking the whole catalog."""
-    return np.fromiter((speed(g, workload) for g in gpu_ids), dtype=float, count=len(gpu_ids))
 
 
 # ---- debiasing vendor benchmarks (guide §4) -------------------------------------------------

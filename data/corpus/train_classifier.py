@@ -6,7 +6,8 @@
     .venv/bin/python data/corpus/train_classifier.py --search --cv 5    # ... and of the settings grid (GRID)
     .venv/bin/python data/corpus/train_classifier.py --cv 5 --repeats 6 # the folds drawn 6 times (less noise)
 
-Needs scikit-learn (the ``dev`` extra); the bot does not: engine/classify.py applies the weights with numpy.
+Needs scikit-learn (the ``dev`` extra); the bot does not, nor numpy: engine/classify.py reads the file and applies
+the weights in pure Python.
 Set OPENBLAS_NUM_THREADS=1 for bit-identical files run to run (threaded BLAS may change the last digits).
 
 Training data: the corpus' train split (data/corpus/questions.jsonl), /work/shared/questions/dev.jsonl and
@@ -49,7 +50,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from engine.catalog import load_catalog  # noqa: E402
-from engine.classify import FILE, NONE, Classifier, gram_keys  # noqa: E402
+from engine.classify import FILE, NONE, Classifier, gram_key, gram_keys  # noqa: E402
 from engine.parse import _RULES, Parser, Reading, _parser_for  # noqa: E402
 
 CORPUS = ROOT / "data" / "corpus" / "questions.jsonl"
@@ -167,7 +168,7 @@ def class_weights(labels: list[str], power: float) -> dict[str, float] | None:
 def fit(train: Data, settings: Settings = Settings()) -> Classifier:
     """Fit both heads and return the pruned model as the parser would load it (float16 weights)."""
     st = settings
-    df = collections.Counter(k for grams in train.grams for k in set(grams.tolist()))
+    df = collections.Counter(k for grams in train.grams for k in set(grams))
     vocab = {k: i for i, k in enumerate(sorted(k for k, n in df.items() if n >= st.min_df))}
     signals = {s: i for i, s in enumerate(sorted({s for r in train.readings for s in r.signals}))}
     n = len(train.rows)
@@ -292,10 +293,10 @@ def save(model: Classifier, path: Path, meta: dict[str, Any]) -> None:
     labels = {f"labels_{head}": np.array(model.heads[head]) for head in model.heads}
     np.savez_compressed(
         path,
-        keys=model.keys[:-1],
+        keys=np.array([gram_key(g) for g in model.gram_rows], dtype=np.uint64),
         signals=np.array(model.signals),
-        weights=model.weights.astype(np.float16),
-        bias=model.bias.astype(np.float32),
+        weights=np.array(model.weights(), dtype=np.float16),
+        bias=np.array(model.bias, dtype=np.float32),
         quick_weights=np.array([model.quick_rows[s] for s in model.signals], dtype=np.float16),
         quick_bias=np.array(model.quick_bias, dtype=np.float32),
         heads=np.array(list(model.heads)),

@@ -84,6 +84,46 @@ def test_the_warm_up_loads_the_engine_and_the_composer():
     assert _printed(script) == "[]"
 
 
+_ASKED = (
+    "best GPU for training under $1500?",
+    "can a 3090 run llama 3 70b?",
+    "4090 vs 3090 for stable diffusion",
+    "how many tokens/s does a 4060 Ti 16GB get on qwen 14b q4?",
+    "我想微调7B模型，预算一万块买什么卡",
+)
+
+
+def test_a_warm_shard_answers_without_numpy_or_matplotlib():
+    """numpy (≈20 MB of shared objects and OpenBLAS) and matplotlib load only in the charts' worker
+    process and offline scripts, never in a shard (issue #24): not with the warm-up, nor with answers
+    that parse with the classifier, rank by price (a community price, electricity), calibrate a
+    speed or a decode rate, and build their embed and chart spec."""
+    script = (
+        "import datetime as dt, importlib, sys\n"
+        "from decimal import Decimal\n"
+        "import bot.__main__, bot.app\n"
+        "for cog in bot.app.COGS:\n"
+        "    importlib.import_module(cog)\n"
+        "bot.app.warm_up_engine()\n"
+        "from bot.charts.specs import answer_spec\n"
+        "from bot.compose import compose\n"
+        "from engine.advisor import AdviceContext, advise\n"
+        "from engine.cost import PriceQuote\n"
+        "from engine.parse import parse\n"
+        "quote = PriceQuote(gpu_id='rtx-3090', usd=Decimal(700), basis='override', date=dt.date(2026, 11, 1), "
+        "source='server')\n"
+        "contexts = (AdviceContext(), AdviceContext(price_overrides={'rtx-3090': quote}, "
+        "electricity_usd_per_kwh=Decimal('0.3')))\n"
+        f"for text in {_ASKED!r}:\n"
+        "    for context in contexts:\n"
+        "        answer = advise(parse(text).query, context)\n"
+        "        compose(answer)\n"
+        "        answer_spec(answer)\n"
+        "print(sorted(name for name in ('numpy', 'matplotlib') if name in sys.modules))\n"
+    )
+    assert _printed(script) == "[]"
+
+
 def _printed(script: str) -> str:
     """What ``script`` prints, run in a fresh interpreter (nothing imported yet) from the project root."""
     return subprocess.run(
