@@ -1724,7 +1724,7 @@ MAC_SIZES = ("apple-m4-16gb", "apple-m4-pro-48gb", "apple-m4-max-128gb")
 # "苹果Max芯片", "M系列芯片")
 _MAC = re.compile(
     r"(?<![a-z])(?:i?mac|macbook|mac\s?(?:studio|mini|pro))(?![a-z])"
-    r"|apple\s+silicon|\bm[\s-]?series\s+(?:chips?|macs?)|(?:苹果|蘋果)[^，。？?]{0,6}芯片|m\s?系列"
+    r"|apple\s+silicon|\bm[\s-]?series\s+chips?|(?:苹果|蘋果)[^，。？?]{0,6}芯片|m\s?系列"
 )
 
 
