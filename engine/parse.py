@@ -1532,9 +1532,10 @@ _EGPU = re.compile(r"\begpus?\b|external\s+gpu|外接显卡|外接顯卡|外置�
 def _mac_egpu(reading: Reading, gpus: tuple[str, ...]) -> tuple[Msg, ...]:
     """ "Can I use an eGPU with my MacBook for CUDA?": an Apple silicon Mac takes no NVIDIA card (the can-run note
     with both named says so too; here no NVIDIA card is named), said beside whatever the Mac itself runs."""
+    if not _EGPU.search(reading.low):  # rare: most questions stop here
+        return ()
     mac = _apple_silicon_mac(reading.low) or any(g.startswith("apple-") for g in gpus)
-    nvidia_named = any(not g.startswith("apple-") for g in gpus)
-    if not (mac and not nvidia_named and _EGPU.search(reading.low)):
+    if not mac or any(not g.startswith("apple-") for g in gpus):
         return ()
     return (msg("parse.note.mac_egpu", source=EGPU_SOURCE),)
 
