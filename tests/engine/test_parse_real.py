@@ -1372,3 +1372,10 @@ def test_gpu_utilisation_at_zero_is_a_slow_run() -> None:
 )
 def test_apple_silicon_said_without_a_mac_is_answered_for_macs(text: str) -> None:
     assert all(g.startswith("apple-") for g in q(text, standalone=True).gpus)
+
+
+@pytest.mark.parametrize(
+    "text", ["想在macmini上train一个FooNet，可以吗", "gaussian splat training on my 3060: enough memory?"]
+)
+def test_common_words_and_product_names_are_no_project(text: str) -> None:
+    assert (q(text, standalone=True).model or "").lower() not in {"train", "macmini", "gaussian"}
