@@ -25,8 +25,8 @@ from engine import flowchart
 from engine.answer import Answer, CompareRow, Comparison, FollowUp, Option, Rental, Rule
 from engine.canrun import CanRunReport, assess, named_setups, rung_label
 from engine.catalog import load_catalog
+from engine.cloud import HOURS_PER_YEAR, BreakEven, break_even
 from engine.cloud import SOURCE as CLOUD_SOURCE
-from engine.cloud import BreakEven, break_even
 from engine.cost import (
     PriceQuote,
     ValueOption,
@@ -1158,20 +1158,20 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
                 if not c.historical and c.gpu in catalog.gpus and _card_line(c.gpu) == line
             ]
             spots = [c.spot_usd_per_hour / c.gpu_count for c in held if c.spot_usd_per_hour]
+            hourly = top.on_demand_usd_per_hour or top.spot_usd_per_hour or Decimal(0)
             offer = msg(
                 "advice.cloud.card_offer" + (".spot" if spots else ""),
                 gpu=top.name,
                 provider=top.provider,
-                hourly=top.on_demand_usd_per_hour or top.spot_usd_per_hour,
-                # "租一张A100一个月多少钱": the month of it around the clock (24 h × 365 / 12 = 730 h)
-                month=(top.on_demand_usd_per_hour or top.spot_usd_per_hour or Decimal(0)) * HOURS_A_MONTH,
+                hourly=hourly,
+                # "租一张A100一个月多少钱": the month of it around the clock (8,760 h a year / 12 = 730 h)
+                month=hourly * HOURS_PER_YEAR / 12,
                 count=len(held),
                 date=top.date,
                 **({"spot": min(spots)} if spots else {}),
             )
             count = max(query.gpu_counts[0] if query.gpu_counts else 1, query.num_gpus or 1)
             if count > 1:  # "四张4090一小时多少钱": the hour of the whole setup asked about, at that rate
-                hourly = top.on_demand_usd_per_hour or top.spot_usd_per_hour or Decimal(0)
                 whole = msg("advice.cloud.card_offer.setup", setup=setup(top.name, count), total=hourly * count)
                 offer = msg("sentences", items=(offer, whole))
             # with hours a day given, rent-or-buy was asked: the break-even leads, the offer follows
@@ -1558,7 +1558,6 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
     )
 
 
-HOURS_A_MONTH = 730  # 24 h × 365 days / 12: a rented card's month around the clock
 # PyTorch's DataParallel: "output_device … (default: device_ids[0])" — every replica's outputs are gathered there
 DATA_PARALLEL_SOURCE = "https://docs.pytorch.org/docs/stable/generated/torch.nn.DataParallel.html"
 

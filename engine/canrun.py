@@ -763,12 +763,10 @@ def _full_finetune_notes(spec: ModelSpec, setups: list[tuple[Gpu, int]], context
     out = []
     for gpu, count in setups:
         half = _half(gpu)
-        need = estimate(spec, "full_finetune", half, gpus=count, context=context, runtime=runtime_of(gpu))
-        fits = need.per_gpu_gb <= capacity_gb(gpu)  # compared as _try does; said in GiB, as the verdict is
-        key = "canrun.note.full_finetune." + ("fits" if fits else "no") + ("_per_gpu" if count > 1 else "")
-        setup = _setup(gpu.short_name, count)
-        rung = _label("full_finetune", half)
-        out.append(msg(key, rung=rung, need=need.per_gpu_gib, setup=setup, capacity=gpu.memory_gb))
+        (full,) = _try(spec, [("full_finetune", half)], capacity_gb(gpu), count, context, runtime=runtime_of(gpu))
+        key = "canrun.note.full_finetune." + ("fits" if full.fits else "no") + ("_per_gpu" if count > 1 else "")
+        said = {"rung": _label("full_finetune", half), "setup": _setup(gpu.short_name, count)}
+        out.append(msg(key, need=full.estimate.per_gpu_gib, capacity=gpu.memory_gb, **said))
     return out
 
 

@@ -191,7 +191,7 @@ class ModelSpec(Frozen):
             return None
         local = self.local_layers
         window = self.sliding_window or context
-        tokens = (self.layers - local - self.linear_layers) * context + local * min(context, window)
+        tokens = (self.global_layers or 0) * context + local * min(context, window)
         return tokens * per_layer * bytes_per_value
 
 

@@ -1195,12 +1195,13 @@ class Parser:
         fields["min_memory_gb"] = _min_memory(reading.memory, reading.mentions, kind)
         # "SDXL LoRA is extremely slow on my 4090, why?": the spec card gives the card's speed; what else makes a
         # run slow comes with it
-        slow_run = kind == "other" and len(reading.mentions) == 1 and _too_slow(reading.low)
+        slow = kind in ("other", None) and _too_slow(reading.low)  # read once, for both uses below
+        slow_run = slow and kind == "other" and len(reading.mentions) == 1
         if (
             kind in ("other", None)
             and not reading.mentions
             and not fields["workload"]
-            and (_too_slow(reading.low) or (_HOW_LONG.search(reading.low) and _TIME_SPENT.search(reading.low)))
+            and (slow or (_HOW_LONG.search(reading.low) and _TIME_SPENT.search(reading.low)))
         ):
             # "an epoch takes 10 minutes, why so slow?" with no card named: a question of speed for the work — the
             # answer says what sets it, and asks for the card
