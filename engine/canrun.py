@@ -59,7 +59,7 @@ from engine.performance import RelativeSpeed, scaling_efficiency
 from engine.power import plan
 from engine.query import Query
 from engine.specs import Gpu
-from engine.support import EGPU_SOURCE, mac_and_nvidia
+from engine.support import EGPU_SOURCE, first_build, mac_and_nvidia
 
 # Single-stream decoding reaches 60-80 % of peak memory bandwidth in llama.cpp, vLLM and
 # TensorRT-LLM measurements of memory-bound matmuls; the range is the answer, not its middle.
@@ -2163,11 +2163,14 @@ def assess(
                 and not _of_a_known_family(text, suggestions)
             )
             as_7b = _as_7b(query, text, mode, context) if stand_in else None
+            # "Does Deep-Live-Cam support 50 series GPUs?": what a project needs of a card too new for older
+            # PyTorch builds comes first — whether it runs depends on the PyTorch it pins
+            builds = [m for gpu, _ in named_setups(query)[:1] if (m := first_build(gpu)) is not None]
             return card.model_copy(
                 update={
                     "unresolved": text,
                     "suggestions": suggestions,
-                    "headline": _sentences(headline, *((as_7b[0],) if as_7b else ()), card.headline),
+                    "headline": _sentences(headline, *builds, *((as_7b[0],) if as_7b else ()), card.headline),
                     "lean": as_7b[1] if as_7b else lean,
                 }
             )

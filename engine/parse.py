@@ -90,6 +90,21 @@ _SIZES_BETWEEN = re.compile(r"(?:\s*(?:and|or|&|,|/|和|或|、)?\s*[0-9]+(?:\.[
 # (xx50 to xx90: the workstation RTX 6000 / 4000 are no GeForce series)
 _GEFORCE_NUMBER = re.compile(r"rtx\s*([1-9][0-9])[5-9]0(?:\s*ti)?")
 _GEFORCE_ID = re.compile(r"rtx-([1-9][0-9])[5-9]0(?:-|$)")
+# Buying words: a generation named beside them is a market to choose from ("a 40-series GPU for $1000?")
+_BUYS = re.compile(r"\bbuy|\bbudget|\$|dollars?\b|预算|預算|买|買|购|購|元|块钱|塊錢")
+_AND_ABOVE = re.compile(
+    r"\s?(?:[^，。,.?？]{0,6}(?:及以上|以上|或以上|或更新|或更高)|\+|\s?or\s(?:above|newer|later|higher|better))"
+)
+_RUN_ON_IT = re.compile(
+    r"\b(?:can|could|will|would)\s+(?:it|i|they|this|that|mine)\s+(?:run|train|fine-?tune|handle)\b"
+)
+# A GeForce RTX generation said as one: "RTX 50 series", "rtx50系", "the 40-series GPUs", "50系显卡", "30系列" —
+# with the line word, or "series"/"系" and a word for a card after it.
+_GENERATION = re.compile(
+    r"\b(?:rtx|geforce)\s?(?P<a>[2-5]0)(?:\s?-?\s?(?:series|系列?|xx))?(?![0-9a-z])"
+    r"|(?<![0-9.])(?P<b>[2-5]0)\s?-?\s?(?:series|xx)\s?(?:gpus?|cards?|graphics|nvidia|geforce|rtx)\b"
+    r"|(?<![0-9.])(?P<c>[2-5]0)\s?系"
+)
 _ASCEND_BEFORE = re.compile(r"(?:昇[腾騰]|华为|華為|ascend)[\s\-_]{0,2}$")  # a chip number right after the name
 _SEPARATOR = re.compile(r"[\s\-_]{0,2}(?:魔改版?[\s\-_]{0,2})?")
 _NX = re.compile(r"^([0-9]{1,4})x([a-z][a-z0-9]*|[0-9]{3,4}[a-z]*)$")
@@ -460,7 +475,49 @@ class Parser:
             if run:
                 self._unknown(run, scan, laptop, mentions, unknown, loose)
             i += 1
+        if not mentions and (generation := self._generation(scan, laptop)):
+            mentions.append(generation)
+            unknown = [name for name in unknown if name not in scan.low[generation.start : generation.end]]
         return mentions, unknown, loose
+
+    def _generation(self, scan: Scan, laptop: bool) -> Mention | None:
+        """A GeForce RTX generation named as one ("the 50 series", "RTX 50", "50系显卡") where no card is, in a
+        question whether something runs on it or supports it: its flagship desktop card (or laptop part)
+        stands for it, said as a guess with the others as options — they share their architecture and so their
+        software status ("does X support 50 series GPUs?"). "A 40-series GPU for $1000?" buys a card, and
+        "30系和40系哪个好" weighs two generations: none."""
+        low = scan.low
+        if not ("series" in low or "系" in low or "rtx" in low or "geforce" in low):
+            return None
+        found = list(_GENERATION.finditer(low))
+        if len({g.group("a") or g.group("b") or g.group("c") for g in found}) != 1 or _BUYS.search(low):
+            return None  # none, or two weighed ("30系的卡和40系比哪个好"), or a market to buy from
+        m = found[0]
+        if _AND_ABOVE.match(low, m.end()):
+            return None  # "需要30系及以上N卡？", "a 30 series or newer": a threshold, no card anyone has
+        if not (
+            m.group("c")
+            or _RUN_ON_IT.search(low)
+            or self.vocab.support_words.search(low)
+            or self.vocab.fit_intent.search(low)
+        ):
+            return None
+        series = m.group("a") or m.group("b") or m.group("c")
+        catalog = self.index.catalog
+        members = [
+            gpu
+            for gpu in catalog.gpus.values()
+            if (g := _GEFORCE_ID.match(gpu.id))
+            and g.group(1) == series
+            and (gpu.platform == "laptop") == laptop
+            and not gpu.modified
+            and not gpu.id.endswith(("-d", "-d-v2"))  # China's export editions stand for no generation
+        ]
+        if not members:
+            return None
+        ranked = sorted(members, key=lambda g: (-g.bandwidth_gbs, -g.memory_gb, g.id))  # the flagship first
+        scan.take(m.start(), m.end())
+        return Mention(ranked[0].id, m.start(), m.end(), None, True, None, tuple(g.id for g in ranked))
 
     def _split_variants(self, toks: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
         """ "4090ti" → "4090", "ti" where the glued form names no card: read as "4090 Ti" is (the variant
@@ -1333,6 +1390,11 @@ class Parser:
                 task = tasks.best
         if "gpus:1" in s and "model" not in s and not _NOT_FIT & s and _WHICH_MODEL.search(reading.low):
             return "can_run", (), task  # "best model for my 3090?", "我的4090适合跑什么模型": what the card runs
+        if _ASKS_MAINTAINERS.search(reading.low) and not _NOT_FIT & s:
+            # "Do you plan to support the 1080 in FlashAttention?", "什么时候支持昇腾？": a request to a project's
+            # maintainers, which we are not; what runs on the card today (its spec card), or the guide on that
+            # vendor
+            return ("info" if reading.mentions else "explain"), (), task
         if "support" in s and not _NOT_FIT & s:
             if self.vocab.software_words.search(reading.low) or (
                 project_name(reading, self.vocab.not_projects) is None
@@ -1438,6 +1500,15 @@ _WHICH_BETTER = re.compile(
 _SUPPORT_ASK = re.compile(
     r"(?:适配|適配|支持|支援)[^，。,.]{0,30}[吗嗎？?]"
     r"|\b(?:does|will|can)\s+[\w.-]+\s+(?:support|work\s+with|run\s+on)\b"
+)
+# A request to a project's maintainers for a card's support ("any plans to support the Arc A770?", "will you support
+# Blackwell?", "能增加对A770的支持吗", "何时支持昇腾"): not whether it runs today
+_ASKS_MAINTAINERS = re.compile(
+    r"\bplan(?:s|ning)?\s+(?:on\s+|to\s+)?(?:add\w*\s+|provid\w*\s+)?support|\bany\s+plans?\b|\bwill\s+you\s+support"
+    r"|\bhow\s+soon\b|\bconsidering\s+(?:add\w*\s+)?support|\bcould\s+you\s+(?:adapt|add\s+support)|\bplease\s+add\b"
+    r"|\bis\s+(?:this|it|that)\s+on\s+the\s+way|\bwill\s+(?:it|they|this)\s+be\s+supported"
+    r"|增加对|增加對|(?:适配|適配|支持)的?(?:计划|計劃|进度|進度)|什么时候(?:能)?(?:支持|适配)|什麼時候(?:能)?(?:支援|適配)"
+    r"|何时(?:支持|适配)|何時(?:支援|適配)|会不会支持|會不會支援|有没有(?:计划|打算)|有沒有(?:計劃|打算)"
 )
 # Running, not training: "inference", "generate", "推理", "生成", fps
 _RUNS = re.compile(r"\binfer|\bgenerat|\bfps\b|推理|生成|识别|識別")

@@ -247,6 +247,16 @@ class ArchFactor(Frozen):
     basis: str
 
 
+class FirstBuild(Frozen):
+    """The first PyTorch release with official wheels for an architecture, and the CUDA they are built for:
+    a project that pins an older PyTorch does not run on these cards (Blackwell: 2.7, CUDA 12.8)."""
+
+    pytorch: str = Field(pattern=r"^\d+\.\d+$")
+    cuda: str = Field(pattern=r"^\d+\.\d+$")
+    cuda_cc: tuple[str, ...] = Field(min_length=1, description="the compute capabilities those wheels were built for")
+    source: str
+
+
 class Architecture(Frozen):
     id: str
     name: str
@@ -260,6 +270,9 @@ class Architecture(Frozen):
     tensor_core_gain: ArchFactor
     sources: tuple[str, ...] = Field(min_length=1)
     software_sources: tuple[str, ...] = Field(min_length=1, description="where the software statuses come from")
+    first_build: FirstBuild | None = Field(
+        default=None, description="new enough that older PyTorch builds do not run it: the first that does"
+    )
 
 
 class PriceEntry(Frozen):

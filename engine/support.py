@@ -117,11 +117,33 @@ def _neural_accelerators(gpu: Gpu) -> Msg | None:
     return msg("support.apple.neural_accelerators", chip=arch.name, cores=gpu.tensor_cores)
 
 
+def first_build(gpu: Gpu) -> Msg | None:
+    """For a card of an architecture newer than some PyTorch builds still in use (Blackwell): the first
+    PyTorch release and CUDA version that run it. Projects pinning an older PyTorch fail on it, the
+    question behind "does X support the 50 series?"."""
+    first = load_catalog().architectures[gpu.architecture].first_build
+    if first is None or gpu.software.cuda_cc not in first.cuda_cc:
+        return None
+    sm = gpu.software.cuda_cc.replace(".", "")
+    return msg(
+        "support.cuda.first_build",
+        gpu=gpu.short_name,
+        arch=_arch_name(gpu),
+        sm=sm,
+        pytorch=first.pytorch,
+        cuda=first.cuda,
+        wheel="cu" + first.cuda.replace(".", ""),
+        error=f"sm_{sm} is not compatible with the current PyTorch installation",  # PyTorch's own words, as printed
+        source=first.source,
+    )
+
+
 def software_notes(gpu: Gpu) -> tuple[Msg, ...]:
-    """Everything worth saying about what runs on ``gpu`` today: its backend, its matrix units where
-    only a note says what they are (Apple's Neural Accelerators), what does not run on a card without
-    CUDA (Ascend) and, for a unified memory, the GPU's share of it."""
-    extra = [m for m in (_neural_accelerators(gpu), _no_cuda(gpu), _unified(gpu)) if m is not None]
+    """Everything worth saying about what runs on ``gpu`` today: its backend, the first PyTorch that
+    runs it where older builds are still in use, its matrix units where only a note says what they are
+    (Apple's Neural Accelerators), what does not run on a card without CUDA (Ascend) and, for a unified
+    memory, the GPU's share of it."""
+    extra = [m for m in (first_build(gpu), _neural_accelerators(gpu), _no_cuda(gpu), _unified(gpu)) if m is not None]
     return (_backend(gpu), *extra)
 
 

@@ -579,6 +579,8 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("训练的时候电脑自动重启，显卡是4090，电源850W", ("你的 850 W 电源", "nvidia-smi -pl")),
         ("Why does my RTX 3090 train no faster than a 1080 Ti?", ("mixed precision", "bandwidth ratio")),
         ("为什么我的3090训练速度和1080 Ti差不多？", ("混合精度", "带宽比")),
+        ("Does FooCam support 50 series GPUs?", ("PyTorch 2.7 or newer built for CUDA 12.8", "cu128")),
+        ("FooCam支持50系显卡吗？", ("需要 PyTorch 2.7 或更新", "cu128")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

@@ -1429,3 +1429,13 @@ def test_how_many_cards_a_model_takes_is_the_fewest_at_the_best_rung_they_hold_w
     text = english(report.headline)
     assert "2× RTX 4090 at GGUF Q4_K_M (~" in text and "tokens/s)" in text
     assert "× RTX 4090 at BF16 or" in text
+
+
+def test_a_project_on_a_blackwell_card_leads_with_the_pytorch_it_needs():
+    """ "Does FooCam support the RTX 5080?": whether a project runs on a card too new for older PyTorch builds
+    turns on the PyTorch it pins — said right after "I don't know the model", before what the card runs."""
+    report = assess(q(model="FooCam", gpus=("rtx-5080",)))
+    text = english(report.headline)
+    assert "support.cuda.first_build" in report.headline.all_keys()
+    assert text.index("FooCam") < text.index("PyTorch 2.7") < text.index("RTX 5080 (16 GB)"), text
+    assert "PyTorch 2.7" not in english(assess(q(model="FooCam", gpus=("rtx-4080",))).headline)

@@ -1379,3 +1379,59 @@ def test_apple_silicon_said_without_a_mac_is_answered_for_macs(text: str) -> Non
 )
 def test_common_words_and_product_names_are_no_project(text: str) -> None:
     assert (q(text, standalone=True).model or "").lower() not in {"train", "macmini", "gaussian"}
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("Does FooCam support 50 series GPUs?", ("rtx-5090",)),
+        ("BarTalk 支持50系列显卡吗？", ("rtx-5090",)),
+        ("has anyone got QuxTrainer working with an RTX 40 series card?", ("rtx-4090",)),
+        ("my laptop has an rtx 40 series gpu, can it run llama 8b?", ("rtx-4090-laptop",)),
+        ("a 40-series GPU for 1000 dollars?", ()),  # a market to buy from
+        ("预算8000买50系显卡", ()),
+        ("30系的卡和40系的卡哪个好", ()),  # two generations weighed
+        ("I ran 20 series of experiments on it, can it run faster?", ()),
+        ("跑FooTTS是不是要30系及以上的显卡？", ()),  # a threshold, no card anyone has
+        ("does FooTTS need an RTX 30 series or newer card to run?", ()),
+    ],
+)
+def test_a_geforce_generation_asked_about_stands_as_its_flagship(text: str, gpus: tuple[str, ...]) -> None:
+    result = parse(text)
+    assert result.query.gpus == gpus, text
+    if gpus:
+        # a guess, with the generation's other cards as options ("which one do you have?")
+        assert "gpus" in result.uncertain
+        mention = next(m for m in _parser().read(text).mentions)
+        assert len(mention.options) > 3 and all(o.startswith(gpus[0][:5]) for o in mention.options)
+
+
+def _parser() -> Parser:
+    catalog = load_catalog()
+    return Parser(load_vocab(), build_gpu_index(catalog, load_vocab()), load_classifier())
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Are there any plans for FooKernels to support the Arc A770?", "info"),
+        ("Do you plan to support Turing GPUs in your attention kernels?", "explain"),
+        ("能增加对RX 7900 XTX的支持吗？", "info"),
+        ("请问什么时候支持A卡？", "explain"),
+        ("Will you support the RTX 5080 soon? Please add it!", "info"),
+    ],
+)
+def test_a_request_to_maintainers_for_support_is_what_runs_today(text: str, kind: str) -> None:
+    assert q(text).kind == kind, text
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("the example notebook runs on a 4090 but not on a 3090", ("rtx-4090", "rtx-3090")),
+        ("in this notebook a 3060 runs out of memory, can it run SDXL?", ("rtx-3060-12gb",)),
+        ("my gaming notebook has an RTX 3070, is it enough for SD?", ("rtx-3070-laptop",)),
+    ],
+)
+def test_a_jupyter_style_notebook_is_no_laptop(text: str, gpus: tuple[str, ...]) -> None:
+    assert q(text).gpus == gpus, text

@@ -312,3 +312,22 @@ def test_several_macs_share_one_software_caveat_and_one_memory_share_line():
     assert [(m.args["gb"], m.args["total"]) for m in shares.args["each"]] == [(12, 16), (36, 48), (96, 128)]
     one = caveats_for(("apple-m4-16gb",))  # one Mac: its own lines, as before
     assert [c.key for c in one] == ["support.apple", "support.unified.macos"]
+
+
+@pytest.mark.parametrize(
+    ("gpu", "sm"),
+    [("rtx-5080", "120"), ("rtx-5060-laptop", "120"), ("b200", "100")],
+)
+def test_a_blackwell_card_says_the_first_pytorch_that_runs_it(gpu, sm):
+    notes = software_notes(load_catalog().get(gpu))
+    first = next(m for m in notes if m.key == "support.cuda.first_build")
+    text = english(first)
+    assert f"sm_{sm}" in text and "PyTorch 2.7" in text and "CUDA 12.8" in text and "cu128" in text, text
+    assert "https://pytorch.org/blog/pytorch-2-7/" in text  # the release that added Blackwell
+    assert f"sm_{sm} is not compatible" in render(first, "zh-Hans")  # PyTorch's error, quoted as it prints
+
+
+@pytest.mark.parametrize("gpu", ["rtx-4090", "h100-sxm", "dgx-spark"])
+def test_older_cards_and_gb10_carry_no_first_build_note(gpu):
+    """Ada and Hopper run on every current build; GB10's 12.1 is not among PyTorch 2.7's targets."""
+    assert "support.cuda.first_build" not in [m.key for m in software_notes(load_catalog().get(gpu))]
