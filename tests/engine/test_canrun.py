@@ -24,6 +24,7 @@ from engine.canrun import (
     decode_speed,
     imagenet_epoch,
     ladder,
+    needs_by_size,
     prefill_speed,
     training_time,
 )
@@ -1439,3 +1440,15 @@ def test_a_project_on_a_blackwell_card_leads_with_the_pytorch_it_needs():
     assert "support.cuda.first_build" in report.headline.all_keys()
     assert text.index("FooCam") < text.index("PyTorch 2.7") < text.index("RTX 5080 (16 GB)"), text
     assert "PyTorch 2.7" not in english(assess(q(model="FooCam", gpus=("rtx-4080",))).headline)
+
+
+def test_a_small_model_named_by_its_size_takes_a_small_models_shape():
+    """ "a 1B model", "qwen2_0.5B" (a size we have no config for): the nearest stand-in is Llama 3.2 1B's shape
+    (16 layers, 8 KV heads of 64), not the 7B stand-in's 32 full-attention layers. KV cache at the stand-in's
+    4,096 tokens: 2 (K, V) × 16 × 8 × 64 × 2 B × 4096 = 0.134 GB (the 7B shape: 2.147 GB)."""
+    one_b = load_model_catalog().get("generic-1b")
+    est = estimate(one_b, "inference", "bf16", gpus=1)
+    assert est.gb_of("KV cache") == pytest.approx(2 * 16 * 8 * 64 * 2 * 4096 / 1e9)
+    assert est.gb_of("weights") == pytest.approx(2.0)
+    sizes = {row.size_b: row.needs[0].gib for row in needs_by_size("inference")}
+    assert sizes[1.0] < 3.5 < sizes[3.0] < 8.0 < sizes[7.0]  # was 4.8 and 8.6 GiB on the 7B shape
