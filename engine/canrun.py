@@ -653,6 +653,8 @@ def _label(mode: Mode, precision: str, offload: bool = False) -> Msg:
         return msg("canrun.rung.qlora_offload")
     if mode == "qlora":
         return msg("canrun.rung.qlora")
+    if mode == "lora" and prec.bits == 8:  # "LoRA in 8bit": the base as bitsandbytes loads it
+        return msg("canrun.rung.lora_8bit")
     if mode == "lora":
         return msg("canrun.rung.lora", precision=prec.label)
     if mode in ("full_finetune", "pretrain"):

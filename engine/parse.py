@@ -822,10 +822,14 @@ class Parser:
 
     def precision(self, words: Words, mode: str | None) -> str | None:
         """The precision a can-run question runs the model at ("70B in 4-bit", "Q8", "fp16"), the first
-        named; none for a training mode, whose precisions are its own (QLoRA's 4-bit base, BF16 LoRA)."""
-        if mode not in (None, "inference"):
+        named; for LoRA only an 8-bit base ("LoRA in 8bit", bitsandbytes' load_in_8bit), else none for a
+        training mode, whose precisions are its own (QLoRA's 4-bit base, BF16 LoRA)."""
+        if mode not in (None, "inference", "lora"):
             return None
-        return _first_named(self.vocab.precisions, self.vocab.precision_any, words)
+        named = _first_named(self.vocab.precisions, self.vocab.precision_any, words)
+        if mode == "lora":
+            return named if named == "int8" else None
+        return named
 
     def condition(self, words: Words) -> tuple[str | None, bool]:
         """new, used or None; (None, True) when both are said."""

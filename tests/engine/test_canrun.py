@@ -35,6 +35,7 @@ from engine.memory import PRECISIONS, estimate, memory_floor
 from engine.message import Msg, msg
 from engine.model_specs import load_model_catalog
 from engine.money import Money, exchange_rates
+from engine.parse import parse
 from engine.query import Query, Task
 
 
@@ -382,6 +383,7 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 8b", gpus=(old,))),  # no Tensor Cores
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), precision="q8_0"),  # INT8-less prefill path
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), mode="inference", precision="int8"),  # mode given
+        assess(q(model="llama 2 13b", gpus=("rtx-3090",)), mode="lora", precision="int8"),  # "LoRA in 8bit"
         assess(
             q(model="resnet-50", gpus=("rtx-3090",)), mode="lora"
         ),  # no transformer shape for LoRA, nothing published
@@ -1452,3 +1454,15 @@ def test_a_small_model_named_by_its_size_takes_a_small_models_shape():
     assert est.gb_of("weights") == pytest.approx(2.0)
     sizes = {row.size_b: row.needs[0].gib for row in needs_by_size("inference")}
     assert sizes[1.0] < 3.5 < sizes[3.0] < 8.0 < sizes[7.0]  # was 4.8 and 8.6 GiB on the 7B shape
+
+
+def test_lora_asked_in_8bit_checks_an_8bit_base():
+    """ "Can I train the LoRA in 8bit so my 3090 trains LLaMA 13B?": LoRA on bitsandbytes' 8-bit base — the
+    weights 13.0B × 1 B = 13.0 GB (BF16: 26.0 GB, which does not fit 24 GB) — not the QLoRA fallback."""
+    report = assess(q(model="llama 2 13b", gpus=("rtx-3090",)), mode="lora", precision="int8")
+    verdict = report.verdicts[0]
+    assert verdict.fits and (verdict.mode, verdict.precision) == ("lora", "int8")
+    assert verdict.estimate.gb_of("weights") == pytest.approx(13.0)
+    assert "LoRA on an 8-bit base" in english(report.headline)
+    assert parse("Can I train the LoRA in 8bit so that my 3090 can train LLaMA 13B?").query.precision == "int8"
+    assert parse("lora fine-tune llama 3 8b on my 4070, fp16?").query.precision is None  # LoRA's own 16 bits
