@@ -51,7 +51,7 @@ from engine.performance import compare, relative_speed, speed
 from engine.power import SUGGESTED_CUT_W, plan, power_limit_tradeoff
 from engine.query import BOUNDS, Objective, Query, Task
 from engine.specs import WORKLOADS, CloudInstance, Gpu, Workload
-from engine.support import SYSMEM_FALLBACK_SOURCE, caveats_for, software_caveats, software_notes
+from engine.support import SYSMEM_FALLBACK_SOURCE, caveats_for, first_build, software_caveats, software_notes
 from engine.waiting import wait_messages
 
 # Local LLM use is batch-1 chat: bandwidth-bound decode (issue 21 item 4); "8-bit inference" stays for
@@ -1666,6 +1666,10 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
     )
     caveats = caveats_for(query.gpus)  # what the named GPUs run, where that limits them
     catalog = load_catalog()
+    if report.unresolved is None and query.task != "llm_inference":
+        # "Does ComfyUI support the 5070 Ti?": whatever runs on a Blackwell card needs a PyTorch new enough for it
+        # (a project we cannot size says it in its headline; chat with an LLM runs on llama.cpp's own builds)
+        caveats = (*caveats, *(m for g in dict.fromkeys(query.gpus[:1]) if (m := first_build(catalog.get(g)))))
     said_amd = any(n.key == "canrun.note.amd" for v in report.verdicts for n in v.notes)
     shown = {*query.gpus, *(a.gpu_id for a in report.alternatives)}  # named, and offered as what fits
     if not said_amd and any(catalog.get(g).vendor == "amd" for g in shown):

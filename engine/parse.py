@@ -1402,7 +1402,7 @@ class Parser:
         if "support" in s and not _NOT_FIT & s:
             if self.vocab.software_words.search(reading.low) or (
                 project_name(reading, self.vocab.not_projects) is None
-                and (reading.fields["task"] != "llm_inference" or _library(reading.low))
+                and (reading.fields["task"] is None or _library(reading.low))
             ):
                 return "info", (), task  # "is the 5090 supported by PyTorch?": its software status
             # "is the 5090 supported by starVLA?", "想用MTT S80跑本地大模型，支持吗？": whether that project, or LLMs,
@@ -1511,6 +1511,7 @@ _ASKS_MAINTAINERS = re.compile(
     r"\bplan(?:s|ning)?\s+(?:on\s+|to\s+)?(?:add\w*\s+|provid\w*\s+)?support|\bany\s+plans?\b|\bwill\s+you\s+support"
     r"|\bhow\s+soon\b|\bconsidering\s+(?:add\w*\s+)?support|\bcould\s+you\s+(?:adapt|add\s+support)|\bplease\s+add\b"
     r"|\bis\s+(?:this|it|that)\s+on\s+the\s+way|\bwill\s+(?:it|they|this)\s+be\s+supported"
+    r"|\bwhen\s+will\s+(?:[\w.-]+\s+){1,3}(?:support|be\s+supported|work\s+on)\b"
     r"|增加对|增加對|(?:适配|適配|支持)的?(?:计划|計劃|进度|進度)|什么时候(?:能)?(?:支持|适配)|什麼時候(?:能)?(?:支援|適配)"
     r"|何时(?:支持|适配)|何時(?:支援|適配)|会不会支持|會不會支援|有没有(?:计划|打算)|有沒有(?:計劃|打算)"
 )

@@ -1435,3 +1435,11 @@ def test_a_request_to_maintainers_for_support_is_what_runs_today(text: str, kind
 )
 def test_a_jupyter_style_notebook_is_no_laptop(text: str, gpus: tuple[str, ...]) -> None:
     assert q(text).gpus == gpus, text
+
+
+def test_an_app_asked_whether_it_supports_a_card_is_whether_it_runs() -> None:
+    """ "Does ComfyUI support the 5070 Ti?" names an app whose work is known (images): what the card runs there,
+    with the PyTorch it needs; a framework named ("… supported by PyTorch?") keeps the card's software status."""
+    assert q("Does ComfyUI support the 5070 Ti graphics card?").kind == "can_run"
+    assert q("Is the 5070 Ti supported by PyTorch?").kind == "info"
+    assert q("When will ComfyUI support the RX 9070 XT?").kind == "info"  # a request to its maintainers

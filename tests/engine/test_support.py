@@ -331,3 +331,17 @@ def test_a_blackwell_card_says_the_first_pytorch_that_runs_it(gpu, sm):
 def test_older_cards_and_gb10_carry_no_first_build_note(gpu):
     """Ada and Hopper run on every current build; GB10's 12.1 is not among PyTorch 2.7's targets."""
     assert "support.cuda.first_build" not in [m.key for m in software_notes(load_catalog().get(gpu))]
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        (Query(kind="can_run", gpus=("rtx-5070-ti",), task="image_generation"), True),  # "ComfyUI on a 5070 Ti?"
+        (Query(kind="can_run", gpus=("rtx-5090",), model="sdxl"), True),
+        (Query(kind="can_run", gpus=("rtx-5090",), model="llama 3.1 70b", task="llm_inference"), False),  # llama.cpp
+        (Query(kind="can_run", gpus=("rtx-4070-ti",), task="image_generation"), False),  # Ada: every current build
+    ],
+)
+def test_a_can_run_answer_on_a_blackwell_card_carries_its_first_pytorch(query, said):
+    caveats = [m.key for m in advise(query).caveats]
+    assert ("support.cuda.first_build" in caveats) is said, caveats
