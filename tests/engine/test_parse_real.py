@@ -1443,3 +1443,24 @@ def test_an_app_asked_whether_it_supports_a_card_is_whether_it_runs() -> None:
     assert q("Does ComfyUI support the 5070 Ti graphics card?").kind == "can_run"
     assert q("Is the 5070 Ti supported by PyTorch?").kind == "info"
     assert q("When will ComfyUI support the RX 9070 XT?").kind == "info"  # a request to its maintainers
+
+
+@pytest.mark.parametrize(
+    ("text", "task"),
+    [
+        ("训练keras-yolo3需要多大的显存？", "computer_vision"),
+        ("is a T4 enough for PaddleOCR inference?", "computer_vision"),
+        ("resnet34 training keeps crashing on my 3080, PSU?", "computer_vision"),
+        ("Real-ESRGAN upscaling on a 2060, how fast?", "computer_vision"),
+        ("can my 3060 run WhisperX?", "other"),
+        ("IndexTTS 12g显存够吗？", "other"),
+        ("gsplat training on a 2080 Ti, is 11 GB enough?", "other"),
+        ("AlphaFold2 on a 4090, enough?", "other"),
+        ("can airllm run on one 3090?", "llm_inference"),
+        ("本地部署Open-AutoGLM要多少显存？", "llm_inference"),
+        ("what is the purpose of a GPU in a democracy?", None),  # no "pose", no "ocr" inside other words
+    ],
+)
+def test_a_project_named_with_its_domain_inside_gives_the_task(text: str, task: str | None) -> None:
+    """ "keras-yolo3", "PaddleOCR", "WhisperX", "airllm": the domain's word runs inside the project's name."""
+    assert q(text).task == task, text
