@@ -690,7 +690,7 @@ def test_how_memory_is_estimated_is_the_memory_explanation(text: str, kind: str,
 
 @pytest.mark.parametrize(
     "text",
-    ["FooVoice 推理在 4090 上比 3090 还慢，为什么？", "Why is FooDetector inference slower on an A100 than on a 4090?"],
+    ["FooVoice 推理在 4090 上比 3090 还慢，为什么？", "Why is FooNet inference slower on an A100 than on a 4090?"],
 )
 def test_cards_weighed_for_running_a_named_project_are_weighed_for_inference_not_llm_decode(text: str) -> None:
     query = q(text)
