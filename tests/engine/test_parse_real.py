@@ -1459,7 +1459,7 @@ def test_an_app_asked_whether_it_supports_a_card_is_whether_it_runs() -> None:
         ("can airllm run on one 3090?", "llm_inference"),
         ("本地部署Open-AutoGLM要多少显存？", "llm_inference"),
         ("what is the purpose of a GPU in a democracy?", None),  # no "pose", no "ocr" inside other words
-        ("power limiting four 4090s to 350 watts, formatting aside", None),  # nor "tts" in watts, "matting" in formatting
+        ("power limiting four 4090s to 350 watts, formatting aside", None),  # no "tts" in watts, "matting" …
     ],
 )
 def test_a_project_named_with_its_domain_inside_gives_the_task(text: str, task: str | None) -> None:
