@@ -58,7 +58,7 @@ from engine.parse_vocab import (
 )
 from engine.query import BOUNDS, ParseResult, Query
 from engine.specs import Gpu
-from engine.support import EGPU_SOURCE, SYSMEM_FALLBACK_SOURCE
+from engine.support import EGPU_SOURCE, RESERVED_SOURCES, SYSMEM_FALLBACK_SOURCE
 
 FUZZY_REMEMBERED = 4096  # GPU-like names whose fuzzy match is remembered (an LRU; see _resolve_fuzzy)
 LIMIT = 2000  # characters read; longer text is cut before any regex runs
@@ -1315,6 +1315,7 @@ class Parser:
                 *(_mac_egpu(reading, fields.get("gpus") or ())),
                 *((msg("parse.note.free_colab", source=FREE_COLAB_SOURCE),) if colab else ()),
                 *((msg("parse.note.slow_run", source=SYSMEM_FALLBACK_SOURCE),) if slow_run else ()),
+                *((msg("parse.note.reserved", **RESERVED_SOURCES),) if _reserved(reading, kind) else ()),
                 *((self._laptop_note(),) if kind == "recommend" and "laptop" in reading.signals else ()),
                 *self._unpriced_provider(reading, kind),
                 *(msg("parse.note.not_out_yet", name=name.upper().replace(" TI", " Ti")) for name in future),
@@ -1622,6 +1623,22 @@ def _mac_egpu(reading: Reading, gpus: tuple[str, ...]) -> tuple[Msg, ...]:
 FREE_COLAB_GPU = "t4"
 FREE_COLAB_SOURCE = "https://mccormickml.com/2024/04/23/colab-gpus-features-and-pricing"
 _FREE_COLAB = re.compile(r"(?:free|免费|免費)[^?!。？！]{0,24}colab|colab[^?!。？！]{0,16}(?:free|免费|免費)")
+
+
+# Memory seen taken ("占用了近50gb的显存", "每张都会各占20g", "93% of the VRAM occupied", "both GPUs are fully
+# occupied", "vLLM grabs all my VRAM"): what a tool reserved, which is not what the model needs
+_RESERVED = re.compile(
+    r"(?:占用了?|占了|各占|佔用了?|佔了|各佔|吃了|吃掉)(?:近|将近|將近|接近|大约|大約|约|約)?[0-9]+(?:\.[0-9]+)?\s?(?:g|gb|gib|%)"
+    r"|(?:显存|顯存)[^，。？?]{0,4}(?:占满|吃满|全占|佔滿|被占满|被佔滿)|(?:占满|佔滿)了?(?:显存|顯存)"
+    r"|\b(?:fully|completely|all)\s+(?:occupied|reserved|allocated|used\s+up)"
+    r"|[0-9]{2,3}\s?%\s+of\s+(?:the\s+|my\s+)?(?:vram|gpu\s+memory|memory)\s+(?:is\s+|was\s+)?(?:occupied|used|reserved|allocated|taken)"
+    r"|\b(?:grabs?|hogs?|reserves?|occupies|pre-?allocates?)\s+(?:almost\s+|nearly\s+)?(?:all|most|[0-9]{2,3}\s?%)"
+)
+
+
+def _reserved(reading: Reading, kind: str | None) -> bool:
+    """Memory seen taken, in a question about running something (not a budget or a power question)."""
+    return kind in ("can_run", "explain", "other", "info", None) and bool(_RESERVED.search(reading.low))
 
 
 def _free_colab(reading: Reading) -> bool:

@@ -189,6 +189,16 @@ def caveats_for(gpu_ids: tuple[str, ...], *, compared: bool = False) -> tuple[Ms
 # NVIDIA on the Windows driver's fallback to system memory when a card's memory is full (driver 536.40 on; it can be
 # turned off from 546.01): runs keep going, "albeit at lower speeds" — a common cause of a run far slower than the card.
 SYSMEM_FALLBACK_SOURCE = "https://nvidia.custhelp.com/app/answers/detail/a_id/5490"
+# Where the memory a serving engine or framework takes up front is documented ("why does vLLM fill my 4090?"):
+# vLLM's gpu_memory_utilization (the share of each GPU it takes for weights and a KV-cache pool), LMDeploy's
+# cache_max_entry_count (its KV cache, allocated up front: OpenGVLab's answer on InternVL), TensorFlow mapping nearly
+# all of every GPU's memory by default, and PyTorch's caching allocator (freed blocks still count in nvidia-smi).
+RESERVED_SOURCES = {
+    "vllm": "https://docs.vllm.ai/en/stable/api/vllm/config/cache/",
+    "lmdeploy": "https://huggingface.co/OpenGVLab/InternVL-Chat-V1-5-AWQ/discussions/2",
+    "tensorflow": "https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth",
+    "pytorch": "https://pytorch.org/docs/stable/notes/cuda.html#memory-management",
+}
 # An NVIDIA card on an Apple silicon Mac: Apple silicon has no eGPU support of its own and macOS no NVIDIA
 # driver; since March 2026 Tiny Corp's Apple-signed TinyGPU DriverKit extension runs Ampere-or-newer cards
 # over Thunderbolt/USB4 for tinygrad compute only (github.com/tinygrad/tinygrad/issues/15843). Measured:

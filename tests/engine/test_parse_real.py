@@ -1465,3 +1465,20 @@ def test_an_app_asked_whether_it_supports_a_card_is_whether_it_runs() -> None:
 def test_a_project_named_with_its_domain_inside_gives_the_task(text: str, task: str | None) -> None:
     """ "keras-yolo3", "PaddleOCR", "WhisperX", "airllm": the domain's word runs inside the project's name."""
     assert q(text).task == task, text
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Qwen 14B推理占用了近50gb的显存（A800），文档里才30gb，正常吗？", True),
+        ("一张4090部署qwen2-7b占了20g，两张卡每张都会各占20g，为啥不平摊？", True),
+        ("Why is 93% of the VRAM occupied when serving a 14B model on four 4090s?", True),
+        ("vLLM grabs almost all my VRAM on a 3090 for a 7B model, normal?", True),
+        ("can a 3090 run a 7B model in 20 GB?", False),
+        ("how much memory does Llama 3 8B take on a 4090?", False),
+    ],
+)
+def test_memory_seen_taken_is_said_to_be_reserved(text: str, said: bool) -> None:
+    """What nvidia-smi shows as taken is mostly what vLLM, LMDeploy, TensorFlow or PyTorch's cache reserved."""
+    notes = [n.key for n in parse(text).notes]
+    assert ("parse.note.reserved" in notes) is said, (text, notes)
