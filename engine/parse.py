@@ -58,7 +58,7 @@ from engine.parse_vocab import (
 )
 from engine.query import BOUNDS, ParseResult, Query
 from engine.specs import Gpu
-from engine.support import EGPU_SOURCE, RESERVED_SOURCES, SYSMEM_FALLBACK_SOURCE
+from engine.support import DEVICES_SOURCE, EGPU_SOURCE, RESERVED_SOURCES, SYSMEM_FALLBACK_SOURCE
 
 FUZZY_REMEMBERED = 4096  # GPU-like names whose fuzzy match is remembered (an LRU; see _resolve_fuzzy)
 LIMIT = 2000  # characters read; longer text is cut before any regex runs
@@ -1316,6 +1316,7 @@ class Parser:
                 *((msg("parse.note.free_colab", source=FREE_COLAB_SOURCE),) if colab else ()),
                 *((msg("parse.note.slow_run", source=SYSMEM_FALLBACK_SOURCE),) if slow_run else ()),
                 *((msg("parse.note.reserved", **RESERVED_SOURCES),) if _reserved(reading, kind) else ()),
+                *((msg("parse.note.one_gpu", source=DEVICES_SOURCE),) if _one_gpu_used(reading, kind) else ()),
                 *((self._laptop_note(),) if kind == "recommend" and "laptop" in reading.signals else ()),
                 *self._unpriced_provider(reading, kind),
                 *(msg("parse.note.not_out_yet", name=name.upper().replace(" TI", " Ti")) for name in future),
@@ -1639,6 +1640,26 @@ _RESERVED = re.compile(
 def _reserved(reading: Reading, kind: str | None) -> bool:
     """Memory seen taken, in a question about running something (not a budget or a power question)."""
     return kind in ("can_run", "explain", "other", "info", None) and bool(_RESERVED.search(reading.low))
+
+
+# One of several GPUs used, or which one ("only the first GPU is used", "use both GPUs", "只使用了第一张显卡",
+# "另一张3090没有被调用", "用哪一张GPU"): how a program is given GPUs. ("只有一张4090" is a card owned, not used.)
+_ONE_GPU_USED = re.compile(
+    r"\bonly\s+(?:the\s+)?(?:one|first|1|a\s+single)\s+(?:gpu|card)\s+(?:is|was|gets?|being)\s+(?:used|utili[sz]ed|busy)"
+    r"|\bonly\s+(?:uses?|using|runs?\s+on)\s+(?:the\s+)?(?:one|first|1|a\s+single)\s+(?:gpu|card)"
+    r"|\b(?:use|using|utili[sz]e)\s+(?:both|all)\s+(?:(?:of\s+)?(?:the|my)\s+)?(?:gpus|cards)"
+    r"|\bwhich\s+gpu\s+(?:it\s+)?(?:uses|to\s+use)|\bselect\s+(?:a|the|which)\s+gpu"
+    r"|只(?:用了?|使用了?|在|调用了?|調用了?)(?:第一张|一张|单卡|單卡|一張|第一張)"
+    r"|只有(?:第一张|一张|第一張|一張)(?:卡|显卡|顯卡)?(?:被)?(?:占用|使用|调用|佔用|調用)"
+    r"|(?:另一张|另一張|第二张|第二張)[^，。？?]{0,16}(?:没有?被?(?:调用|使用|用到|用上)|沒有?被?(?:調用|使用|用到)|不变|不變|闲置|閒置)"
+    r"|用哪一?(?:张|張)|指定(?:用)?(?:哪)?(?:一?(?:张|張))?(?:显卡|顯卡|gpu)"
+    r"|(?:都|两张|兩張|全部)(?:都)?(?:被|能)?(?:使用|用上|用起来|用起來|利用)"
+)
+
+
+def _one_gpu_used(reading: Reading, kind: str | None) -> bool:
+    """Several GPUs, and a question of which one a program uses (not a budget, power or cloud question)."""
+    return kind in ("can_run", "explain", "other", "info", "compare", None) and bool(_ONE_GPU_USED.search(reading.low))
 
 
 def _free_colab(reading: Reading) -> bool:

@@ -193,6 +193,9 @@ SYSMEM_FALLBACK_SOURCE = "https://nvidia.custhelp.com/app/answers/detail/a_id/54
 # vLLM's gpu_memory_utilization (the share of each GPU it takes for weights and a KV-cache pool), LMDeploy's
 # cache_max_entry_count (its KV cache, allocated up front: OpenGVLab's answer on InternVL), TensorFlow mapping nearly
 # all of every GPU's memory by default, and PyTorch's caching allocator (freed blocks still count in nvidia-smi).
+# CUDA numbers the GPUs fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID, and a process sees only those
+# CUDA_VISIBLE_DEVICES lists (CUDA programming guide, environment variables)
+DEVICES_SOURCE = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#env-vars"
 RESERVED_SOURCES = {
     "vllm": "https://docs.vllm.ai/en/stable/api/vllm/config/cache/",
     "lmdeploy": "https://huggingface.co/OpenGVLab/InternVL-Chat-V1-5-AWQ/discussions/2",

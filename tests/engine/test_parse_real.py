@@ -1482,3 +1482,22 @@ def test_memory_seen_taken_is_said_to_be_reserved(text: str, said: bool) -> None
     """What nvidia-smi shows as taken is mostly what vLLM, LMDeploy, TensorFlow or PyTorch's cache reserved."""
     notes = [n.key for n in parse(text).notes]
     assert ("parse.note.reserved" in notes) is said, (text, notes)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("I have two 3090s but only the first GPU is used by FooTalk, why?", True),
+        ("how do I make BarTTS use both GPUs?", True),
+        ("跑FooAvatar只使用了第一张显卡，另一张没有被调用", True),
+        ("两张4090，怎么设置用哪一张GPU跑推理？", True),
+        ("我只有一张4090，能跑Qwen 14B吗？", False),  # a card owned, not one of several used
+        ("is one 4090 enough for SDXL?", False),
+    ],
+)
+def test_one_gpu_of_several_used_says_how_a_program_gets_gpus(text: str, said: bool) -> None:
+    notes = [n.key for n in parse(text).notes]
+    assert ("parse.note.one_gpu" in notes) is said, (text, notes)
+    if said:
+        note = next(n for n in parse(text).notes if n.key == "parse.note.one_gpu")
+        assert "CUDA_VISIBLE_DEVICES" in english(note) and "PCI_BUS_ID" in english(note)
