@@ -133,7 +133,6 @@ def first_build(gpu: Gpu) -> Msg | None:
         pytorch=first.pytorch,
         cuda=first.cuda,
         wheel="cu" + first.cuda.replace(".", ""),
-        error=f"sm_{sm} is not compatible with the current PyTorch installation",  # PyTorch's own words, as printed
         source=first.source,
     )
 

@@ -324,7 +324,7 @@ def test_a_blackwell_card_says_the_first_pytorch_that_runs_it(gpu, sm):
     text = english(first)
     assert f"sm_{sm}" in text and "PyTorch 2.7" in text and "CUDA 12.8" in text and "cu128" in text, text
     assert "https://pytorch.org/blog/pytorch-2-7/" in text  # the release that added Blackwell
-    assert f"sm_{sm} is not compatible" in render(first, "zh-Hans")  # PyTorch's error, quoted as it prints
+    assert f"sm_{sm} is not compatible" in text and f"sm_{sm} 与当前安装的 PyTorch 不兼容" in render(first, "zh-Hans")
 
 
 @pytest.mark.parametrize("gpu", ["rtx-4090", "h100-sxm", "dgx-spark"])
