@@ -936,7 +936,8 @@ class Parser:
         take_percents(scan, vocab)
         hourly = take_hourly(scan)
         context = take_context(scan)
-        apple = vocab.apple.find(words) is not None
+        # an Apple chip named bare ("M2 32GB", "32G的M1/M2") is a Mac as much as "Mac" or "M2 Max" is
+        apple = vocab.apple.find(words) is not None or any(m.gpu_id.startswith("apple-") for m in mentions)
         memory = find_memory(scan, vocab, unified=apple)
         # Beside a rental price, a card's price is what buying costs ("rent an A100 at $1.80/h or buy a 4090 for
         # $2,500?"), and asked whether it is a good deal, the price weighed ("a 2080 Ti for 350 bucks, good
@@ -1253,7 +1254,10 @@ class Parser:
             # "Can my MacBook run Llama 3 8B?": a Mac with no chip or memory said is answered for Macs of three
             # memory sizes, not with a list of NVIDIA cards to buy; the note asks for theirs
             fields["gpus"], fields["gpu_counts"] = MAC_SIZES, (1,) * len(MAC_SIZES)
-        fields["min_memory_gb"] = _min_memory(reading.memory, reading.mentions, kind)
+        # a Mac's own memory ("32G的M2", "M1 16GB", read into the chip) is no memory need
+        gpus = self.index.catalog.gpus
+        macs = {gpus[g].unified_memory_gb for g in fields.get("gpus") or () if gpus[g].platform == "unified_memory"}
+        fields["min_memory_gb"] = _min_memory(reading.memory, reading.mentions, kind, macs)
         # "SDXL LoRA is extremely slow on my 4090, why?": the spec card gives the card's speed; what else makes a
         # run slow comes with it
         slow = kind in ("other", None) and _too_slow(reading.low)  # read once, for both uses below
@@ -1977,12 +1981,15 @@ def _count_for(gpu_id: str, mentions: list[Mention]) -> int:
     return max(stated) if stated else 1
 
 
-def _min_memory(free: list[float], mentions: list[Mention], kind: str | None) -> float | None:
-    """The smallest memory figure; one typed with a card only tells variants apart when comparing."""
+def _min_memory(
+    free: list[float], mentions: list[Mention], kind: str | None, own: set[float | None] | None = None
+) -> float | None:
+    """The smallest memory figure; one typed with a card only tells variants apart when comparing, and a
+    computer's own unified memory (``own``) is what it has, not what is needed."""
     figures = list(free)
     if kind != "compare":
         figures += [m.memory for m in mentions if m.memory and not m.variants]
-    figures = [f for f in figures if 0 < f <= 4096]
+    figures = [f for f in figures if 0 < f <= 4096 and f not in (own or set())]
     return min(figures) if figures else None
 
 

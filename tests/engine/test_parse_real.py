@@ -1501,3 +1501,16 @@ def test_one_gpu_of_several_used_says_how_a_program_gets_gpus(text: str, said: b
     if said:
         note = next(n for n in parse(text).notes if n.key == "parse.note.one_gpu")
         assert "CUDA_VISIBLE_DEVICES" in english(note) and "PCI_BUS_ID" in english(note)
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("M2 32GB能跑Qwen 14B吗", ("apple-m2-pro-32gb",)),  # the base M2 was never sold with 32 GB
+        ("4090 vs a 32GB M1 for llama?", ("rtx-4090", "apple-m1-pro-32gb")),
+        ("M1 16GB can run llama 8b?", ("apple-m1-16gb",)),
+    ],
+)
+def test_a_bare_apple_chip_with_a_memory_size_is_the_mac_sold_with_it(text: str, gpus: tuple[str, ...]) -> None:
+    query = q(text)
+    assert query.gpus == gpus and query.min_memory_gb is None, text  # the Mac's own memory is no need
