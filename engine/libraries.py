@@ -1,4 +1,4 @@
-"""Whether a library users name runs on a card: FlashAttention-2, vLLM and Ollama, from their own
+"""Whether a library users name runs on a card: FlashAttention-2, vLLM, Ollama and llama.cpp, from their own
 documentation (``data/libraries.yaml``, a source per entry).
 
 "Can I use FlashAttention on my V100?" is answered by the library's requirement against the card's facts

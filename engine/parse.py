@@ -925,6 +925,8 @@ class Parser:
                 ):
                     continue  # "昇腾910", "Ascend 310P": a chip the catalog has, read by find_gpus
                 scan.take(m.start(), m.end())
+        for engine_name in _LLAMA_CPP.finditer(low) if "cpp" in low else ():
+            scan.take(engine_name.start(), engine_name.end())  # "llama.cpp" is an engine, not a Llama model
         model, model_llm, model_sized = self.find_model(text, scan, words)
         laptop = vocab.laptop.find(words) is not None and vocab.laptop_in_general.find(words) is None
         mentions, unknown, loose = self.find_gpus(scan, laptop)
@@ -1531,6 +1533,7 @@ _WHICH_MODEL = re.compile(
 )
 _OBJECTIVE = {"entry": "cheapest"}  # the objective each word list means, where its name is not one
 
+_LLAMA_CPP = re.compile(r"(?<![a-z0-9_-])llama[\s._-]?cpp(?![a-z0-9])")
 # Libraries whose requirements the engine knows (engine/libraries.py), the most specific first: a FlashAttention
 # error inside a vLLM question is what stops the card.
 _LIBRARIES = (  # (engine.libraries' id, how the text names it)
@@ -1538,6 +1541,8 @@ _LIBRARIES = (  # (engine.libraries' id, how the text names it)
     # no \b: "vLLM支持P40吗" runs into the Chinese; a project named after it ("index-tts-vllm") is no library
     ("vllm", re.compile(r"(?<![a-z0-9_-])vllm(?![a-z0-9_-])")),
     ("ollama", re.compile(r"(?<![a-z0-9_-])ollama(?![a-z0-9_-])")),
+    # "llama.cpp", "llama-cpp-python": the engine, never the Llama family ("your llama.cpp fork on my MI50?")
+    ("llama_cpp", _LLAMA_CPP),
 )
 
 

@@ -118,3 +118,29 @@ def test_a_library_asked_about_with_no_card_gets_what_it_needs_of_a_gpu(text: st
     answer = advise(result.query)
     assert answer.kind == "explain" and answer.explanation is not None
     assert answer.explanation.topic in ("flash_attention", "ollama", "vllm")
+
+
+@pytest.mark.parametrize(
+    ("gpu", "runs"),
+    [
+        ("gtx-1080-ti", True),  # 6.1 ≥ 5.0, ggml-cuda's lowest target
+        ("tesla-k80", False),  # 3.7: below its CUDA 12 builds (Vulkan or the CPU build instead)
+        ("mi50", True),  # gfx906: HIP or Vulkan
+        ("arc-a770-16gb", True),  # SYCL or Vulkan
+    ],
+)
+def test_llama_cpp_runs_on_nearly_every_gpu(gpu, runs):
+    found = verdict("llama_cpp", gpu)
+    assert found.runs is runs
+    if not runs:
+        assert "Vulkan" in english(found.said[-1])
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["My AMD MI50 (gfx906): does your llama.cpp fork support ROCm?", "is llama-cpp-python supported on a P40?"],
+)
+def test_llama_cpp_named_is_the_engine_not_the_llama_family(text):
+    query = parse(text).query
+    assert query.model == "llama.cpp", query
+    assert library_named(query.model).id == "llama_cpp"

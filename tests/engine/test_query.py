@@ -488,10 +488,11 @@ def _answers() -> list:
         (q(kind="info", gpus=("v100-16gb",), model="flash-attn"), None),
         (q(kind="can_run", gpus=("tesla-p40", "rtx-3090"), model="vLLM"), None),
         (q(kind="info", gpus=("gtx-780-ti",), model="Ollama"), None),
+        (q(kind="can_run", gpus=("tesla-k80",), model="llama.cpp"), None),  # below its CUDA builds: Vulkan, CPU
         (q(kind="compare", gpus=("rx-7900-xtx", "arc-a770-16gb"), model="flash-attn"), None),
         (q(kind="info", gpus=("rx-7900-xtx",), model="vLLM"), None),
         (q(kind="explain", gpus=("apple-m4-16gb",), model="vLLM"), None),
-        *((q(kind="explain", model=name), None) for name in ("flash-attn", "vLLM", "Ollama")),
+        *((q(kind="explain", model=name), None) for name in ("flash-attn", "vLLM", "Ollama", "llama.cpp")),
     ]
     return [advise(query, ctx) for query, ctx in asked]
 
