@@ -90,6 +90,11 @@ _SIZES_BETWEEN = re.compile(r"(?:\s*(?:and|or|&|,|/|和|或|、)?\s*[0-9]+(?:\.[
 # (xx50 to xx90: the workstation RTX 6000 / 4000 are no GeForce series)
 _GEFORCE_NUMBER = re.compile(r"rtx\s*([1-9][0-9])[5-9]0(?:\s*ti)?")
 _GEFORCE_ID = re.compile(r"rtx-([1-9][0-9])[5-9]0(?:-|$)")
+# Huawei's Ascend line named without a chip the catalog has ("Ascend NPUs", "昇腾", "昇腾910C"), and the card that
+# stands for it
+_ASCEND_LINE = re.compile(r"昇[腾騰]|(?<![a-z])ascend(?![a-z])")
+ASCEND_STAND_IN = "ascend-910b"
+_OTHER_ASCEND_CHIP = re.compile(r"[\s\-_]{0,2}(?!910)[0-9]{3}")
 # Buying words: a generation named beside them is a market to choose from ("a 40-series GPU for $1000?")
 _BUYS = re.compile(r"\bbuy|\bbudget|\$|dollars?\b|预算|預算|买|買|购|購|元|块钱|塊錢")
 _AND_ABOVE = re.compile(
@@ -478,6 +483,20 @@ class Parser:
         if not mentions and (generation := self._generation(scan, laptop)):
             mentions.append(generation)
             unknown = [name for name in unknown if name not in scan.low[generation.start : generation.end]]
+        if (
+            (line := _ASCEND_LINE.search(scan.low)) is not None
+            and scan.free(line.start(), line.end())
+            and not any(m.gpu_id.startswith(("ascend-", "atlas-")) for m in mentions)
+            and not _OTHER_ASCEND_CHIP.match(scan.low, line.end())  # "Ascend 310" is an inference chip, no 910B
+        ):
+            # "Does Xinference support Ascend NPUs?", "PaddleX适配昇腾910C吗" (a chip the catalog lacks): the catalog's
+            # Ascend 910B stands for the line, a guess with the other Ascend cards as options — they share CANN and
+            # torch_npu, which is what such questions turn on
+            ascend = tuple(g for g in self.index.catalog.gpus if g.startswith("ascend-"))
+            if ASCEND_STAND_IN in ascend:
+                options = (ASCEND_STAND_IN, *(g for g in ascend if g != ASCEND_STAND_IN))
+                mentions.append(Mention(ASCEND_STAND_IN, line.start(), line.end(), None, True, None, options))
+                mentions.sort(key=lambda m: m.start)  # in the order named ("昇腾和A100比哪个好")
         return mentions, unknown, loose
 
     def _generation(self, scan: Scan, laptop: bool) -> Mention | None:
@@ -1522,6 +1541,7 @@ _ASKS_MAINTAINERS = re.compile(
     r"|\bwhen\s+will\s+(?:[\w.-]+\s+){1,3}(?:support|be\s+supported|work\s+on)\b"
     r"|增加对|增加對|(?:适配|適配|支持)的?(?:计划|計劃|进度|進度)|什么时候(?:能)?(?:支持|适配)|什麼時候(?:能)?(?:支援|適配)"
     r"|何时(?:支持|适配)|何時(?:支援|適配)|会不会支持|會不會支援|有没有(?:计划|打算)|有沒有(?:計劃|打算)"
+    r"|考虑(?:适配|支持|兼容)|考慮(?:適配|支援|相容)"
 )
 # Running, not training: "inference", "generate", "推理", "生成", fps
 _RUNS = re.compile(r"\binfer|\bgenerat|\bfps\b|推理|生成|识别|識別")

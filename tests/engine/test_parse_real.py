@@ -1514,3 +1514,19 @@ def test_one_gpu_of_several_used_says_how_a_program_gets_gpus(text: str, said: b
 def test_a_bare_apple_chip_with_a_memory_size_is_the_mac_sold_with_it(text: str, gpus: tuple[str, ...]) -> None:
     query = q(text)
     assert query.gpus == gpus and query.min_memory_gb is None, text  # the Mac's own memory is no need
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus", "kind"),
+    [
+        ("请问FooX是否考虑适配昇腾910C？", ("ascend-910b",), "info"),  # a chip the catalog lacks: the line's stand-in
+        ("Does FooServe support Ascend NPUs?", ("ascend-910b",), "can_run"),
+        ("昇腾和A100比哪个好", ("ascend-910b", "a100-80gb-sxm"), "compare"),
+        ("昇腾910B能跑qwen 72b吗", ("ascend-910b",), "can_run"),  # a chip named stays that chip
+    ],
+)
+def test_the_ascend_line_named_without_a_known_chip_stands_as_the_910b(text, gpus, kind) -> None:
+    result = parse(text)
+    assert (result.query.gpus, result.query.kind) == (gpus, kind), text
+    if "910B" not in text:
+        assert "gpus" in result.uncertain  # a guess, the other Ascend cards as options
