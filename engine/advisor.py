@@ -1000,8 +1000,11 @@ def _model_need(query: Query) -> tuple[float | None, tuple[Msg, ...]]:
 
 
 def _memory_need(query: Query) -> float | None:
-    """GPU memory per card the question needs: stated, else the guide's floor for its task."""
-    if query.min_memory_gb is not None:
+    """GPU memory per card the question needs: stated, else the guide's floor for its task. A size that is a
+    named computer's own unified memory ("4090 or a 32GB M2?") says what it has, not what is needed."""
+    catalog = load_catalog()
+    own = {catalog.get(g).unified_memory_gb for g in query.gpus if catalog.get(g).platform == "unified_memory"}
+    if query.min_memory_gb is not None and query.min_memory_gb not in own:
         return query.min_memory_gb
     floor = memory_floor(query.task) if query.task else None
     return floor.gb if floor else None

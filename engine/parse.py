@@ -95,6 +95,15 @@ _GEFORCE_ID = re.compile(r"rtx-([1-9][0-9])[5-9]0(?:-|$)")
 _ASCEND_LINE = re.compile(r"昇[腾騰]|(?<![a-z])ascend(?![a-z])")
 ASCEND_STAND_IN = "ascend-910b"
 _OTHER_ASCEND_CHIP = re.compile(r"[\s\-_]{0,2}(?!910)[0-9]{3}")
+# Hardware asked for ("what kind of hardware is needed", "a PC configuration", "the cheapest computer", "需要什么配置",
+# "硬件推荐")
+_HARDWARE_ASKED = re.compile(
+    r"\b(?:what|which)\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?(?:hardware|pc|computer|configuration|config|setup"
+    r"|rig|specs?|machine|workstation)\b|\b(?:pc|hardware|computer)\s+(?:configuration|config|recommendations?"
+    r"|requirements?|specs?)\b|\bcheapest\s+(?:computer|pc|machine|setup|rig)"
+    r"|(?:什么|甚麼|什麼|哪种|哪種|怎样的|怎樣的)(?:样的|樣的)?(?:硬件|硬體|配置|电脑|電腦|机器|機器)"
+    r"|(?:硬件|硬體|电脑|電腦)(?:配置)?(?:推荐|推薦|建议|建議)|推荐(?:一下)?(?:硬件|配置)|推薦(?:一下)?(?:硬體|配置)"
+)
 # Buying words: a generation named beside them is a market to choose from ("a 40-series GPU for $1000?")
 _BUYS = re.compile(r"\bbuy|\bbudget|\$|dollars?\b|预算|預算|买|買|购|購|元|块钱|塊錢")
 _AND_ABOVE = re.compile(
@@ -1275,10 +1284,7 @@ class Parser:
             # "Can my MacBook run Llama 3 8B?": a Mac with no chip or memory said is answered for Macs of three
             # memory sizes, not with a list of NVIDIA cards to buy; the note asks for theirs
             fields["gpus"], fields["gpu_counts"] = MAC_SIZES, (1,) * len(MAC_SIZES)
-        # a Mac's own memory ("32G的M2", "M1 16GB", read into the chip) is no memory need
-        gpus = self.index.catalog.gpus
-        macs = {gpus[g].unified_memory_gb for g in fields.get("gpus") or () if gpus[g].platform == "unified_memory"}
-        fields["min_memory_gb"] = _min_memory(reading.memory, reading.mentions, kind, macs)
+        fields["min_memory_gb"] = _min_memory(reading.memory, reading.mentions, kind)
         # "SDXL LoRA is extremely slow on my 4090, why?": the spec card gives the card's speed; what else makes a
         # run slow comes with it
         slow = kind in ("other", None) and _too_slow(reading.low)  # read once, for both uses below
@@ -1514,6 +1520,10 @@ class Parser:
             return "can_run", (), task
         if fits:
             return "can_run", (), task
+        if kinds.best == "other" and _HARDWARE_ASKED.search(reading.low):
+            # "what PC configuration for Deep-Live-Cam at 15-20 fps?", "the cheapest computer for Fooocus?": hardware
+            # to get, which the guide answers — not a question outside it
+            return "recommend", (), task
         if kinds.confidence >= KIND_CONFIDENCE:
             return kinds.best, (), task
         choices = tuple(k for k, p in kinds.ranked() if p >= CHOICE_FLOOR)[:3]
@@ -2006,15 +2016,12 @@ def _count_for(gpu_id: str, mentions: list[Mention]) -> int:
     return max(stated) if stated else 1
 
 
-def _min_memory(
-    free: list[float], mentions: list[Mention], kind: str | None, own: set[float | None] | None = None
-) -> float | None:
-    """The smallest memory figure; one typed with a card only tells variants apart when comparing, and a
-    computer's own unified memory (``own``) is what it has, not what is needed."""
+def _min_memory(free: list[float], mentions: list[Mention], kind: str | None) -> float | None:
+    """The smallest memory figure; one typed with a card only tells variants apart when comparing."""
     figures = list(free)
     if kind != "compare":
         figures += [m.memory for m in mentions if m.memory and not m.variants]
-    figures = [f for f in figures if 0 < f <= 4096 and f not in (own or set())]
+    figures = [f for f in figures if 0 < f <= 4096]
     return min(figures) if figures else None
 
 

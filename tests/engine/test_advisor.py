@@ -1076,3 +1076,13 @@ def test_an_intel_card_in_a_recommendation_comes_with_what_runs_on_it():
     assert any(load_catalog().get(o.gpu_id).vendor == "intel" for o in answer.options[1:])
     keys = [c.key for c in answer.caveats]
     assert "advice.caveat.nvidia_first.intel" in keys and "support.xpu" in keys
+
+
+def test_a_macs_own_memory_is_no_need_in_a_comparison():
+    """ "4090 or a 32GB M2?": 32 GB is the Mac's, not what the work needs — no card is left out for lacking it."""
+    query = Query(kind="compare", gpus=("rtx-4090", "apple-m2-pro-32gb"), gpu_counts=(1, 1), min_memory_gb=32)
+    keys = [m.key for m in advise(query).caveats]
+    assert "advice.compare.excluded" not in keys, keys
+    assert "advice.compare.excluded" in [
+        m.key for m in advise(query.model_copy(update={"gpus": ("rtx-4090", "rtx-3090")})).caveats
+    ]  # a need stated beside two cards still leaves out those without it
