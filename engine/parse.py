@@ -94,6 +94,11 @@ _GEFORCE_ID = re.compile(r"rtx-([1-9][0-9])[5-9]0(?:-|$)")
 # stands for it
 _ASCEND_LINE = re.compile(r"昇[腾騰]|(?<![a-z])ascend(?![a-z])")
 ASCEND_STAND_IN = "ascend-910b"
+# Intel's Arc line named without a card ("Intel Arc GPUs", "XPU / Intel Arc support"), and the card that stands for it
+_ARC_LINE = re.compile(
+    r"(?<![a-z])intel\s*arc(?![a-z])|(?<![a-z])arc\s*(?:gpus?|graphics|cards?|显卡|顯卡)(?![a-z])|(?<![a-z])xpu(?![a-z])"
+)
+ARC_STAND_IN = "arc-b580"
 _OTHER_ASCEND_CHIP = re.compile(r"[\s\-_]{0,2}(?!910)[0-9]{3}")
 # Hardware asked for ("what kind of hardware is needed", "a PC configuration", "the cheapest computer", "需要什么配置",
 # "硬件推荐")
@@ -506,7 +511,28 @@ class Parser:
                 options = (ASCEND_STAND_IN, *(g for g in ascend if g != ASCEND_STAND_IN))
                 mentions.append(Mention(ASCEND_STAND_IN, line.start(), line.end(), None, True, None, options))
                 mentions.sort(key=lambda m: m.start)  # in the order named ("昇腾和A100比哪个好")
+        if not mentions and (arc := _ARC_LINE.search(scan.low)) and self._asks_of_a_card(scan.low):
+            # "does FooTTS run on Intel Arc GPUs?", "any chance of XPU / Intel Arc support?": Intel's current Arc card
+            # stands for the line (they share the XPU backend), a guess with the others as options
+            arcs = sorted(
+                (g for g in self.index.catalog.gpus.values() if g.id.startswith("arc-") and g.platform == "desktop"),
+                key=lambda g: (g.id != ARC_STAND_IN, -g.release_year, -g.memory_gb, g.id),
+            )
+            if arcs and arcs[0].id == ARC_STAND_IN:
+                options = tuple(g.id for g in arcs)
+                mentions.append(Mention(ARC_STAND_IN, arc.start(), arc.end(), None, True, None, options))
         return mentions, unknown, loose
+
+    def _asks_of_a_card(self, low: str) -> bool:
+        """Whether the text asks if something runs on, or supports, a card (not which one to buy)."""
+        if _BUYS.search(low):
+            return False
+        return bool(
+            _RUN_ON_IT.search(low)
+            or _ASKS_MAINTAINERS.search(low)
+            or self.vocab.support_words.search(low)
+            or self.vocab.fit_intent.search(low)
+        )
 
     def _generation(self, scan: Scan, laptop: bool) -> Mention | None:
         """A GeForce RTX generation named as one ("the 50 series", "RTX 50", "50系显卡") where no card is, in a
@@ -1551,7 +1577,7 @@ _ASKS_MAINTAINERS = re.compile(
     r"|\bwhen\s+will\s+(?:[\w.-]+\s+){1,3}(?:support|be\s+supported|work\s+on)\b"
     r"|增加对|增加對|(?:适配|適配|支持)的?(?:计划|計劃|进度|進度)|什么时候(?:能)?(?:支持|适配)|什麼時候(?:能)?(?:支援|適配)"
     r"|何时(?:支持|适配)|何時(?:支援|適配)|会不会支持|會不會支援|有没有(?:计划|打算)|有沒有(?:計劃|打算)"
-    r"|考虑(?:适配|支持|兼容)|考慮(?:適配|支援|相容)"
+    r"|考虑(?:适配|支持|兼容)|考慮(?:適配|支援|相容)|\bany\s+chance\s+(?:of|to|for)\s+(?:add|support)"
 )
 # Running, not training: "inference", "generate", "推理", "生成", fps
 _RUNS = re.compile(r"\binfer|\bgenerat|\bfps\b|推理|生成|识别|識別")

@@ -1529,3 +1529,20 @@ def test_the_ascend_line_named_without_a_known_chip_stands_as_the_910b(text, gpu
     assert (result.query.gpus, result.query.kind) == (gpus, kind), text
     if "910B" not in text:
         assert "gpus" in result.uncertain  # a guess, the other Ascend cards as options
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("does FooTTS run on Intel Arc GPUs?", ("arc-b580",)),
+        ("Intel Arc显卡能跑SD吗", ("arc-b580",)),
+        ("Any chance of adding XPU / Intel Arc support to BarUI?", ("arc-b580",)),
+        ("best Intel Arc card for SD under $300?", ()),  # which to buy: the market, not a stand-in
+        ("Intel Arc A770 enough for SDXL?", ("arc-a770-16gb",)),  # a card named stays that card
+    ],
+)
+def test_intels_arc_line_asked_about_stands_as_its_current_card(text: str, gpus: tuple[str, ...]) -> None:
+    result = parse(text)
+    assert result.query.gpus == gpus, text
+    if gpus == ("arc-b580",):
+        assert "gpus" in result.uncertain
