@@ -498,7 +498,8 @@ class Parser:
             mentions.append(generation)
             unknown = [name for name in unknown if name not in scan.low[generation.start : generation.end]]
         if (
-            (line := _ASCEND_LINE.search(scan.low)) is not None
+            ("昇" in scan.low or "ascend" in scan.low)
+            and (line := _ASCEND_LINE.search(scan.low)) is not None
             and scan.free(line.start(), line.end())
             and not any(m.gpu_id.startswith(("ascend-", "atlas-")) for m in mentions)
             and not _OTHER_ASCEND_CHIP.match(scan.low, line.end())  # "Ascend 310" is an inference chip, no 910B
@@ -511,7 +512,8 @@ class Parser:
                 options = (ASCEND_STAND_IN, *(g for g in ascend if g != ASCEND_STAND_IN))
                 mentions.append(Mention(ASCEND_STAND_IN, line.start(), line.end(), None, True, None, options))
                 mentions.sort(key=lambda m: m.start)  # in the order named ("昇腾和A100比哪个好")
-        if not mentions and (arc := _ARC_LINE.search(scan.low)) and self._asks_of_a_card(scan.low):
+        arc = _ARC_LINE.search(scan.low) if not mentions and ("arc" in scan.low or "xpu" in scan.low) else None
+        if arc is not None and self._asks_of_a_card(scan.low):
             # "does FooTTS run on Intel Arc GPUs?", "any chance of XPU / Intel Arc support?": Intel's current Arc card
             # stands for the line (they share the XPU backend), a guess with the others as options
             arcs = sorted(
@@ -529,7 +531,7 @@ class Parser:
             return False
         return bool(
             _RUN_ON_IT.search(low)
-            or _ASKS_MAINTAINERS.search(low)
+            or _asks_maintainers(low)
             or self.vocab.support_words.search(low)
             or self.vocab.fit_intent.search(low)
         )
@@ -1453,7 +1455,7 @@ class Parser:
                 task = tasks.best
         if "gpus:1" in s and "model" not in s and not _NOT_FIT & s and _WHICH_MODEL.search(reading.low):
             return "can_run", (), task  # "best model for my 3090?", "我的4090适合跑什么模型": what the card runs
-        if _ASKS_MAINTAINERS.search(reading.low) and not _NOT_FIT & s:
+        if _asks_maintainers(reading.low) and not _NOT_FIT & s:
             # "Do you plan to support the 1080 in FlashAttention?", "什么时候支持昇腾？": a request to a project's
             # maintainers, which we are not; what runs on the card today (its spec card), or the guide on that
             # vendor
@@ -1579,6 +1581,40 @@ _ASKS_MAINTAINERS = re.compile(
     r"|何时(?:支持|适配)|何時(?:支援|適配)|会不会支持|會不會支援|有没有(?:计划|打算)|有沒有(?:計劃|打算)"
     r"|考虑(?:适配|支持|兼容)|考慮(?:適配|支援|相容)|\bany\s+chance\s+(?:of|to|for)\s+(?:add|support)"
 )
+# Literals one of which every _ASKS_MAINTAINERS match holds: most questions skip the pattern on a few substring tests
+_MAINTAINER_KEYS = (
+    "plan",
+    "support",
+    "soon",
+    "consider",
+    "could you",
+    "please add",
+    "on the way",
+    "when will",
+    "any chance",
+    "增加",
+    "计划",
+    "計劃",
+    "进度",
+    "進度",
+    "什么时候",
+    "什麼時候",
+    "何时",
+    "何時",
+    "会不会",
+    "會不會",
+    "有没有",
+    "有沒有",
+    "考虑",
+    "考慮",
+)
+
+
+def _asks_maintainers(low: str) -> bool:
+    """A request to a project's maintainers for a card's support (_ASKS_MAINTAINERS), gated by its literals."""
+    return any(k in low for k in _MAINTAINER_KEYS) and _ASKS_MAINTAINERS.search(low) is not None
+
+
 # Running, not training: "inference", "generate", "推理", "生成", fps
 _RUNS = re.compile(r"\binfer|\bgenerat|\bfps\b|推理|生成|识别|識別")
 # Which model to run on a card ("best model for my 3090?", "what LLMs can I run", "适合跑什么模型"): what it runs
@@ -1702,9 +1738,15 @@ _RESERVED = re.compile(
 )
 
 
+_RESERVED_KEYS = ("占", "佔", "吃", "occup", "reserv", "allocat", "used up", "grab", "hog", "%")
+
+
 def _reserved(reading: Reading, kind: str | None) -> bool:
     """Memory seen taken, in a question about running something (not a budget or a power question)."""
-    return kind in ("can_run", "explain", "other", "info", None) and bool(_RESERVED.search(reading.low))
+    low = reading.low
+    if kind not in ("can_run", "explain", "other", "info", None) or not any(k in low for k in _RESERVED_KEYS):
+        return False
+    return bool(_RESERVED.search(low))
 
 
 # One of several GPUs used, or which one ("only the first GPU is used", "use both GPUs", "只使用了第一张显卡",
@@ -1722,9 +1764,30 @@ _ONE_GPU_USED = re.compile(
 )
 
 
+_ONE_GPU_KEYS = (
+    "only",
+    "both",
+    "all",
+    "which gpu",
+    "select",
+    "只",
+    "另一",
+    "第二",
+    "哪",
+    "指定",
+    "都",
+    "两张",
+    "兩張",
+    "全部",
+)
+
+
 def _one_gpu_used(reading: Reading, kind: str | None) -> bool:
     """Several GPUs, and a question of which one a program uses (not a budget, power or cloud question)."""
-    return kind in ("can_run", "explain", "other", "info", "compare", None) and bool(_ONE_GPU_USED.search(reading.low))
+    low = reading.low
+    if kind not in ("can_run", "explain", "other", "info", "compare", None) or not any(k in low for k in _ONE_GPU_KEYS):
+        return False
+    return bool(_ONE_GPU_USED.search(low))
 
 
 def _free_colab(reading: Reading) -> bool:
