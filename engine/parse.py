@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -536,6 +536,19 @@ class Parser:
             or self.vocab.fit_intent.search(low)
         )
 
+    def _variant_by_memory(self, mention: Mention, memory: list[float]) -> Mention:
+        """A card sold in several memory sizes, named without one, and a size said elsewhere that only one of them
+        has ("my 4060 Ti; can 16G run it?", "V100单卡…32G显存不够用", "22 GB of VRAM (RTX 2080 Ti)"): that one."""
+        if mention.memory is not None or len(mention.options) < 2:
+            return mention
+        gpus = self.index.catalog.gpus
+        sizes = {gpus[g].memory_gb for g in mention.options}
+        said = [size for size in dict.fromkeys(memory) if size in sizes]
+        if len(said) != 1 or len(sizes) < 2 or gpus[mention.gpu_id].memory_gb == said[0]:
+            return mention  # (the card read already has it: "a 2060 with 6GB in my laptop" stays the laptop part)
+        chosen = next(g for g in mention.options if gpus[g].memory_gb == said[0])
+        return replace(mention, gpu_id=chosen, guessed=False)
+
     def _generation(self, scan: Scan, laptop: bool) -> Mention | None:
         """A GeForce RTX generation named as one ("the 50 series", "RTX 50", "50系显卡") where no card is, in a
         question whether something runs on it or supports it: its flagship desktop card (or laptop part)
@@ -997,6 +1010,8 @@ class Parser:
         # an Apple chip named bare ("M2 32GB", "32G的M1/M2") is a Mac as much as "Mac" or "M2 Max" is
         apple = vocab.apple.find(words) is not None or any(m.gpu_id.startswith("apple-") for m in mentions)
         memory = find_memory(scan, vocab, unified=apple)
+        if memory:
+            mentions = [self._variant_by_memory(m, memory) for m in mentions]
         # Beside a rental price, a card's price is what buying costs ("rent an A100 at $1.80/h or buy a 4090 for
         # $2,500?"), and asked whether it is a good deal, the price weighed ("a 2080 Ti for 350 bucks, good
         # deal?"): kept as the budget, which those answers weigh

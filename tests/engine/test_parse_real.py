@@ -1546,3 +1546,17 @@ def test_intels_arc_line_asked_about_stands_as_its_current_card(text: str, gpus:
     assert result.query.gpus == gpus, text
     if gpus == ("arc-b580",):
         assert "gpus" in result.uncertain
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("My card is a 4060 Ti; can 16G run FooLM?", ("rtx-4060-ti-16gb",)),
+        ("FooLM在V100单卡能推理吗？我发现32G显存不够用", ("v100-32gb",)),
+        ("one GPU with 22 GB of VRAM (RTX 2080 Ti), enough for FooLM?", ("rtx-2080-ti-22gb",)),
+        ("I only have a 2060 with 6GB in my laptop, can it train FooTTS?", ("rtx-2060-laptop",)),  # read already
+        ("V100 vs A100 40GB for FooNet?", ("v100-16gb", "a100-40gb-sxm")),  # 40 GB is the A100's own
+    ],
+)
+def test_a_memory_size_said_apart_from_a_card_picks_its_variant(text: str, gpus: tuple[str, ...]) -> None:
+    assert q(text).gpus == gpus, text
