@@ -789,6 +789,18 @@ _GLUED_MEMORY = re.compile(r"([0-9]{3,4}[a-z]+?)([0-9]{1,3})(?:gb|g)$")
 _GLUED_GATE = re.compile(r"r(?<![a-z0-9].)(?:tx|x)[0-9]|g(?<![a-z0-9].)(?:tx|t)[0-9]")
 
 
+_GLUED_TITAN = re.compile(r"titan(xp|x|v|rtx)")
+
+
+def _split_titan(token: tuple[str, int, int]) -> list[tuple[str, int, int]]:
+    """ "titanxp" → "titan", "xp" (a Titan written as one word)."""
+    tok, start, end = token
+    glued = _GLUED_TITAN.fullmatch(tok)
+    if glued is None:
+        return [token]
+    return [("titan", start, start + 5), (glued.group(1), start + 5, end)]
+
+
 def _split_line(tokens: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
     """ "rtx8000" → "rtx", "8000": a product line glued to the model number is two name tokens."""
     out: list[tuple[str, int, int]] = []
@@ -810,6 +822,8 @@ def gpu_tokens(text: str, vocab: Vocab) -> list[tuple[str, int, int]]:
         tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
     if _GLUED_GATE.search(text):
         tokens = _split_line(tokens)
+    if "titan" in text:  # "TitanXp", "TitanV", "TitanRTX": the line and the model, as "Titan Xp" reads
+        tokens = [part for tok in tokens for part in _split_titan(tok)]
     if not _memory_gate(vocab).search(text):  # most questions: no memory size to join
         return tokens
     out: list[tuple[str, int, int]] = []

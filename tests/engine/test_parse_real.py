@@ -1560,3 +1560,11 @@ def test_intels_arc_line_asked_about_stands_as_its_current_card(text: str, gpus:
 )
 def test_a_memory_size_said_apart_from_a_card_picks_its_variant(text: str, gpus: tuple[str, ...]) -> None:
     assert q(text).gpus == gpus, text
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [("12G显存的TitanXp上训练FooNet", ("titan-xp",)), ("on a TitanV, can it run llama 8b?", ("titan-v",))],
+)
+def test_a_titan_written_as_one_word_is_that_titan(text: str, gpus: tuple[str, ...]) -> None:
+    assert q(text).gpus == gpus and q(text).model != "TitanXp", text
