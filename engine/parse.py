@@ -375,7 +375,7 @@ class Parser:
     def _apple_by_memory(self, size: float, low: str) -> tuple[str, bool] | None:
         """The Apple chip sold with ``size`` GB of unified memory (a Mac Studio's: Max or Ultra; a Mac mini's or an
         iMac's: the generations it shipped with), and whether it was a guess among several (then the newest)."""
-        tiers = _mac_tiers("mac studio" in low)
+        tiers = _mac_tiers("mac studio" in low, laptop="macbook" in low)
         generations = next((gens for name, gens in _MAC_GENERATIONS.items() if name in low), None)
         gpus = self.index.catalog.gpus
         sized = [
@@ -1993,9 +1993,12 @@ _MAC = re.compile(
 _MAC_GENERATIONS = {"mac mini": ("m1", "m2", "m4"), "mac studio": ("m1", "m2", "m3", "m4"), "imac": ("m1", "m3", "m4")}
 
 
-def _mac_tiers(studio: bool) -> tuple[str, ...]:
-    """The chip tiers a Mac may have: a Mac Studio a Max or an Ultra, any other Mac any tier."""
-    return ("max", "ultra") if studio else ("", "pro", "max", "ultra")
+def _mac_tiers(studio: bool, laptop: bool = False) -> tuple[str, ...]:
+    """The chip tiers a Mac may have: a Mac Studio a Max or an Ultra, a MacBook never an Ultra, any other Mac any
+    tier."""
+    if studio:
+        return ("max", "ultra")
+    return ("", "pro", "max") if laptop else ("", "pro", "max", "ultra")
 
 
 def _apple_silicon_mac(low: str) -> bool:

@@ -1568,3 +1568,9 @@ def test_a_memory_size_said_apart_from_a_card_picks_its_variant(text: str, gpus:
 )
 def test_a_titan_written_as_one_word_is_that_titan(text: str, gpus: tuple[str, ...]) -> None:
     assert q(text).gpus == gpus and q(text).model != "TitanXp", text
+
+
+def test_a_macbook_by_its_memory_is_never_an_ultra() -> None:
+    """ "a 96GB RAM MacBook": the Max sold with 96 GB (no MacBook has an Ultra); a Mac Studio may."""
+    assert q("should I buy a 96GB RAM MacBook to run FooLM 65B?").gpus == ("apple-m2-max-96gb",)
+    assert q("Mac Studio 192G能跑deepseek吗").gpus == ("apple-m2-ultra-192gb",)
