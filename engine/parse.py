@@ -99,6 +99,7 @@ _ARC_LINE = re.compile(
     r"(?<![a-z])intel\s*arc(?![a-z])|(?<![a-z])arc\s*(?:gpus?|graphics|cards?|显卡|顯卡)(?![a-z])|(?<![a-z])xpu(?![a-z])"
 )
 ARC_STAND_IN = "arc-b580"
+_ARC_MEMORY = re.compile(r"([0-9]{1,2})\s?(?:gb|g)\b")
 _OTHER_ASCEND_CHIP = re.compile(r"[\s\-_]{0,2}(?!910)[0-9]{3}")
 # Hardware asked for ("what kind of hardware is needed", "a PC configuration", "the cheapest computer", "需要什么配置",
 # "硬件推荐")
@@ -512,17 +513,26 @@ class Parser:
                 options = (ASCEND_STAND_IN, *(g for g in ascend if g != ASCEND_STAND_IN))
                 mentions.append(Mention(ASCEND_STAND_IN, line.start(), line.end(), None, True, None, options))
                 mentions.sort(key=lambda m: m.start)  # in the order named ("昇腾和A100比哪个好")
-        arc = _ARC_LINE.search(scan.low) if not mentions and ("arc" in scan.low or "xpu" in scan.low) else None
-        if arc is not None and self._asks_of_a_card(scan.low):
+        no_arc = not any(m.gpu_id.startswith("arc-") for m in mentions)
+        arc = _ARC_LINE.search(scan.low) if no_arc and ("arc" in scan.low or "xpu" in scan.low) else None
+        if arc is not None and scan.free(arc.start(), arc.end()) and self._asks_of_a_card(scan.low):
             # "does FooTTS run on Intel Arc GPUs?", "any chance of XPU / Intel Arc support?": Intel's current Arc card
-            # stands for the line (they share the XPU backend), a guess with the others as options
+            # stands for the line (they share the XPU backend), a guess with the others as options; with its
+            # memory said ("the Intel Arc GPU for its 16GB"), the Arc card sold with it
             arcs = sorted(
                 (g for g in self.index.catalog.gpus.values() if g.id.startswith("arc-") and g.platform == "desktop"),
                 key=lambda g: (g.id != ARC_STAND_IN, -g.release_year, -g.memory_gb, g.id),
             )
             if arcs and arcs[0].id == ARC_STAND_IN:
-                options = tuple(g.id for g in arcs)
-                mentions.append(Mention(ARC_STAND_IN, arc.start(), arc.end(), None, True, None, options))
+                sized = _ARC_MEMORY.search(scan.low, arc.end(), arc.end() + 40)
+                by_size = sorted(
+                    (g for g in arcs if sized and g.memory_gb == float(sized.group(1))),
+                    key=lambda g: g.gpu_class != "consumer",  # the GeForce-like Arc before the Pro one
+                )
+                chosen = by_size[0].id if by_size else ARC_STAND_IN
+                options = (chosen, *(g.id for g in arcs if g.id != chosen))
+                mentions.append(Mention(chosen, arc.start(), arc.end(), None, True, None, options))
+                mentions.sort(key=lambda m: m.start)
         return mentions, unknown, loose
 
     def _asks_of_a_card(self, low: str) -> bool:

@@ -1574,3 +1574,9 @@ def test_a_macbook_by_its_memory_is_never_an_ultra() -> None:
     """ "a 96GB RAM MacBook": the Max sold with 96 GB (no MacBook has an Ultra); a Mac Studio may."""
     assert q("should I buy a 96GB RAM MacBook to run FooLM 65B?").gpus == ("apple-m2-max-96gb",)
     assert q("Mac Studio 192G能跑deepseek吗").gpus == ("apple-m2-ultra-192gb",)
+
+
+def test_an_arc_named_by_its_memory_beside_another_card_is_the_arc_sold_with_it() -> None:
+    text = "I bought the new Intel Arc GPU for its 16GB of VRAM, but FooGen wants CUDA; my 2060 has 8GB. Possible?"
+    assert q(text).gpus == ("arc-a770-16gb", "rtx-2060")
+    assert q("2 x RTX Titan or 4 x RTX 2080 Ti for FooNet?").gpus == ("titan-rtx", "rtx-2080-ti")  # words reversed
