@@ -110,6 +110,7 @@ _HARDWARE_ASKED = re.compile(
     r"|(?:什么|甚麼|什麼|哪种|哪種|怎样的|怎樣的)(?:样的|樣的)?(?:硬件|硬體|配置|电脑|電腦|机器|機器)"
     r"|(?:硬件|硬體|电脑|電腦)(?:配置)?(?:推荐|推薦|建议|建議)|推荐(?:一下)?(?:硬件|配置)|推薦(?:一下)?(?:硬體|配置)"
 )
+_PLURAL_V100 = re.compile(r"(?<![A-Za-z0-9])[Vv]100s(?![A-Za-z0-9])")
 # Buying words: a generation named beside them is a market to choose from ("a 40-series GPU for $1000?")
 _BUYS = re.compile(r"\bbuy|\bbudget|\$|dollars?\b|预算|預算|买|買|购|購|元|块钱|塊錢")
 _AND_ABOVE = re.compile(
@@ -990,6 +991,10 @@ class Parser:
         kind and task classifier reads."""
         text, cut = clean(text)
         low = lower(text)
+        if "100s" in text and len(low) == len(text):
+            # "train it on V100s": a plural as written (a lower-case s), not the V100S, which NVIDIA writes in capitals
+            for plural in _PLURAL_V100.finditer(text):
+                low = low[: plural.end() - 1] + " " + low[plural.end() :]
         scan = Scan(low)
         words = Words(low)
         vocab = self.vocab

@@ -1580,3 +1580,8 @@ def test_an_arc_named_by_its_memory_beside_another_card_is_the_arc_sold_with_it(
     text = "I bought the new Intel Arc GPU for its 16GB of VRAM, but FooGen wants CUDA; my 2060 has 8GB. Possible?"
     assert q(text).gpus == ("arc-a770-16gb", "rtx-2060")
     assert q("2 x RTX Titan or 4 x RTX 2080 Ti for FooNet?").gpus == ("titan-rtx", "rtx-2080-ti")  # words reversed
+
+
+def test_v100s_written_as_a_plural_are_v100s_not_the_v100s_card() -> None:
+    assert q("if I want to train FooNet on V100s, how many are needed?").gpus == ("v100-16gb",)
+    assert q("Tesla V100S 32GB enough for llama 13b?").gpus == ("v100s",)
