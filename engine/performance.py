@@ -172,6 +172,7 @@ def guide_estimate(gpu: Gpu, workload: Workload, catalog: Catalog | None = None)
     bandwidth_bound = math.prod(f.value for f in factors)
     tflops = compute_tflops(gpu, workload)
     ceiling = tflops * 1000.0 / FLOP_PER_BYTE if tflops else None
+    bound: Literal["bandwidth", "compute"]
     if ceiling is not None and ceiling < bandwidth_bound:
         speed, bound = ceiling, "compute"
         notes.append(
