@@ -503,10 +503,24 @@ def _row(
     let through, best first; None where no dated base holds ``n`` GPUs."""
     market = _market(snapshot, condition)
     price = _prices(snapshot, condition, community)
-    perf = _perf(workload, snapshot, n, price, market, None)
+    perf = _market_perf(workload, snapshot, condition, n, community)
     if perf is None:
         return None
     return perf, _best_first(perf, _filter(price, market, candidates, min_memory_gb))
+
+
+@lru_cache(maxsize=64)
+def _market_perf(
+    workload: Workload,
+    snapshot: str | None,
+    condition: PriceCondition | None,
+    n: int,
+    community: tuple[tuple[str, float], ...],
+) -> array[float] | None:
+    """The scores of ``n``-card systems at the market's prices (see _perf), one array for all the
+    rows that filter them differently (candidates, memory): each row held a copy of its own, 2.6 KB
+    (issue #24)."""
+    return _perf(workload, snapshot, n, _prices(snapshot, condition, community), _market(snapshot, condition), None)
 
 
 def _best_first(perf: Sequence[float], mask: Sequence[bool]) -> array[int]:

@@ -98,3 +98,11 @@ def test_value_rows_are_slotted_hashable_cache_keys():
     assert row == again and hash(row) == hash(again) and row is not again
     assert sys.getsizeof(row) < 200 and not hasattr(row, "__dict__")
     assert isinstance(row.system_usd, Decimal) and isinstance(row.perf_per_kusd, float)
+
+
+def test_rankings_that_filter_the_same_market_differently_share_its_scores():
+    plain = cost._row("train16", None, None, 1, None, None, ())
+    filtered = cost._row("train16", None, None, 1, None, 24.0, ())
+    assert plain is not None and filtered is not None
+    assert filtered[0] is plain[0] and list(filtered[1]) != list(plain[1])
+    assert set(filtered[1]) < set(plain[1])
