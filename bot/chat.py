@@ -35,7 +35,9 @@ FOLLOW_UP_MAX_WORDS = 8
 # fewer than the engine's answers. On real traffic a question is seldom asked twice, and 512 of them
 # held ≈2.7 MB beyond what the engine's own memories hold (bot.observability.retained_sizes,
 # 2026-12-06); a repeat past these gets the engine's remembered answer and is only rendered again.
-RESPONSES_REMEMBERED = min(ANSWERS_REMEMBERED, 128)
+# 32 since the eleventh session (issue #24): 128 found 14 answers again in 10,739 at 20,000 events of
+# the benchmark's distinct traffic and held 0.3-0.5 MB.
+RESPONSES_REMEMBERED = min(ANSWERS_REMEMBERED, 32)
 
 
 @dataclass

@@ -95,10 +95,13 @@ class Electricity(BaseModel):
     system_power_w: float = Field(default=100, ge=0)
 
 
-class ValueOption(BaseModel):
-    """A system of ``gpu_count`` × one GPU: its speed, full cost and speed per $1,000."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ValueOption:
+    """A system of ``gpu_count`` × one GPU: its speed, full cost and speed per $1,000.
 
-    model_config = ConfigDict(frozen=True)
+    A slotted dataclass, not a pydantic model (issue #24): rankings remember thousands of rows
+    (``_value_from``), and a model's instance dict and field set were most of each one's size.
+    Built only by ``_value_from``, from validated prices and builds."""
 
     gpu_id: str
     gpu_count: int
@@ -220,13 +223,23 @@ def _known_quote(
     return PriceQuote(gpu_id=gpu_id, usd=launch.usd, basis="launch", date=launch.date, source=launch.source)
 
 
-@lru_cache(maxsize=16384)
 def _snapshot_quote(gpu_id: str, snapshot: str, condition: PriceCondition | None) -> PriceQuote | None:
-    """This one snapshot's price for the card under ``condition``, or None."""
-    snap = load_catalog().snapshot(snapshot)
-    entry = snap.prices.get(gpu_id)
-    if entry is None:
+    """This one snapshot's price for the card under ``condition``, or None.
+
+    Only cards the snapshot prices are remembered (issue #24): most cards have no price in most
+    snapshots (260 prices in 11 snapshots of 320 cards): remembering every answer held 7,894 of them,
+    ≈1.45 MB, in the bot after 20,000 users, most of them None; now a card without a price is
+    answered by one look-up and at most the 780 prices are remembered."""
+    if gpu_id not in load_catalog().snapshot(snapshot).prices:
         return None
+    return _priced_quote(gpu_id, snapshot, condition)
+
+
+@lru_cache(maxsize=1024)
+def _priced_quote(gpu_id: str, snapshot: str, condition: PriceCondition | None) -> PriceQuote | None:
+    """:func:`_snapshot_quote` for a card the snapshot prices (None if not under ``condition``)."""
+    snap = load_catalog().snapshot(snapshot)
+    entry = snap.prices[gpu_id]
     available = {k: v for k, v in (("new", entry.new), ("used", entry.used)) if v is not None}
     if condition == "new":
         if "new" not in available:
@@ -490,10 +503,24 @@ def _row(
     let through, best first; None where no dated base holds ``n`` GPUs."""
     market = _market(snapshot, condition)
     price = _prices(snapshot, condition, community)
-    perf = _perf(workload, snapshot, n, price, market, None)
+    perf = _market_perf(workload, snapshot, condition, n, community)
     if perf is None:
         return None
     return perf, _best_first(perf, _filter(price, market, candidates, min_memory_gb))
+
+
+@lru_cache(maxsize=64)
+def _market_perf(
+    workload: Workload,
+    snapshot: str | None,
+    condition: PriceCondition | None,
+    n: int,
+    community: tuple[tuple[str, float], ...],
+) -> array[float] | None:
+    """The scores of ``n``-card systems at the market's prices (see _perf), one array for all the
+    rows that filter them differently (candidates, memory): each row held a copy of its own, 2.6 KB
+    (issue #24)."""
+    return _perf(workload, snapshot, n, _prices(snapshot, condition, community), _market(snapshot, condition), None)
 
 
 def _best_first(perf: Sequence[float], mask: Sequence[bool]) -> array[int]:

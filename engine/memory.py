@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine.catalog import load_catalog
-from engine.message import Msg, msg
+from engine.message import Msg, Value, msg
 from engine.model_specs import ModelSpec, load_model_catalog
 from engine.query import Task
 from engine.specs import Gpu
@@ -69,6 +69,17 @@ def memory_floor(task: Task, edition: Edition | None = None) -> MemoryFloor | No
             rule = msg("memory.floor.rule", edition=ed, rule=msg(f"memory.floor.{wording}", gb=float(gb)))
             return MemoryFloor(task=task, gb=gb, edition=ed, rule=rule)
     return None
+
+
+@lru_cache(maxsize=1024, typed=True)  # typed: 2 and 2.0 would read differently
+def _said(key: str, /, **args: Value) -> Msg:
+    """One message object for each of the messages that recur from estimate to estimate with few
+    values (the runtime's overhead, a split over n GPUs, an optimizer's words, a model's kind): the
+    bot remembers hundreds of estimates (``_estimate``, engine.canrun's verdicts), and in 512 of them
+    6,244 messages were 999 different ones, each message with a dict of its own (issue #24). Messages
+    are never changed, so sharing one is safe; their values come from the catalog and the few
+    options, never from free text, so the distinct ones are few."""
+    return msg(key, **args)
 
 
 def clauses(first: Msg, *more: Msg) -> Msg:
@@ -400,8 +411,8 @@ def _split_clauses(gpus: int, split: Split, training: bool = False) -> tuple[Msg
     if gpus == 1:
         return ()
     if training and split == "tensor":
-        return (msg("memory.basis.sharded", gpus=gpus),)
-    return (msg(f"memory.basis.split_{split}", gpus=gpus),)
+        return (_said("memory.basis.sharded", gpus=gpus),)
+    return (_said(f"memory.basis.split_{split}", gpus=gpus),)
 
 
 def _weights_term(
@@ -481,14 +492,14 @@ def _overhead_term(gpus: int, runtime: Runtime = "cuda") -> MemoryTerm:
     key = {"cuda": "memory.basis.overhead", "metal": "memory.basis.overhead_metal"}.get(
         runtime, "memory.basis.overhead_other"
     )
-    return _term("runtime overhead", RUNTIME_OVERHEAD_GB * GB, gpus, msg(key, gb=RUNTIME_OVERHEAD_GB))
+    return _term("runtime overhead", RUNTIME_OVERHEAD_GB * GB, gpus, _said(key, gb=RUNTIME_OVERHEAD_GB))
 
 
 def _inference_activation_term(model: ModelSpec, context: int, batch: int, gpus: int) -> MemoryTerm:
     if not has_transformer_shape(model):
         gb = ACTIVATION_ALLOWANCE_GB.get(model.kind, DEFAULT_ACTIVATION_ALLOWANCE_GB)
         key = "allowance_diffusion" if model.kind == "diffusion" else "allowance"
-        return _term("activations", gb * GB, gpus, msg(f"memory.basis.{key}", gb=gb, kind=kind_words(model)))
+        return _term("activations", gb * GB, gpus, _said(f"memory.basis.{key}", gb=gb, kind=kind_words(model)))
     h = model.hidden_size or 0
     i = model.intermediate_size or 4 * h
     chunk = min(context, PREFILL_CHUNK_TOKENS)
@@ -521,7 +532,7 @@ def _training_activation_term(
     sizes = (msg("memory.basis.training_tokens", h=h, seq=seq, batch=batch),)
     if model.vocab_size:
         sizes = (msg("memory.basis.training_tokens_logits", h=h, seq=seq, batch=batch, vocab=model.vocab_size),)
-    per_gpu = (msg(f"memory.basis.micro_batches_{split}"),) if gpus > 1 else ()
+    per_gpu = (_said(f"memory.basis.micro_batches_{split}"),) if gpus > 1 else ()
     return _term("activations", stored + logits, gpus, clauses(how, *sizes, *per_gpu))
 
 
@@ -529,8 +540,8 @@ def _optimizer_bytes(optimizer: Optimizer, fp32_params: bool) -> tuple[float, Ms
     """Optimizer-state bytes per trained parameter, and what they hold."""
     master = 0.0 if fp32_params else 4.0
     per_param = {"adamw": 8.0, "adamw_8bit": 2.0, "sgd": 4.0}[optimizer]
-    words = msg(f"memory.optimizer.{optimizer}")
-    return master + per_param, words if fp32_params else msg("memory.optimizer.with_master", optimizer=words)
+    words = _said(f"memory.optimizer.{optimizer}")
+    return master + per_param, words if fp32_params else _said("memory.optimizer.with_master", optimizer=words)
 
 
 def _full_training_terms(
@@ -547,7 +558,7 @@ def _full_training_terms(
         ()
         if gpus == 1
         else (
-            (msg("memory.basis.sharded", gpus=gpus),)
+            (_said("memory.basis.sharded", gpus=gpus),)
             if split == "tensor"
             else (msg("memory.basis.pipeline_share", share=share),)
         )
@@ -649,7 +660,7 @@ def _offloaded(term: MemoryTerm) -> MemoryTerm:
 
 def kind_words(model: ModelSpec) -> Msg:
     """The model's kind as words ("a diffusion model"'s "diffusion"), for sentences about it."""
-    return msg(f"memory.kind.{model.kind}")
+    return _said(f"memory.kind.{model.kind}")
 
 
 def model_words(model: ModelSpec) -> str | Msg:
@@ -782,7 +793,7 @@ def _estimate(
         terms.append(_training_activation_term(spec, length, batch, gradient_checkpointing, gpus, split))
         if mode == "qlora":
             buf = _largest_matrix(spec) * 2
-            terms.append(_term("dequantization buffer", buf, gpus, msg("memory.basis.dequantization_buffer")))
+            terms.append(_term("dequantization buffer", buf, gpus, _said("memory.basis.dequantization_buffer")))
         if (gpus > 1 and split == "tensor") or offload:
             gathered = _gather_term(spec, prec, gpus, offload)
             terms += [gathered] if gathered else []
@@ -797,11 +808,12 @@ def _estimate(
         )
     if not has_transformer_shape(spec) and spec.kind != "cnn":
         notes.append(msg("memory.note.activation_allowance", model=model_words(spec)))
-    return MemoryEstimate(
+    return MemoryEstimate.model_construct(
+        _ESTIMATE_FIELDS,
         model_id=spec.id,
         mode=mode,
         precision=prec.name,
-        bits_per_weight=prec.bits,
+        bits_per_weight=float(prec.bits),
         context=length,
         batch=batch,
         kv_precision=kv_name,
@@ -813,12 +825,21 @@ def _estimate(
         gradient_checkpointing=gradient_checkpointing if training else None,
         offload=offload,
         runtime=runtime,
-        ram_gb=ram_gb,
+        ram_gb=float(ram_gb),
         terms=tuple(terms),
-        total_gb=sum(t.gb for t in terms),
-        per_gpu_gb=sum(t.per_gpu_gb for t in terms),
+        total_gb=float(sum(t.gb for t in terms)),
+        per_gpu_gb=float(sum(t.per_gpu_gb for t in terms)),
         notes=tuple(notes),
     )
+
+
+# Every field of an estimate is given by ``_estimate``, so every estimate has the same set of fields set,
+# and they share this one (issue #24): pydantic gives each validated model a set of its own, ≈2.3 KB for
+# these 20 fields, four fifths of an estimate's own size (without its terms), and the bot remembers
+# hundreds of estimates here and in engine.canrun's verdicts. ``model_construct`` takes the values as
+# they are, so ``_estimate`` gives the float fields floats, as validation did; the values are the same,
+# and so are equality, hashing, serialization and a copy's fields (``model_copy`` copies the set first).
+_ESTIMATE_FIELDS = set(MemoryEstimate.model_fields)
 
 
 def capacity_gb(gpu: Gpu) -> float:

@@ -13,8 +13,8 @@ Units: a model "speed" is effective gigabytes per second of 16-bit data; only ra
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, replace
+from functools import cache, lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -62,10 +62,13 @@ class Factor:
     basis: Msg
 
 
-class SpeedEstimate(BaseModel):
-    """One GPU's modelled speed for a workload, as a product of named factors (or a ceiling)."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpeedEstimate:
+    """One GPU's modelled speed for a workload, as a product of named factors (or a ceiling).
 
-    model_config = ConfigDict(frozen=True)
+    A slotted dataclass, not a pydantic model (issue #24): one is remembered for every card and
+    workload (``estimate_of``), and a model's instance dict and field set were half of each one's
+    size. Built here only, from floats; the models that hold one (``RelativeSpeed``) pass it through."""
 
     gpu_id: str
     workload: Workload
@@ -136,39 +139,40 @@ def estimate(gpu: Gpu, workload: Workload, catalog: Catalog | None = None) -> Sp
 
     correction = training_correction(gpu.id)
     note = (
-        msg("perf.note.guide_only")
+        _said("perf.note.guide_only")
         if correction is None
         else msg("perf.note.measured_training", correction=correction, reference="RTX 3090")
     )
-    return est.model_copy(update={"notes": (*est.notes, note), "measured_correction": correction})
+    return replace(est, notes=(*est.notes, note), measured_correction=correction)
 
 
 def guide_estimate(gpu: Gpu, workload: Workload, catalog: Catalog | None = None) -> SpeedEstimate:
     """The guide's model alone (no measured correction) for one of its three workloads."""
     arch = (catalog or load_catalog()).architectures[gpu.architecture]
-    factors = [_factor("bandwidth", gpu.bandwidth_gbs, msg("perf.basis.bandwidth", gbs=gpu.bandwidth_gbs))]
+    factors = [_factor("bandwidth", gpu.bandwidth_gbs, _said("perf.basis.bandwidth", gbs=gpu.bandwidth_gbs))]
     notes: list[Msg] = []
     if gpu.has_tensor_cores:
         factors += _architecture_factors(arch)
     else:
-        notes.append(msg("perf.note.no_tensor_cores"))
+        notes.append(_said("perf.note.no_tensor_cores"))
     if gpu.l2_mb is not None and gpu.l2_mb >= LARGE_L2_MB:
-        basis = msg("perf.basis.large_l2", l2_mb=gpu.l2_mb, speedup=L2_MATMUL_SPEEDUP)
+        basis = _said("perf.basis.large_l2", l2_mb=gpu.l2_mb, speedup=L2_MATMUL_SPEEDUP)
         factors.append(_factor("large_l2", l2_gain(), basis))
     if workload == "train16" and arch.features.tma:
         without, with_tma = tma_cycles()
-        factors.append(_factor("tma", tma_gain(), msg("perf.basis.tma", without=without, with_tma=with_tma)))
+        factors.append(_factor("tma", tma_gain(), _said("perf.basis.tma", without=without, with_tma=with_tma)))
     if workload == "infer8":
         if arch.features.fp8 and gpu.has_tensor_cores:
-            factors.append(_factor("fp8", FP8_SPEEDUP, msg("perf.basis.fp8")))
+            factors.append(_factor("fp8", FP8_SPEEDUP, _said("perf.basis.fp8")))
         else:
-            notes.append(msg("perf.note.no_fp8"))
+            notes.append(_said("perf.note.no_fp8"))
     if gpu.half_rate_fp32_accumulate and workload == "train16":
-        notes.append(msg("perf.note.half_rate_accumulate"))
+        notes.append(_said("perf.note.half_rate_accumulate"))
 
     bandwidth_bound = math.prod(f.value for f in factors)
     tflops = compute_tflops(gpu, workload)
     ceiling = tflops * 1000.0 / FLOP_PER_BYTE if tflops else None
+    bound: Literal["bandwidth", "compute"]
     if ceiling is not None and ceiling < bandwidth_bound:
         speed, bound = ceiling, "compute"
         notes.append(
@@ -183,9 +187,9 @@ def guide_estimate(gpu: Gpu, workload: Workload, catalog: Catalog | None = None)
     else:
         speed, bound = bandwidth_bound, "bandwidth"
     if tflops is None:
-        notes.append(msg("perf.note.compute_unknown"))
+        notes.append(_said("perf.note.compute_unknown"))
     if gpu.vendor == "amd":
-        notes.append(msg("perf.note.amd"))
+        notes.append(_said("perf.note.amd"))
     return SpeedEstimate(
         gpu_id=gpu.id,
         workload=workload,
@@ -213,11 +217,11 @@ def _decode_estimate(gpu: Gpu) -> SpeedEstimate:
     from engine.calibration import decode_calibration
 
     cal = decode_calibration(gpu, DECODE_PRECISION)
-    factors = [_factor("bandwidth", gpu.bandwidth_gbs, msg("perf.basis.bandwidth", gbs=gpu.bandwidth_gbs))]
+    factors = [_factor("bandwidth", gpu.bandwidth_gbs, _said("perf.basis.bandwidth", gbs=gpu.bandwidth_gbs))]
     if cal is None:
-        basis = msg("perf.basis.decode_fallback", fraction=DECODE_FALLBACK_FRACTION)
+        basis = _said("perf.basis.decode_fallback", fraction=DECODE_FALLBACK_FRACTION)
         factors.append(_factor("decode_efficiency", DECODE_FALLBACK_FRACTION, basis))
-        notes: tuple[Msg, ...] = (msg("perf.note.guide_only"),)
+        notes: tuple[Msg, ...] = (_said("perf.note.guide_only"),)
     else:
         basis = msg("perf.basis.decode_measured", backend=cal.backend, fraction=cal.fraction, rows=cal.rows)
         factors.append(_factor("decode_efficiency", cal.fraction, basis))
@@ -227,9 +231,9 @@ def _decode_estimate(gpu: Gpu) -> SpeedEstimate:
     tflops = compute_tflops(gpu, "infer16")
     ceiling = tflops * 1000.0 / DECODE_FLOP_PER_BYTE if tflops else None
     if tflops is None:
-        notes = (*notes, msg("perf.note.compute_unknown"))
+        notes = (*notes, _said("perf.note.compute_unknown"))
     if gpu.vendor == "amd":
-        notes = (*notes, msg("perf.note.amd"))
+        notes = (*notes, _said("perf.note.amd"))
     bandwidth_bound = math.prod(f.value for f in factors)
     return SpeedEstimate(
         gpu_id=gpu.id,
@@ -243,16 +247,25 @@ def _decode_estimate(gpu: Gpu) -> SpeedEstimate:
     )
 
 
+@lru_cache(maxsize=1024, typed=True)  # typed: 1555 and 1555.0 would read differently
+def _said(key: str, /, **args: float) -> Msg:
+    """One message object for each of the messages that recur from estimate to estimate (a factor's
+    name, an architecture's reasons, a card's bandwidth in its four workloads, the notes without
+    figures): every estimate is remembered (``estimate_of``), and its messages, each with a dict of
+    its own, were most of its size (issue #24). Messages are never changed, so sharing one is safe."""
+    return msg(key, **args)
+
+
 def _factor(kind: str, value: float, basis: Msg) -> Factor:
-    return Factor(name=msg(f"perf.factor.{kind}"), value=float(value), basis=basis)
+    return Factor(name=_said(f"perf.factor.{kind}"), value=float(value), basis=basis)
 
 
 def _architecture_factors(arch: Architecture) -> list[Factor]:
     """Shared-memory and Tensor Core gains; why each value was chosen is worded per architecture
     (``perf.basis.<factor>.<architecture id>``), since the reasons differ from one to the next."""
     return [
-        _factor("shared_memory", arch.shared_memory_gain.value, msg(f"perf.basis.shared_memory.{arch.id}")),
-        _factor("tensor_cores", arch.tensor_core_gain.value, msg(f"perf.basis.tensor_cores.{arch.id}")),
+        _factor("shared_memory", arch.shared_memory_gain.value, _said(f"perf.basis.shared_memory.{arch.id}")),
+        _factor("tensor_cores", arch.tensor_core_gain.value, _said(f"perf.basis.tensor_cores.{arch.id}")),
     ]
 
 

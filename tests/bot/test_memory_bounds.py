@@ -102,7 +102,8 @@ def test_rendered_replies_are_fewer_than_the_engines_answers():
     from engine.memo import ANSWERS_REMEMBERED
 
     held = views.RENDERED_REMEMBERED
-    assert held == min(ANSWERS_REMEMBERED, 128)
+    assert held == min(ANSWERS_REMEMBERED, 32)
+    assert held <= views.RECOMMENDATION_EMBEDS_REMEMBERED == min(ANSWERS_REMEMBERED, 128)
     # respond remembers as many answers as there are rendered replies: a repeat it remembers is
     # the same Answer object, which views.rendered looks up by identity.
     assert chat.respond.cache_info().maxsize == chat.RESPONSES_REMEMBERED == held
