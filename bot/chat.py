@@ -142,7 +142,18 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
         answer = answer.model_copy(
             update={"follow_up": FollowUp(field="kind", question=msg("followup.kind"), choices=choices)}
         )
+    leading = tuple(n for n in notes if n.key in LEADING_NOTES)
+    if leading:
+        # "each of my two 4090s takes 20 GB, why not 10?", "only the first GPU is used": what the user saw is the
+        # question, so what explains it leads, before the verdict on the card
+        answer = answer.model_copy(update={"headline": msg("sentences", items=(*leading, answer.headline))})
+        notes = tuple(n for n in notes if n.key not in LEADING_NOTES)
     return answer.model_copy(update={"notes": (*answer.notes, *notes)}) if notes else answer
+
+
+# The parser's notes that answer what was asked rather than add to it (engine/parse.py): memory seen taken, one GPU of
+# several used
+LEADING_NOTES = frozenset({"parse.note.reserved", "parse.note.one_gpu"})
 
 
 def understand(text: str, previous: Query | None, default_currency: str = "USD") -> ParseResult:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+
 from bot.chat import Conversations, understand
 from bot.terminal import answer_once
 from bot.words import english
@@ -191,3 +193,21 @@ def test_saying_amd_after_a_recommendation_opts_into_radeons_for_the_same_questi
     conversations = Conversations()
     answer_once("预算5000元跑大模型买什么显卡", conversations, ctx)
     assert "RX 7900 XT（20 GB）" in answer_once("A卡也行", conversations, ctx)
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("一张4090部署FooLM占了20g，两张4090每张都各占20g，为啥不平摊？", "parse.note.reserved"),
+        ("I have two 3090s but only the first GPU is used by FooTalk, why?", "parse.note.one_gpu"),
+    ],
+)
+def test_what_explains_what_the_user_saw_leads_the_answer(text, key):
+    """Memory seen taken, one GPU of several used: the explanation is the answer, so it leads the headline (and is
+    not said again among the notes)."""
+    from bot.chat import respond
+    from engine.advisor import AdviceContext
+
+    answer = respond(understand(text, None), AdviceContext())
+    assert answer.headline.key == "sentences" and answer.headline["items"][0].key == key
+    assert key not in [n.key for n in answer.notes]
