@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -419,12 +419,17 @@ def decode_calibration(gpu: Gpu, precision: str) -> DecodeCalibration | None:
     return _decode_calibration(gpu.id, get_precision(precision).name)
 
 
-@cache
+@lru_cache(maxsize=512)
 def _decode_calibration(gpu_id: str, precision: str) -> DecodeCalibration | None:
+    """Bounded (issue #24): a card-and-precision pair per entry would grow with every pair asked about (1,181 entries,
+    ≈1.2 MB at 35,000 events), and the calibration itself is one of a handful, shared by every pair in its group."""
     gpu = load_catalog().get(gpu_id)
+    return _group_calibration(decode_group(default_backend(gpu, precision), gpu))
+
+
+@cache
+def _group_calibration(group: str) -> DecodeCalibration | None:
     fit = decode_fit()
-    backend = default_backend(gpu, precision)
-    group = decode_group(backend, gpu)
     frac = fit.fraction.get(group)
     if frac is None:
         return None

@@ -94,3 +94,14 @@ def test_decode_workload_is_bandwidth_bound_and_ranks_local_llm_use():
     catalog = load_catalog()
     est = estimate(catalog.get("apple-m2-ultra-192gb"), "decode", catalog)
     assert est.bound == "bandwidth" and any(n.key == "perf.note.measured_decode" for n in est.notes)
+
+
+def test_decode_calibrations_are_shared_per_group_and_their_cache_is_bounded():
+    """Issue #24: every card-and-precision pair asked about was kept; the calibration is one per group, shared."""
+    from engine import calibration
+
+    catalog = load_catalog()
+    a = calibration.decode_calibration(catalog.get("rtx-3090"), "q4_k_m")
+    b = calibration.decode_calibration(catalog.get("rtx-4060-ti-16gb"), "q8_0")
+    assert a is not None and a is b  # both llama.cpp on CUDA
+    assert calibration._decode_calibration.cache_info().maxsize == 512
