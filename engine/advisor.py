@@ -1672,7 +1672,7 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
     if report.unresolved is None and query.task != "llm_inference":
         # "Does ComfyUI support the 5070 Ti?": whatever runs on a Blackwell card needs a PyTorch new enough for it
         # (a project we cannot size says it in its headline; chat with an LLM runs on llama.cpp's own builds)
-        caveats = (*caveats, *(m for g in dict.fromkeys(query.gpus[:1]) if (m := first_build(catalog.get(g)))))
+        caveats = (*caveats, *(m for g in query.gpus[:1] if (m := first_build(catalog.get(g))) is not None))
     said_amd = any(n.key == "canrun.note.amd" for v in report.verdicts for n in v.notes)
     shown = {*query.gpus, *(a.gpu_id for a in report.alternatives)}  # named, and offered as what fits
     if not said_amd and any(catalog.get(g).vendor == "amd" for g in shown):

@@ -499,53 +499,64 @@ class Parser:
         if not mentions and (generation := self._generation(scan, laptop)):
             mentions.append(generation)
             unknown = [name for name in unknown if name not in scan.low[generation.start : generation.end]]
-        if (
-            ("昇" in scan.low or "ascend" in scan.low)
-            and (line := _ASCEND_LINE.search(scan.low)) is not None
-            and scan.free(line.start(), line.end())
-            and not any(m.gpu_id.startswith(("ascend-", "atlas-")) for m in mentions)
-            and not _OTHER_ASCEND_CHIP.match(scan.low, line.end())  # "Ascend 310" is an inference chip, no 910B
-        ):
-            # "Does Xinference support Ascend NPUs?", "PaddleX适配昇腾910C吗" (a chip the catalog lacks): the catalog's
-            # Ascend 910B stands for the line, a guess with the other Ascend cards as options — they share CANN and
-            # torch_npu, which is what such questions turn on
-            ascend = tuple(g for g in self.index.catalog.gpus if g.startswith("ascend-"))
-            if ASCEND_STAND_IN in ascend:
-                options = (ASCEND_STAND_IN, *(g for g in ascend if g != ASCEND_STAND_IN))
-                mentions.append(Mention(ASCEND_STAND_IN, line.start(), line.end(), None, True, None, options))
-                mentions.sort(key=lambda m: m.start)  # in the order named ("昇腾和A100比哪个好")
-        no_arc = not any(m.gpu_id.startswith("arc-") for m in mentions)
-        arc = _ARC_LINE.search(scan.low) if no_arc and ("arc" in scan.low or "xpu" in scan.low) else None
-        if arc is not None and scan.free(arc.start(), arc.end()) and self._asks_of_a_card(scan.low):
-            # "does FooTTS run on Intel Arc GPUs?", "any chance of XPU / Intel Arc support?": Intel's current Arc card
-            # stands for the line (they share the XPU backend), a guess with the others as options; with its
-            # memory said ("the Intel Arc GPU for its 16GB"), the Arc card sold with it
-            arcs = sorted(
-                (g for g in self.index.catalog.gpus.values() if g.id.startswith("arc-") and g.platform == "desktop"),
-                key=lambda g: (g.id != ARC_STAND_IN, -g.release_year, -g.memory_gb, g.id),
-            )
-            if arcs and arcs[0].id == ARC_STAND_IN:
-                sized = _ARC_MEMORY.search(scan.low, arc.end(), arc.end() + 40)
-                by_size = sorted(
-                    (g for g in arcs if sized and g.memory_gb == float(sized.group(1))),
-                    key=lambda g: g.gpu_class != "consumer",  # the GeForce-like Arc before the Pro one
-                )
-                chosen = by_size[0].id if by_size else ARC_STAND_IN
-                options = (chosen, *(g.id for g in arcs if g.id != chosen))
-                mentions.append(Mention(chosen, arc.start(), arc.end(), None, True, None, options))
-                mentions.sort(key=lambda m: m.start)
+        for line in (self._ascend_line(scan, mentions), self._arc_line(scan, mentions)):
+            if line is not None:
+                mentions = sorted([*mentions, line], key=lambda m: m.start)  # in the order named ("昇腾和A100比哪个好")
         return mentions, unknown, loose
+
+    def _ascend_line(self, scan: Scan, mentions: list[Mention]) -> Mention | None:
+        """ "Does Xinference support Ascend NPUs?", "PaddleX适配昇腾910C吗" (a chip the catalog lacks): the catalog's
+        Ascend 910B stands for the line, a guess with the other Ascend cards as options — they share CANN and
+        torch_npu, which is what such questions turn on. None beside an Ascend card, or for another chip number
+        ("Ascend 310" is an inference chip, no 910B)."""
+        low = scan.low
+        line = _ASCEND_LINE.search(low) if "昇" in low or "ascend" in low else None
+        if (
+            line is None
+            or not scan.free(line.start(), line.end())
+            or any(m.gpu_id.startswith(("ascend-", "atlas-")) for m in mentions)
+            or _OTHER_ASCEND_CHIP.match(low, line.end())
+        ):
+            return None
+        ascend = tuple(g for g in self.index.catalog.gpus if g.startswith("ascend-"))
+        if ASCEND_STAND_IN not in ascend:
+            return None
+        options = (ASCEND_STAND_IN, *(g for g in ascend if g != ASCEND_STAND_IN))
+        return Mention(ASCEND_STAND_IN, line.start(), line.end(), None, True, None, options)
+
+    def _arc_line(self, scan: Scan, mentions: list[Mention]) -> Mention | None:
+        """ "does FooTTS run on Intel Arc GPUs?", "any chance of XPU / Intel Arc support?": Intel's current Arc card
+        stands for the line (they share the XPU backend), a guess with the others as options; with its memory said
+        ("the Intel Arc GPU for its 16GB"), the Arc card sold with it. None beside an Arc card, or when buying."""
+        low = scan.low
+        if any(m.gpu_id.startswith("arc-") for m in mentions) or not ("arc" in low or "xpu" in low):
+            return None
+        arc = _ARC_LINE.search(low)
+        if arc is None or not scan.free(arc.start(), arc.end()) or not self._asks_of_a_card(low):
+            return None
+        arcs = sorted(
+            (g for g in self.index.catalog.gpus.values() if g.id.startswith("arc-") and g.platform == "desktop"),
+            key=lambda g: (g.id != ARC_STAND_IN, -g.release_year, -g.memory_gb, g.id),
+        )
+        if not arcs or arcs[0].id != ARC_STAND_IN:
+            return None
+        sized = _ARC_MEMORY.search(low, arc.end(), arc.end() + 40)
+        by_size = sorted(
+            (g for g in arcs if sized and g.memory_gb == float(sized.group(1))),
+            key=lambda g: g.gpu_class != "consumer",  # the GeForce-like Arc before the Pro one
+        )
+        chosen = by_size[0].id if by_size else ARC_STAND_IN
+        return Mention(
+            chosen, arc.start(), arc.end(), None, True, None, (chosen, *(g.id for g in arcs if g.id != chosen))
+        )
+
+    def _runs_on_a_card(self, low: str) -> bool:
+        """Whether the text asks if something runs on a card ("can it run", "enough", "supported")."""
+        return bool(_RUN_ON_IT.search(low) or self.vocab.support_words.search(low) or self.vocab.fit_intent.search(low))
 
     def _asks_of_a_card(self, low: str) -> bool:
         """Whether the text asks if something runs on, or supports, a card (not which one to buy)."""
-        if _BUYS.search(low):
-            return False
-        return bool(
-            _RUN_ON_IT.search(low)
-            or _asks_maintainers(low)
-            or self.vocab.support_words.search(low)
-            or self.vocab.fit_intent.search(low)
-        )
+        return not _BUYS.search(low) and (self._runs_on_a_card(low) or _asks_maintainers(low))
 
     def _variant_by_memory(self, mention: Mention, memory: list[float]) -> Mention:
         """A card sold in several memory sizes, named without one, and a size said elsewhere that only one of them
@@ -575,12 +586,7 @@ class Parser:
         m = found[0]
         if _AND_ABOVE.match(low, m.end()):
             return None  # "需要30系及以上N卡？", "a 30 series or newer": a threshold, no card anyone has
-        if not (
-            m.group("c")
-            or _RUN_ON_IT.search(low)
-            or self.vocab.support_words.search(low)
-            or self.vocab.fit_intent.search(low)
-        ):
+        if not (m.group("c") or self._runs_on_a_card(low)):
             return None
         series = m.group("a") or m.group("b") or m.group("c")
         catalog = self.index.catalog
@@ -1611,7 +1617,7 @@ _ASKS_MAINTAINERS = re.compile(
     r"|何时(?:支持|适配)|何時(?:支援|適配)|会不会支持|會不會支援|有没有(?:计划|打算)|有沒有(?:計劃|打算)"
     r"|考虑(?:适配|支持|兼容)|考慮(?:適配|支援|相容)|\bany\s+chance\s+(?:of|to|for)\s+(?:add|support)"
 )
-# Literals one of which every _ASKS_MAINTAINERS match holds: most questions skip the pattern on a few substring tests
+# Literals one of which every _ASKS_MAINTAINERS match holds (see _gated)
 _MAINTAINER_KEYS = (
     "plan",
     "support",
@@ -1640,9 +1646,15 @@ _MAINTAINER_KEYS = (
 )
 
 
+def _gated(low: str, keys: tuple[str, ...], pattern: re.Pattern[str]) -> bool:
+    """Whether ``pattern`` matches, searched only when one of ``keys`` (literals every match holds) is in the text:
+    most questions skip the pattern on a few substring tests."""
+    return any(k in low for k in keys) and pattern.search(low) is not None
+
+
 def _asks_maintainers(low: str) -> bool:
-    """A request to a project's maintainers for a card's support (_ASKS_MAINTAINERS), gated by its literals."""
-    return any(k in low for k in _MAINTAINER_KEYS) and _ASKS_MAINTAINERS.search(low) is not None
+    """A request to a project's maintainers for a card's support."""
+    return _gated(low, _MAINTAINER_KEYS, _ASKS_MAINTAINERS)
 
 
 # Running, not training: "inference", "generate", "推理", "生成", fps
@@ -1773,10 +1785,7 @@ _RESERVED_KEYS = ("占", "佔", "吃", "occup", "reserv", "allocat", "used up", 
 
 def _reserved(reading: Reading, kind: str | None) -> bool:
     """Memory seen taken, in a question about running something (not a budget or a power question)."""
-    low = reading.low
-    if kind not in ("can_run", "explain", "other", "info", None) or not any(k in low for k in _RESERVED_KEYS):
-        return False
-    return bool(_RESERVED.search(low))
+    return kind in ("can_run", "explain", "other", "info", None) and _gated(reading.low, _RESERVED_KEYS, _RESERVED)
 
 
 # One of several GPUs used, or which one ("only the first GPU is used", "use both GPUs", "只使用了第一张显卡",
@@ -1814,10 +1823,8 @@ _ONE_GPU_KEYS = (
 
 def _one_gpu_used(reading: Reading, kind: str | None) -> bool:
     """Several GPUs, and a question of which one a program uses (not a budget, power or cloud question)."""
-    low = reading.low
-    if kind not in ("can_run", "explain", "other", "info", "compare", None) or not any(k in low for k in _ONE_GPU_KEYS):
-        return False
-    return bool(_ONE_GPU_USED.search(low))
+    kinds = ("can_run", "explain", "other", "info", "compare", None)
+    return kind in kinds and _gated(reading.low, _ONE_GPU_KEYS, _ONE_GPU_USED)
 
 
 def _free_colab(reading: Reading) -> bool:
