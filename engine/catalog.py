@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from rapidfuzz import fuzz, process
 
 from engine.datafiles import DataError, data_dir, read_yaml, validate_document, validate_entries
+from engine.memo import per_object
 from engine.specs import Architecture, BuildCost, CloudInstance, Gpu, PriceEntry, PriceSnapshot
 
 Condition = Literal["new", "used"]
@@ -170,15 +171,15 @@ _SIGNATURES: dict[int, tuple[Catalog, dict[tuple[tuple[str, ...], tuple[str, ...
 def _aliases_by_signature(catalog: Catalog) -> dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]]:
     """The catalog's aliases grouped by their variant signature, built once per catalog: a fuzzy match only
     weighs aliases with the same numbers and variant words, and reading every alias's signature again for each
-    name was a tenth of the parser's time (issue #24). Keyed by the catalog's id, the catalog kept beside it."""
-    held = _SIGNATURES.get(id(catalog))
-    if held is not None and held[0] is catalog:
-        return held[1]
-    groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
-    for alias in catalog.alias_index:
-        groups.setdefault(_variant_signature(alias), []).append(alias)
-    _SIGNATURES[id(catalog)] = (catalog, groups)
-    return groups
+    name was a tenth of the parser's time (issue #24)."""
+
+    def build() -> dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]]:
+        groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
+        for alias in catalog.alias_index:
+            groups.setdefault(_variant_signature(alias), []).append(alias)
+        return groups
+
+    return per_object(_SIGNATURES, catalog, build)
 
 
 def _auto_aliases(gpu: Gpu) -> Iterable[str]:

@@ -8,10 +8,25 @@ answers and parses beyond 128 held ≈3–5 MB for no measurable CPU (``bench/e2
 answers128:GPU_ADVISOR_ANSWERS_REMEMBERED=128``: 1.00× the CPU per answer of 512 at 100 events/s,
 90 % interval 0.97–1.02; RSS 153 against 158 MB after the bench's answers; docs/performance.md).
 The repeated workload's 14 questions still fit many times over.
+
+``per_object``: what the engine builds once per catalog object (the parser, alias groups, model families).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 ANSWERS_REMEMBERED = int(os.environ.get("GPU_ADVISOR_ANSWERS_REMEMBERED", "128"))
+
+
+def per_object(store: dict[int, tuple[Any, T]], owner: object, build: Callable[[], T]) -> T:
+    """What ``build`` makes for ``owner``, made once per owner object (a catalog: a pydantic model, unhashable).
+    Keyed by its id, the owner kept beside it, so a new object at a reused id is never handed another's."""
+    held = store.get(id(owner))
+    if held is None or held[0] is not owner:
+        held = store[id(owner)] = (owner, build())
+    return held[1]

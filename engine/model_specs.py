@@ -32,6 +32,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from rapidfuzz import fuzz, process
 
 from engine.datafiles import DataError, data_dir, read_yaml, validate_entries
+from engine.memo import per_object
 from engine.specs import Frozen
 
 ModelKind = Literal["llm", "diffusion", "speech", "encoder", "vision", "cnn"]
@@ -387,10 +388,7 @@ class ModelCatalog(BaseModel):
     def resolve(self, text: str) -> str | None:
         """A catalog id for what a person typed, or None when no model is a safe match. Remembered in
         a bounded LRU: the reader and the Query's validator resolve the same name in one question."""
-        entry = _RESOLVED.get(id(self))
-        if entry is None or entry[0] is not self:
-            entry = _RESOLVED[id(self)] = (self, OrderedDict())
-        memo = entry[1]
+        memo = per_object(_RESOLVED, self, OrderedDict)
         if text in memo:
             memo.move_to_end(text)
             return memo[text]
@@ -469,15 +467,16 @@ def _bare(key: str) -> str:
 
 def _families(catalog: ModelCatalog) -> dict[str, tuple[str, ...]]:
     """Size-less keys → the ids of the sized models they name, built once per catalog."""
-    entry = _FAMILIES.get(id(catalog))
-    if entry is None or entry[0] is not catalog:
+
+    def build() -> dict[str, tuple[str, ...]]:
         groups: dict[str, set[str]] = {}
         for key, model_id in catalog.alias_index.items():
             bare = _bare(key)
             if bare and bare != key and catalog.models[model_id].family != "generic":
                 groups.setdefault(bare, set()).add(model_id)
-        entry = _FAMILIES[id(catalog)] = (catalog, {k: tuple(v) for k, v in groups.items()})
-    return entry[1]
+        return {k: tuple(v) for k, v in groups.items()}
+
+    return per_object(_FAMILIES, catalog, build)
 
 
 def _auto_aliases(model: ModelSpec) -> Iterable[str]:

@@ -23,7 +23,7 @@ from engine import query as _query
 from engine.catalog import Catalog, load_catalog
 from engine.classify import NONE, Classifier, load_classifier
 from engine.libraries import libraries
-from engine.memo import ANSWERS_REMEMBERED
+from engine.memo import ANSWERS_REMEMBERED, per_object
 from engine.memory import TRAINING_MODES
 from engine.message import Msg, msg
 from engine.model_specs import load_model_catalog
@@ -2180,11 +2180,12 @@ _PARSERS: dict[int, tuple[Catalog, Parser]] = {}
 
 def _parser_for(catalog: Catalog) -> Parser:
     """One parser per catalog object (the installed catalog is itself loaded once)."""
-    entry = _PARSERS.get(id(catalog))
-    if entry is None or entry[0] is not catalog:
+
+    def build() -> Parser:
         vocab = load_vocab()
-        entry = _PARSERS[id(catalog)] = (catalog, Parser(vocab, build_gpu_index(catalog, vocab), load_classifier()))
-    return entry[1]
+        return Parser(vocab, build_gpu_index(catalog, vocab), load_classifier())
+
+    return per_object(_PARSERS, catalog, build)
 
 
 def parse(
