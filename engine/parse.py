@@ -1323,7 +1323,7 @@ class Parser:
             # run (no training said), it is weighed by what running it takes — decode for an LLM, 16-bit
             # inference for the rest; so is a card's speed on a spec card ("12 min per HunyuanVideo clip
             # on an H100, normal?").
-            trains = fields["mode"] or (fields["task"] or "").endswith(("finetune", "pretrain"))
+            trains = fields["mode"] in TRAINING_MODES or (fields["task"] or "").endswith(("finetune", "pretrain"))
             run = self._model_kind(fields["model"]) if fields["model"] and not trains else None
             if run and not fields["workload"] and kind in ("compare", "recommend", "info", "other"):
                 fields["workload"] = "decode" if run == "llm" else "infer16"

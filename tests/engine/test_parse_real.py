@@ -174,6 +174,11 @@ def test_laptop_words_pick_the_laptop_part(text: str, gpus: tuple[str, ...]) -> 
         ("用预训练模型做推理，4060 够吗", "inference"),  # a pretrained model is not pretraining
         ("it takes 6 minutes to generate a clip with FooVideo on my 3090, normal?", "inference"),  # making one
         ("3060 生成一张图要多久", "inference"),
+        # work that is only ever a model run: the yardstick of a comparison is inference, not training
+        ("upscaling old photos with FooGAN: a 3060 or a 4060?", "inference"),
+        ("is a 4070 fast enough for live nanopore basecalling?", "inference"),
+        ("transcribing podcasts with FooWhisper on a 2060, how long?", "inference"),
+        ("用 3090 做视频超分要多久", "inference"),
         ("can a 4070 run Llama 3 8B?", None),  # not said: the engine chooses
         ("fine-tune llama 3 8b on a 4090", None),  # fine-tuning, not said how: LoRA by default
     ],
