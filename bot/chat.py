@@ -152,8 +152,8 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
 
 
 # The parser's notes that answer what was asked rather than add to it (engine/parse.py): memory seen taken, one GPU of
-# several used
-LEADING_NOTES = frozenset({"parse.note.reserved", "parse.note.one_gpu"})
+# several used, why a laptop is answered with its GPUs side by side and no price
+LEADING_NOTES = frozenset({"parse.note.reserved", "parse.note.one_gpu", "parse.note.laptop_tiers"})
 
 
 def understand(text: str, previous: Query | None, default_currency: str = "USD") -> ParseResult:

@@ -255,6 +255,7 @@ class Parser:
         self._apple: dict[str, dict[str, list[str]]] | None = None  # Apple chips by generation and tier
         self._family_kinds: dict[str, str] | None = None  # see _model_kind
         self._newest_series: int | None = None  # the newest GeForce RTX series in the catalog (50)
+        self._laptops: tuple[str, ...] | None = None  # see _laptop_tiers
         self._models: dict[str, str | None] = {}
         self._max_budget = Decimal(vocab.money["max_plausible"])
         # a start word, or one with an "s" after it: "tok in starts or tok[:-1] in starts" for "…s"
@@ -1348,6 +1349,12 @@ class Parser:
             # "Can my MacBook run Llama 3 8B?": a Mac with no chip or memory said is answered for Macs of three
             # memory sizes, not with a list of NVIDIA cards to buy; the note asks for theirs
             fields["gpus"], fields["gpu_counts"] = MAC_SIZES, (1,) * len(MAC_SIZES)
+        laptop_tiers = kind == "recommend" and "laptop" in reading.signals and not fields.get("gpus")
+        if laptop_tiers:
+            # "best laptop for deep learning under $2,000": a laptop is sold whole, so its GPU has no price to
+            # rank by value; what a buyer chooses between is the newest laptop GPUs by memory, weighed side by side
+            tiers = self._laptop_tiers()
+            fields["gpus"], fields["gpu_counts"] = tiers, (1,) * len(tiers)
         fields["min_memory_gb"] = _min_memory(reading.memory, reading.mentions, kind)
         # "SDXL LoRA is extremely slow on my 4090, why?": the spec card gives the card's speed; what else makes a
         # run slow comes with it
@@ -1412,7 +1419,7 @@ class Parser:
                 *((msg("parse.note.slow_run", source=SYSMEM_FALLBACK_SOURCE),) if slow_run else ()),
                 *((msg("parse.note.reserved", **RESERVED_SOURCES),) if _reserved(reading, kind) else ()),
                 *((msg("parse.note.one_gpu", source=DEVICES_SOURCE),) if _one_gpu_used(reading, kind) else ()),
-                *((self._laptop_note(),) if kind == "recommend" and "laptop" in reading.signals else ()),
+                *((self._laptop_note(fields["gpus"]),) if laptop_tiers else ()),
                 *self._unpriced_provider(reading, kind),
                 *(msg("parse.note.not_out_yet", name=name.upper().replace(" TI", " Ti")) for name in future),
             ),
@@ -1428,19 +1435,30 @@ class Parser:
         )
         return (msg("parse.note.provider_unpriced", provider=named),) if named else ()
 
-    def _laptop_note(self) -> Msg:
-        """ "Best laptop GPU under $2,000?": the ranking is of desktop cards (a laptop's GPU has no price of its
-        own); what to check in a laptop instead, with the catalog's flagship pair as the example."""
-        laptop, desktop = (self.index.catalog.get(g) for g in ("rtx-4090-laptop", "rtx-4090"))
-        return msg(
-            "parse.note.laptop_desktop",
-            laptop=laptop.short_name,
-            laptop_gb=laptop.memory_gb,
-            laptop_w=laptop.tdp_w,
-            desktop=desktop.short_name,
-            desktop_gb=desktop.memory_gb,
-            desktop_w=desktop.tdp_w,
-        )
+    def _laptop_tiers(self) -> tuple[str, ...]:
+        """The newest GeForce series' laptop GPUs, the fastest at each memory size (by bandwidth, then Tensor
+        Core throughput), most memory first: at most four, the setups a comparison weighs."""
+        if self._laptops is None:
+            catalog = self.index.catalog
+            series = [
+                (int(m.group(1)), gpu)
+                for gpu in catalog.gpus.values()
+                if gpu.platform == "laptop" and (m := _GEFORCE_ID.match(gpu.id))
+            ]
+            newest = max((n for n, _ in series), default=0)
+            best: dict[float, Gpu] = {}
+            for n, gpu in series:
+                held = best.get(gpu.memory_gb)
+                if n == newest and (held is None or _laptop_speed(gpu) > _laptop_speed(held)):
+                    best[gpu.memory_gb] = gpu
+            self._laptops = tuple(best[gb].id for gb in sorted(best, reverse=True)[:4])
+        return self._laptops
+
+    def _laptop_note(self, tiers: tuple[str, ...]) -> Msg:
+        """Why a laptop question is answered with laptop GPUs side by side and no price: what to check in a
+        laptop instead, with the largest tier's power limit as the example."""
+        top = self.index.catalog.get(tiers[0])
+        return msg("parse.note.laptop_tiers", gpu=top.short_name, watts=top.tdp_w)
 
     def _not_out_yet(self, name: str) -> bool:
         """ "RTX 6090" while the newest GeForce series is the 50: a card not released, which no "did
@@ -1991,6 +2009,11 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
         if chinese or typed_as_name or placed:
             return name
     return None
+
+
+def _laptop_speed(gpu: Gpu) -> tuple[float, float]:
+    """What orders laptop GPUs of one memory size: bandwidth (the guide's best predictor), then Tensor Cores."""
+    return gpu.bandwidth_gbs, gpu.fp16_tensor_tflops or 0.0
 
 
 def _resolution(low: str, start: int, end: int) -> bool:

@@ -581,6 +581,8 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("为什么我的3090训练速度和1080 Ti差不多？", ("混合精度", "带宽比")),
         ("Does FooCam support 50 series GPUs?", ("PyTorch 2.7 or newer built for CUDA 12.8", "cu128")),
         ("FooCam支持50系显卡吗？", ("需要 PyTorch 2.7 或更新", "cu128")),
+        ("best laptop for deep learning under $2000?", ("A laptop is sold whole", "RTX 5070 Ti Laptop GPU")),
+        ("想买个笔记本跑深度学习，预算一万", ("笔记本是整机卖的", "RTX 5070 Ti Laptop GPU")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

@@ -1128,11 +1128,24 @@ def test_colabs_free_tier_is_asked_about_as_its_t4(text: str) -> None:
     assert q("Colab Pro or buy a 3090?", standalone=True).kind == "cloud_vs_buy"  # paid: rent or buy
 
 
-def test_a_laptop_asked_for_in_a_recommendation_is_told_the_ranking_is_of_desktop_cards() -> None:
-    result = parse("best laptop gpu for deep learning under $2000", standalone=True)
-    (note,) = [n for n in result.notes if n.key == "parse.note.laptop_desktop"]
-    assert (note.args["laptop_gb"], note.args["desktop_gb"]) == (16, 24)  # RTX 4090 Laptop GPU vs RTX 4090
-    assert not parse("my laptop has a 4060, can it run llama 8b?", standalone=True).notes  # its own card: no note
+def test_a_laptop_asked_for_is_answered_with_the_newest_laptop_gpus_by_memory() -> None:
+    # a laptop is sold whole (no GPU price to rank by value): the RTX 50 laptop GPUs, the fastest at each memory
+    # size, most memory first, weighed side by side; the note says why and leads
+    for text in ("best laptop gpu for deep learning under $2000", "想买个笔记本跑深度学习，预算一万，推荐什么"):
+        result = parse(text, standalone=True)
+        assert result.query.kind == "recommend"
+        assert result.query.gpus == ("rtx-5090-laptop", "rtx-5080-laptop", "rtx-5070-ti-laptop", "rtx-5070-laptop")
+        (note,) = [n for n in result.notes if n.key == "parse.note.laptop_tiers"]
+        assert note.args == {"gpu": "RTX 5090 Laptop GPU", "watts": 150}
+    # of 8 GB the 5070 Laptop GPU (384 GB/s, as the 5060's, and more Tensor Core throughput) stands for the rest
+    assert "rtx-5060-laptop" not in q("which laptop for kaggle?", standalone=True).gpus
+    # the user's own laptop, a laptop named in general, or laptop cards named: no stand-ins
+    assert not parse("my laptop has a 4060, can it run llama 8b?", standalone=True).notes
+    assert q("is a 4060 laptop or a 4070 laptop better for CNNs?", standalone=True).gpus == (
+        "rtx-4060-laptop",
+        "rtx-4070-laptop",
+    )
+    assert not q("a laptop or a desktop for deep learning?", standalone=True).gpus
 
 
 def test_a_fuzzy_match_keeps_the_product_line_typed() -> None:
