@@ -855,7 +855,11 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
     main = next(r for r in rows if r.workload == workload)
     need = _memory_need(query)
     holds = _holds_model(query, ids, counts) if not library_named(query.model) else []
-    fits = [v.fits for v in holds] if holds else [need is None or g.memory_gb >= need for g in gpus]
+    # Running an LLM for one user, a model splits over a setup's cards by layers: what it holds is their sum
+    # (training and batched work keep a copy, or a shard and more, per card: memory per GPU decides there)
+    by_layers = workload == "decode"
+    held = [g.memory_gb * (n if by_layers else 1) for g, n in zip(gpus, counts, strict=True)]
+    fits = [v.fits for v in holds] if holds else [need is None or gb >= need for gb in held]
     pick, verdict, excluded = _verdict(
         label, [g.memory_gb for g in gpus], main.speeds, values, workload, fits, need, holds[0].model if holds else None
     )
@@ -900,8 +904,12 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
         headline = msg("sentences", items=(headline, msg(key, names=tuple(over), budget=query.budget)))
     caveats = [msg("advice.compare.holds", setup=label[i], verdict=h.verdict) for i, h in enumerate(holds)]
     if excluded and not holds:
-        caveats.append(msg("advice.compare.excluded", names=tuple(excluded), gb=need))
-    if max(counts) > 1:
+        key = "advice.compare.excluded" + (".in_all" if by_layers and max(counts) > 1 else "")
+        caveats.append(msg(key, names=tuple(excluded), gb=need))
+    if max(counts) > 1 and by_layers:
+        many = max(range(len(ids)), key=lambda i: counts[i])
+        caveats.append(msg("advice.caveat.layer_split", setup=label[many], gb=held[many]))
+    elif max(counts) > 1:
         caveats.append(msg("advice.caveat.no_pooling"))
         caveats.append(msg("advice.caveat.multi_gpu_scaling"))
     if len(ids) == 2 and gpus[0].memory_gb != gpus[1].memory_gb:
@@ -1039,6 +1047,20 @@ def _verdict(
             msg("advice.compare.verdict.then", first=only, then=rest),
             excluded,
         )
+    quickest = max(range(len(label)), key=lambda i: speeds[i])
+    if model is None and len(fitting) == 1 and quickest != fitting[0]:
+        # "2× 3060 12GB or a 4070 Ti Super for LLMs?": memory first — the one that has it is the pick, and
+        # what the faster one is for is said with it
+        pick = fitting[0]
+        said = msg(
+            "advice.compare.verdict.only_roomy",
+            pick=label[pick],
+            gb=need,
+            faster=label[quickest],
+            ratio=speeds[quickest] / speeds[pick],
+            workload=msg(f"workload.{workload}"),
+        )
+        return pick, said, excluded
     fastest = max(fitting, key=lambda i: speeds[i])
     said = _by_speed_and_value(label, speeds, values, workload, fitting, fastest)
     roomy = max(fitting, key=lambda i: (memory_gb[i], speeds[i]))

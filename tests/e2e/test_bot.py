@@ -583,6 +583,8 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("FooCam支持50系显卡吗？", ("需要 PyTorch 2.7 或更新", "cu128")),
         ("best laptop for deep learning under $2000?", ("A laptop is sold whole", "RTX 5070 Ti Laptop GPU")),
         ("想买个笔记本跑深度学习，预算一万", ("笔记本是整机卖的", "RTX 5070 Ti Laptop GPU")),
+        ("2x 3060 12GB or one 4070 Ti Super for LLMs?", ("the only one with the 24 GB", "24 GB between them")),
+        ("两张3060 12G和一张4070 Ti Super，跑大模型哪个好？", ("只有它有这项工作需要的 24 GB", "合计约可放 24 GB")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

@@ -1086,3 +1086,23 @@ def test_a_macs_own_memory_is_no_need_in_a_comparison():
     assert "advice.compare.excluded" in [
         m.key for m in advise(query.model_copy(update={"gpus": ("rtx-4090", "rtx-3090")})).caveats
     ]  # a need stated beside two cards still leaves out those without it
+
+
+def test_running_an_llm_a_setup_holds_what_its_cards_hold_between_them():
+    """ "2× 3060 12GB or a 4070 Ti Super for LLMs?": split by layers, the two 3060s hold 24 GB — the guide's floor
+    for LLMs, which the 16 GB card lacks — though the 4070 Ti Super decodes 672.3/360 faster on what fits it."""
+    query = Query(kind="compare", task="llm_inference", gpus=("rtx-3060-12gb", "rtx-4070-ti-super"), gpu_counts=(2, 1))
+    answer = advise(query)
+    c = answer.comparison
+    assert c.workload == "decode" and c.pick == 0
+    assert c.verdict.key == "advice.compare.verdict.only_roomy" and c.verdict["gb"] == 24
+    assert c.verdict["ratio"] == pytest.approx(672.3 / 360, rel=0.02)  # one 3060's speed: the cards take turns
+    keys = [m.key for m in answer.caveats]
+    assert "advice.compare.excluded.in_all" in keys and "advice.caveat.no_pooling" not in keys
+    split = next(m for m in answer.caveats if m.key == "advice.caveat.layer_split")
+    assert split["gb"] == 24
+    # training keeps memory per card: there the two 3060s have 12 GB each, and no pooling is said
+    trained = advise(query.model_copy(update={"task": "llm_finetune"}))
+    assert trained.comparison.workload == "train16"
+    assert "advice.caveat.no_pooling" in [m.key for m in trained.caveats]
+    assert "advice.caveat.layer_split" not in [m.key for m in trained.caveats]

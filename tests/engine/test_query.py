@@ -405,6 +405,7 @@ def _answers() -> list:
         (q(kind="compare", gpus=(unpriced, "rtx-3090")), None),
         (q(kind="compare", gpus=("rtx-4090", "rtx-3090")), old),
         (q(kind="compare", gpus=("rtx-a5000", "rtx-3090", "rtx-4070-ti"), gpu_counts=(1, 1, 2)), None),
+        (q(kind="compare", task="llm_inference", gpus=("rtx-3060-12gb", "rtx-4070-ti-super"), gpu_counts=(2, 1)), None),
         (q(kind="compare", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 2), model="llama 3.3 70b"), None),
         (q(kind="compare", gpus=("rtx-3060-12gb", "rtx-3090", "rtx-4090"), gpu_counts=(1, 2, 2), model="70B"), None),
         (q(kind="compare", gpus=("rtx-3060-12gb", "rtx-4060-ti-16gb"), model="llama 3.3 70b"), None),
