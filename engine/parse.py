@@ -88,7 +88,7 @@ _SIZE_TO_FAMILY = 24
 _SIZES_BETWEEN = re.compile(r"(?:\s*(?:and|or|&|,|/|和|或|、)?\s*[0-9]+(?:\.[0-9]+)?\s?b)*\s*(?:的|the\s)?\s*")
 # A GeForce RTX number ("rtx 6090") and a catalog id of one ("rtx-5090-d"): their series (60, 50).
 # (xx50 to xx90: the workstation RTX 6000 / 4000 are no GeForce series)
-_GEFORCE_NUMBER = re.compile(r"rtx\s*([1-9][0-9])[5-9]0(?:\s*ti)?")
+_GEFORCE_NUMBER = re.compile(r"rtx\s*([1-9][0-9])(?:[5-9]0(?:\s*ti)?)?")  # a card ("rtx 6090") or its series ("rtx 60")
 _GEFORCE_ID = re.compile(r"rtx-([1-9][0-9])[5-9]0(?:-|$)")
 # Huawei's Ascend line named without a chip the catalog has ("Ascend NPUs", "昇腾", "昇腾910C"), and the card that
 # stands for it
@@ -1133,6 +1133,9 @@ class Parser:
             fields["gpu_counts"] = tuple(_count_for(gpu_id, mentions) for gpu_id in ids)
             if len(ids) == 1 and num_gpus and not any(m.count for m in mentions):
                 fields["gpu_counts"] = (num_gpus,)  # "3090双卡", "a 4 GPU rig of 3090s": the one card named, that many
+            elif len(ids) == 1 and not num_gpus and fields["gpu_counts"] == (1,) and vocab.add_another.find(words):
+                # "I have a 3090 and want to add another: can they run 70B?": the setup asked about is two of it
+                fields["gpu_counts"], fields["num_gpus"] = (2,), 2
         if not fields["cpu_only"]:
             fields["vendor"] = self.vendor(words, ids)
         named = len(mentions) + len(unknown)

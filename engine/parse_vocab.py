@@ -558,6 +558,7 @@ class Vocab:
     worth_words: PhraseSet  # "is a used 3090 still worth it?"
     upgrade_words: PhraseSet  # "what should I upgrade to?", "想升级，买什么好"
     realtime_words: PhraseSet  # "20 FPS", "real time", "实时": a model run (inference), not trained
+    add_another: PhraseSet  # "getting another one", "再加一张": one more of the card named, a setup of two
     objectives: dict[str, PhraseSet]  # "cheapest", "fastest": what "best" means in a recommendation
     value_words: PhraseSet  # "best value", "性价比": a ranking per dollar
     together_words: PhraseSet  # "work together", "一起用": cards used at once
@@ -672,6 +673,7 @@ def load_vocab() -> Vocab:
         worth_words=PhraseSet(raw["worth_words"]),
         upgrade_words=PhraseSet(raw["upgrade_words"]),
         realtime_words=PhraseSet(raw["realtime_words"]),
+        add_another=PhraseSet(raw["add_another"]),
         objectives={name: PhraseSet(phrases) for name, phrases in raw["objectives"].items()},
         value_words=PhraseSet(raw["value_words"]),
         together_words=PhraseSet(raw["together_words"]),

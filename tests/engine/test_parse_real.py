@@ -100,6 +100,21 @@ def test_multiplied_counts(text: str, num: int) -> None:
     assert q(text).num_gpus == num
 
 
+@pytest.mark.parametrize(
+    ("text", "counts"),
+    [
+        ("I have a 3090; if I add another, can the two run Qwen2.5 72B?", (2,)),
+        ("thinking of buying a second 4060 Ti 16GB for llama 3 70b, enough?", (2,)),
+        ("我有一张4090，再买一张能全参微调 Qwen2.5 7B 吗", (2,)),
+        ("家里一块3080，想再加一块跑 SDXL 训练行不行", (2,)),
+        ("I have a 4090 and want to add more data to train FooNet, is 24GB enough?", (1,)),  # more data, no card
+        ("my 3060 keeps crashing, should I ask another question on the forum?", (1,)),
+    ],
+)
+def test_one_more_of_the_card_named_is_a_setup_of_two(text: str, counts: tuple[int, ...]) -> None:
+    assert q(text, standalone=True).gpu_counts == counts
+
+
 # --- currencies before and after the amount ---------------------------------------------------------
 
 
@@ -586,6 +601,10 @@ def test_a_geforce_of_a_series_not_out_yet_is_said_so_not_guessed() -> None:
     assert parse("rtx 5095 worth it?").unknown_gpus == ("rtx 5095",)  # a typo of a released series: asked about
     assert parse("rtx 6000 ada vs 4090").query.gpus == ("rtx-6000-ada", "rtx-4090")  # a workstation card, not a series
     assert parse("等 6090 还是现在买 5090").query.topic == "next_generation"
+    # the series itself, named by its number ("the RTX 60 series"), is not out either
+    for text in ("should I wait for the RTX 60 series or buy a 5090 now?", "等RTX 60系列还是现在买5090？"):
+        series = parse(text)
+        assert series.unknown_gpus == () and [n.args["name"] for n in series.notes] == ["RTX 60"]
 
 
 def test_an_ascend_chip_number_is_no_model_size() -> None:
