@@ -229,3 +229,30 @@ QUESTIONS = [
 def test_questions_reach_the_added_models(text, model_id):
     query = parse(text).query
     assert query is not None and query.kind == "can_run" and query.model == model_id
+
+
+@pytest.mark.parametrize(
+    ("name", "model_id"),
+    [
+        ("GPT-2", "gpt2-124m"),
+        ("gpt2", "gpt2-124m"),
+        ("nanoGPT", "gpt2-124m"),
+        ("gpt2-medium", "gpt2-medium"),
+        ("GPT-2 Large", "gpt2-large"),
+        ("gpt2-xl", "gpt2-xl"),
+    ],
+)
+def test_gpt2_sizes_resolve(name: str, model_id: str) -> None:
+    assert load_model_catalog().resolve(name) == model_id
+
+
+def test_nanogpt_from_scratch_fits_an_8gb_card() -> None:
+    """GPT-2 124M pretrained in BF16 mixed precision: 16 B a parameter (2 GB) and small activations — well
+    inside 8 GB, where the LLM floor of the guide would have said no."""
+    query = parse("I want to train a small GPT from scratch (nanoGPT) — is an RTX 4060 8GB enough?").query
+    assert (query.model, query.mode) == ("gpt2-124m", "pretrain")
+    (verdict,) = assess(query).verdicts
+    assert verdict.fits and verdict.estimate.per_gpu_gb < 4
+    # optimizer states: 0.124B × 12 B (fp32 master copy, Adam m and v) = 1.488 GB
+    states = next(t for t in verdict.estimate.terms if t.name == "optimizer states")
+    assert states.gb == pytest.approx(0.124 * 12)
