@@ -1422,6 +1422,7 @@ class Parser:
                 *((msg("parse.note.slow_run", source=SYSMEM_FALLBACK_SOURCE),) if slow_run else ()),
                 *((msg("parse.note.reserved", **RESERVED_SOURCES),) if _reserved(reading, kind) else ()),
                 *((msg("parse.note.one_gpu", source=DEVICES_SOURCE),) if _one_gpu_used(reading, kind) else ()),
+                *((msg("parse.note.nvlink"),) if kind != "explain" and reading.topic == "nvlink" else ()),
                 *((self._laptop_note(fields["gpus"]),) if laptop_tiers else ()),
                 *self._unpriced_provider(reading, kind),
                 *(msg("parse.note.not_out_yet", name=name.upper().replace(" TI", " Ti")) for name in future),

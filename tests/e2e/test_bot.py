@@ -585,6 +585,8 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("想买个笔记本跑深度学习，预算一万", ("笔记本是整机卖的", "RTX 5070 Ti Laptop GPU")),
         ("2x 3060 12GB or one 4070 Ti Super for LLMs?", ("the only one with the 24 GB", "24 GB between them")),
         ("两张3060 12G和一张4070 Ti Super，跑大模型哪个好？", ("只有它有这项工作需要的 24 GB", "合计约可放 24 GB")),
+        ("Do I need NVLink for two 3090s to fine-tune 13B?", ("NVLink is not needed", "2× RTX 3090: Yes")),
+        ("两张3090微调13B需要NVLink吗", ("不需要 NVLink", "2× RTX 3090：可以")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

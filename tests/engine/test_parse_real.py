@@ -1622,3 +1622,19 @@ def test_an_arc_named_by_its_memory_beside_another_card_is_the_arc_sold_with_it(
 def test_v100s_written_as_a_plural_are_v100s_not_the_v100s_card() -> None:
     assert q("if I want to train FooNet on V100s, how many are needed?").gpus == ("v100-16gb",)
     assert q("Tesla V100S 32GB enough for llama 13b?").gpus == ("v100s",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do I need NVLink for two 3090s to fine-tune 13B?",
+        "两张3090跑70B需要NVLink吗",
+        "4090 or 2x 3090 with nvlink for LLMs?",
+    ],
+)
+def test_nvlink_asked_beside_a_setup_gets_the_guides_answer_on_it(text: str) -> None:
+    # the setup's answer, led by the guide's word on NVLink (bot.chat.LEADING_NOTES); asked alone, the guide's topic
+    result = parse(text, standalone=True)
+    assert result.query.kind != "explain" and "parse.note.nvlink" in [n.key for n in result.notes]
+    alone = parse("Is NVLink worth it for 2x 3090?", standalone=True)
+    assert alone.query.topic == "nvlink" and "parse.note.nvlink" not in [n.key for n in alone.notes]
