@@ -1162,10 +1162,18 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         )
 
     # "Where can I rent a 4090 cheaply?", "租4090一小时多少钱": one card and no prices of the user's own — its
-    # offers lead (cheapest first, with how many are on file), and buying one is weighed after
+    # offers lead (cheapest first, with how many are on file), and buying one is weighed after; so do the
+    # data-centre card's in "what does an A100 cost a month to rent, or buy a 4090?"
+    rented = (
+        query.gpus[0]
+        if len(query.gpus) == 1
+        else next(g for g in query.gpus if catalog.get(g).gpu_class == "datacenter")
+        if rent_one_buy_other and len(query.gpus) == 2
+        else None
+    )
     card_offers = (
-        rentals(workload_for(query), need, ctx.reference_gpu, named=query.gpus)
-        if len(query.gpus) == 1 and query.desktop_usd is None and query.cloud_usd_per_hour is None
+        rentals(workload_for(query), need, ctx.reference_gpu, named=(rented,))
+        if rented and query.desktop_usd is None and query.cloud_usd_per_hour is None
         else ()
     )
     if card_offers:
@@ -1174,16 +1182,19 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     def lead(headline: Msg) -> Msg:
         """A question that names no card asks what to rent: the cheapest offer per hour of work first; one
         card named, its own cheapest offer."""
-        if card_offers:
+        if card_offers and rented:
             top = min(card_offers, key=lambda r: r.on_demand_usd_per_hour or r.spot_usd_per_hour or Decimal(0))
-            line = _card_line(query.gpus[0])
+            line = _card_line(rented)
             held = [  # every current offer of the card (any variant), per GPU
                 c
                 for c in catalog.clouds.values()
                 if not c.historical and c.gpu in catalog.gpus and _card_line(c.gpu) == line
             ]
-            spots = [c.spot_usd_per_hour / c.gpu_count for c in held if c.spot_usd_per_hour]
             hourly = top.on_demand_usd_per_hour or top.spot_usd_per_hour or Decimal(0)
+            # spot is said where it undercuts the cheapest on-demand offer (a cloud's spot can cost more than a
+            # marketplace's on-demand hour)
+            spots = [c.spot_usd_per_hour / c.gpu_count for c in held if c.spot_usd_per_hour]
+            spots = [s for s in spots if s < hourly]
             offer = msg(
                 "advice.cloud.card_offer" + (".spot" if spots else ""),
                 gpu=top.name,
@@ -1195,7 +1206,8 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
                 date=top.date,
                 **({"spot": min(spots)} if spots else {}),
             )
-            count = max(query.gpu_counts[0] if query.gpu_counts else 1, query.num_gpus or 1)
+            at = query.gpus.index(rented)
+            count = max(query.gpu_counts[at] if at < len(query.gpu_counts) else 1, query.num_gpus or 1)
             if count > 1:  # "四张4090一小时多少钱": the hour of the whole setup asked about, at that rate
                 whole = msg("advice.cloud.card_offer.setup", setup=setup(top.name, count), total=hourly * count)
                 offer = msg("sentences", items=(offer, whole))

@@ -697,8 +697,10 @@ def test_rent_a_data_centre_card_or_buy_a_desktop_card_is_a_break_even_of_the_tw
     # "Rent an A100 or buy a 4090, 4 h a day?": the 4090 desktop against the A100's hourly price,
     # not the two cards' cloud offers side by side (which is what "A100 or H100 on the cloud?" gets).
     answer = advise(Query(kind="cloud_vs_buy", gpus=("a100-80gb-sxm", "rtx-4090"), hours_per_day=4))
-    assert answer.break_even is not None and answer.headline.key == "advice.cloud.headline.gpu.instance"
-    assert answer.headline.args["gpu"] == "RTX 4090" and answer.headline.args["hours"] == 4
+    first, then = answer.headline["items"]  # with hours a day the break-even leads, the A100's cheapest offer follows
+    assert answer.break_even is not None and first.key == "advice.cloud.headline.gpu.instance"
+    assert first.args["gpu"] == "RTX 4090" and first.args["hours"] == 4
+    assert then.key.startswith("advice.cloud.card_offer") and then["gpu"].startswith("A100")
     both_cloud = advise(Query(kind="cloud_vs_buy", gpus=("a100-80gb-sxm", "h100-sxm"), cloud_interest=True))
     assert both_cloud.break_even is None and both_cloud.headline.key == "advice.cloud.named_pick"
 
@@ -1106,3 +1108,21 @@ def test_running_an_llm_a_setup_holds_what_its_cards_hold_between_them():
     assert trained.comparison.workload == "train16"
     assert "advice.caveat.no_pooling" in [m.key for m in trained.caveats]
     assert "advice.caveat.layer_split" not in [m.key for m in trained.caveats]
+
+
+def test_renting_one_card_and_buying_another_leads_with_the_rented_cards_offer():
+    """ "What does an A100 cost a month to rent, or should I buy a 4090?": the A100's cheapest offer and its month
+    around the clock lead (and fill the table), the break-even against the 4090 desktop follows."""
+    answer = advise(Query(kind="cloud_vs_buy", gpus=("a100-80gb-sxm", "rtx-4090"), gpu_counts=(1, 1)))
+    offer = answer.headline["items"][0]
+    assert offer.key.startswith("advice.cloud.card_offer") and offer["gpu"].startswith("A100")
+    assert offer["month"] == offer["hourly"] * 730
+    assert answer.rentals and {r.gpu_id.split("-")[0] for r in answer.rentals} == {"a100"}
+    assert answer.break_even is not None
+
+
+def test_spot_is_said_only_where_it_undercuts_the_cheapest_on_demand_hour():
+    # H100: RunPod's on-demand hour is below every cloud's spot price on file, so no "from $X as spot"
+    answer = advise(Query(kind="cloud_vs_buy", gpus=("h100-sxm",)))
+    offer = answer.headline["items"][0]
+    assert offer.key == "advice.cloud.card_offer" or offer["spot"] < offer["hourly"]

@@ -584,6 +584,7 @@ def test_notes_read_in_every_language() -> None:
         "Can I use an eGPU with my MacBook for CUDA?",
         "vLLM grabs almost all my VRAM on a 3090, normal?",
         "I have two 3090s but only the first GPU is used, why?",
+        "Do I need NVLink for two 3090s to fine-tune 13B?",
     ]
     said = {note for text in texts for note in parse(text).notes}
     own = set(read_yaml(data_dir() / "locales" / "messages" / "parse.yaml"))

@@ -412,6 +412,7 @@ def _answers() -> list:
         (q(kind="recommend", gpus=("rtx-3090",), condition="used"), None),  # is a used 3090 worth it?
         (q(kind="recommend", gpus=("rtx-4060-ti-16gb",)), None),
         (q(kind="cloud_vs_buy", gpus=("a100-80gb-sxm", "h100-sxm")), None),  # which of two cloud cards
+        (q(kind="cloud_vs_buy", gpus=("rtx-a6000",)), None),  # its spot undercuts its cheapest on-demand hour
         (q(kind="recommend", gpus=("tesla-p40",)), None),  # is an unpriced card worth it?
         (q(kind="recommend", gpus=("rtx-pro-6000",)), None),  # … one no priced card has the memory of
         (q(kind="recommend", gpus=("rtx-3090",), budget=usd(700)), None),  # a price quoted: below the market
