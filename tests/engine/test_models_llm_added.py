@@ -256,3 +256,21 @@ def test_nanogpt_from_scratch_fits_an_8gb_card() -> None:
     # optimizer states: 0.124B × 12 B (fp32 master copy, Adam m and v) = 1.488 GB
     states = next(t for t in verdict.estimate.terms if t.name == "optimizer states")
     assert states.gb == pytest.approx(0.124 * 12)
+
+
+@pytest.mark.parametrize(
+    ("text", "model_id"),
+    [
+        ("Would a Tesla T4 be enough to fine-tune BERT base?", "bert-base"),
+        ("is a T4 enough for bert?", "bert-base"),
+        ("train ResNet-50 on ImageNet with a 3090, how long?", "resnet-50"),
+        ("ViT-B/16 fine-tuning on a 4060 ok?", "vit-b-16"),
+        ("vit large training on 3090", "vit-l-16"),
+    ],
+)
+def test_encoders_and_vision_backbones_are_found_in_questions(text: str, model_id: str) -> None:
+    # named in a question (not only as a catalog name): their own figures, not an LLM fine-tune's list
+    query = parse(text).query
+    assert query.model == model_id
+    (verdict,) = assess(query).verdicts
+    assert verdict.fits and verdict.estimate.per_gpu_gb < 8
