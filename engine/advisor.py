@@ -438,6 +438,8 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
                     "advice.caveat.floor_cheapest", gpu=catalog.get(cheapest.gpu_id).short_name, usd=cheapest.usd
                 )
                 short = msg("sentences", items=(short, meets))
+            if workload == "decode" and (pair := _pair_meeting(guide_floor, budget, query, ctx)) is not None:
+                short = msg("sentences", items=(short, pair))  # an LLM splits over two cards by layers
             caveats.append(short)
 
     if query.task is None and not query.workload:
@@ -778,6 +780,24 @@ def _cheapest_fitting(
         condition=query.condition,
         overrides=ctx.price_overrides,
     )
+
+
+def _pair_meeting(floor_gb: float, budget: Decimal, query: Query, ctx: AdviceContext) -> Msg | None:
+    """ "¥5,000 for local LLMs" buys no 24 GB card: the cheapest two cards (Tensor Cores, NVIDIA unless asked)
+    that hold the floor between them within the budget — a model splits over them by layers."""
+    pair = cheapest_card(
+        floor_gb / 2,
+        organization=bool(query.organization),
+        vendor=query.vendor or "nvidia",
+        tensor_cores_only=True,
+        snapshot=ctx.snapshot,
+        condition=query.condition,
+        overrides=ctx.price_overrides,
+    )
+    if pair is None or pair.usd * 2 > budget:
+        return None
+    gpu = load_catalog().get(pair.gpu_id)
+    return msg("advice.caveat.floor_pair", setup=setup(gpu.short_name, 2), gb=2 * gpu.memory_gb, usd=2 * pair.usd)
 
 
 def _multi_gpu(

@@ -587,6 +587,8 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("两张3060 12G和一张4070 Ti Super，跑大模型哪个好？", ("只有它有这项工作需要的 24 GB", "合计约可放 24 GB")),
         ("Do I need NVLink for two 3090s to fine-tune 13B?", ("NVLink is not needed", "2× RTX 3090: Yes")),
         ("两张3090微调13B需要NVLink吗", ("不需要 NVLink", "2× RTX 3090：可以")),
+        ("$700 budget, GPU for running local LLMs?", ("Two cards reach it", "2× RTX 3060 12GB (24 GB in all)")),
+        ("预算5000元，主要跑本地大模型，买什么显卡好？", ("两张卡可以在预算内达到", "2× RTX 3060 12GB（合计 24 GB）")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

@@ -1126,3 +1126,17 @@ def test_spot_is_said_only_where_it_undercuts_the_cheapest_on_demand_hour():
     answer = advise(Query(kind="cloud_vs_buy", gpus=("h100-sxm",)))
     offer = answer.headline["items"][0]
     assert offer.key == "advice.cloud.card_offer" or offer["spot"] < offer["hourly"]
+
+
+def test_a_budget_under_the_llm_floor_is_told_of_two_cards_that_hold_it():
+    """$700 for local LLMs buys no 24 GB card (the 3090 is $1,207 used): two RTX 3060 12GB ($339 × 2 new,
+    older price) hold 24 GB split by layers, within it."""
+    query = Query(kind="recommend", task="llm_inference", budget=Money(amount=700, currency="USD"))
+    answer = advise(query)
+    short = next(c for c in answer.caveats if "advice.caveat.floor_pair" in c.all_keys())
+    pair = next(m for m in short["items"] if m.key == "advice.caveat.floor_pair")
+    assert pair["gb"] == 24 and pair["usd"] <= 700
+    assert english(pair["setup"]) == "2× RTX 3060 12GB"
+    # training keeps memory per card: no pair is offered there
+    trained = advise(query.model_copy(update={"task": "llm_finetune"}))
+    assert not any("advice.caveat.floor_pair" in c.all_keys() for c in trained.caveats)
