@@ -1524,6 +1524,17 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         )
     else:
         headline = msg("advice.power.headline", **said)
+    if count == 1 and gpu.required_system_power_w:
+        # The vendor's own figure for a PC with the card, beside the guide's sizing: it assumes a high-end CPU
+        # and leaves room for the card's brief spikes, so it is often above the sizing
+        below = bool(result.psu_w and result.psu_w < gpu.required_system_power_w)
+        vendor = msg(
+            "advice.power.vendor_psu" + (".below" if below else ""),
+            gpu=gpu.short_name,
+            watts=gpu.required_system_power_w,
+            psu=result.psu_w or 0,
+        )
+        headline = msg("sentences", items=(headline, vendor))
     if query.topic == "cooling" and not query.power_limit_w and gpu.tdp_w > SUGGESTED_CUT_W * 2:
         # "My 4090 runs at 85 °C while training, is that OK?": the guide's remedy leads — a power limit
         # takes heat away for little speed, and a slot's gap between cards cools them by 10-30 °C.

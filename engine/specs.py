@@ -122,6 +122,9 @@ class Gpu(Frozen):
     nvlink: bool = False
     power_connector: PowerConnector | None = Field(default=None, description="reference/FE board")
     power_connectors: int | None = Field(default=None, ge=0, description="how many of power_connector")
+    required_system_power_w: int | None = Field(
+        default=None, gt=0, description="the vendor's required system power (PSU) for a PC with one of the card"
+    )
     cooling: Cooling | None = Field(default=None, description="reference/FE cooler")
     software: Software
     launch_price: LaunchPrice | None = None

@@ -913,7 +913,9 @@ def test_the_users_own_psu_is_judged_first():
         for w in (550, 650, 750)
     }
     assert verdicts == {550: "power.plan.psu.too_small", 650: "power.plan.psu.tight", 750: "power.plan.psu.fine"}
-    assert advise(Query(kind="power", gpus=("rtx-4090",))).headline.key == "advice.power.headline"
+    sized = advise(Query(kind="power", gpus=("rtx-4090",))).headline  # the sizing, then NVIDIA's own figure
+    assert [m.key for m in sized["items"]] == ["advice.power.headline", "advice.power.vendor_psu"]
+    assert advise(Query(kind="power", gpus=("rtx-3090",))).headline.key == "advice.power.headline"  # none on file
     # A PSU that meets the load: if the machine restarts anyway, the card's brief spikes are what to test for
     fine = advise(Query(kind="power", gpus=("rtx-4090",), psu_w=850))
     assert [n.key for n in fine.notes] == ["advice.power.spikes"]
@@ -1140,3 +1142,16 @@ def test_a_budget_under_the_llm_floor_is_told_of_two_cards_that_hold_it():
     # training keeps memory per card: no pair is offered there
     trained = advise(query.model_copy(update={"task": "llm_finetune"}))
     assert not any("advice.caveat.floor_pair" in c.all_keys() for c in trained.caveats)
+
+
+def test_a_power_answer_gives_nvidias_required_system_power_beside_the_guides_sizing():
+    """RTX 4090: the guide's sizing (450 W + 200 W for CPU and board → a 700 W PSU) and NVIDIA's 850 W for a PC
+    with one; a 750 W PSU passes the sizing and is told it is under NVIDIA's figure."""
+    plain = advise(Query(kind="power", gpus=("rtx-4090",)))
+    sizing, vendor = plain.headline["items"]
+    assert sizing["psu_w"] == 700 and vendor.key == "advice.power.vendor_psu" and vendor["watts"] == 850
+    mine = advise(Query(kind="power", gpus=("rtx-4090",), psu_w=750))
+    assert "advice.power.vendor_psu.below" in mine.headline.all_keys()
+    assert (
+        "advice.power.vendor_psu" not in advise(Query(kind="power", gpus=("rtx-4090",), num_gpus=2)).headline.all_keys()
+    )
