@@ -932,7 +932,9 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
     elif max(counts) > 1:
         caveats.append(msg("advice.caveat.no_pooling"))
         caveats.append(msg("advice.caveat.multi_gpu_scaling"))
-    if len(ids) == 2 and gpus[0].memory_gb != gpus[1].memory_gb:
+    if len(ids) == 2 and by_layers and held[0] != held[1]:  # what each setup holds in all, its cards' sum
+        caveats.append(msg("advice.caveat.memory_differs", a=label[0], a_gb=held[0], b=label[1], b_gb=held[1]))
+    elif len(ids) == 2 and gpus[0].memory_gb != gpus[1].memory_gb:
         a, b = gpus
         caveats.append(
             msg("advice.caveat.memory_differs", a=a.short_name, a_gb=a.memory_gb, b=b.short_name, b_gb=b.memory_gb)
