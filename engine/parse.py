@@ -27,7 +27,7 @@ from engine.memo import ANSWERS_REMEMBERED, per_object
 from engine.memory import TRAINING_MODES
 from engine.message import Msg, msg
 from engine.model_specs import load_model_catalog
-from engine.money import Money
+from engine.money import Money, exchange_rates
 from engine.parse_numbers import (
     Count,
     Scan,
@@ -959,8 +959,12 @@ class Parser:
                 notes.append(msg("parse.note.zero_budget"))
             elif amount.value > limit:
                 notes.append(msg("parse.note.implausible_budget", amount=_amount(amount.value)))
+            elif not exchange_rates().supports(
+                code := resolve_currency(amount.currency, hints, lang, default_currency, self.vocab)
+            ):
+                # "R$ 4000", "50000 rubles": a currency with no rate here is neither converted nor read as dollars
+                notes.append(msg("parse.note.currency_no_rate", amount=_amount(amount.value), currency=code))
             else:
-                code = resolve_currency(amount.currency, hints, lang, default_currency, self.vocab)
                 guessed = amount.currency in (None, "$", "¥", "元") and not hints and lang == "en"
                 money = Money(amount=amount.value, currency=code)
                 if money.rounded().amount <= 0:  # "$0.001": less than the currency's smallest unit

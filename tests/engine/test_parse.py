@@ -585,6 +585,7 @@ def test_notes_read_in_every_language() -> None:
         "vLLM grabs almost all my VRAM on a 3090, normal?",
         "I have two 3090s but only the first GPU is used, why?",
         "Do I need NVLink for two 3090s to fine-tune 13B?",
+        "GPU para IA até R$ 4000?",
     ]
     said = {note for text in texts for note in parse(text).notes}
     own = set(read_yaml(data_dir() / "locales" / "messages" / "parse.yaml"))
@@ -861,3 +862,21 @@ def test_learning_deep_learning_in_chinese_is_the_learning_task() -> None:
 )
 def test_what_a_known_model_requires_is_a_can_run_question(text: str, kind: str) -> None:
     assert q(text).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "currency"),
+    [
+        ("GPU para IA até R$ 4000?", "BRL"),
+        ("gpu for ML under 50000 rubles", "RUB"),
+        ("best gpu under S$1,000", "SGD"),
+        ("karta graficzna do 3000 zł", "PLN"),
+    ],
+)
+def test_a_currency_with_no_rate_is_never_read_as_dollars(text: str, currency: str) -> None:
+    # no budget (converting it would take a rate we do not hold), and a note saying what was left out and why
+    result = parse(text)
+    assert result.query.budget is None
+    (note,) = [n for n in result.notes if n.key == "parse.note.currency_no_rate"]
+    assert note["currency"] == currency
+    assert parse("gpu under C$1500").query.budget.currency == "CAD"  # a dollar with a rate stays read
