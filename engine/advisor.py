@@ -913,6 +913,12 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
             headline = msg("advice.compare.headline", **said)
     else:
         headline = verdict
+    said_holds = [msg("advice.compare.holds", setup=label[i], verdict=h.verdict) for i, h in enumerate(holds)]
+    lead_holds = bool(holds) and all(h.fits for h in holds)
+    if lead_holds:
+        # "M4 Max 128GB or 2× 3090 for 70B?": every setup runs it, so how (precision, tokens/s) is the answer and
+        # follows the pick; a ratio at one precision would hide that they run it at different ones
+        headline = msg("sentences", items=(verdict, *said_holds))
     budget = query.budget_usd()
     over = [
         label[i]
@@ -922,7 +928,7 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
     if over:  # "4070 Ti Super vs a used 3090, budget $800": what the money does not buy at today's prices
         key = "advice.compare.over_budget" + (".all" if len(over) == len(ids) else "")
         headline = msg("sentences", items=(headline, msg(key, names=tuple(over), budget=query.budget)))
-    caveats = [msg("advice.compare.holds", setup=label[i], verdict=h.verdict) for i, h in enumerate(holds)]
+    caveats: list[Msg] = [] if lead_holds else said_holds
     if excluded and not holds:
         key = "advice.compare.excluded" + (".in_all" if by_layers and max(counts) > 1 else "")
         caveats.append(msg(key, names=tuple(excluded), gb=need))

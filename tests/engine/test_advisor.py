@@ -130,9 +130,13 @@ def test_a_compare_for_a_named_model_picks_among_the_setups_that_hold_it():
     said = [english(c) for c in answer.caveats]
     assert any(c.startswith("RTX 4090: No: even GGUF Q3_K_M needs 35.7 GB") for c in said)
     assert any(c.startswith("2× RTX 3090: Yes at GGUF Q4_K_M: needs 22.2 GB per GPU") for c in said)
-    # Both hold an 8B: the usual speed headline, with each setup's fit beside it.
+    # Both hold an 8B: the pick, then how each setup runs it (precision, tokens/s) — what differs between them
     both = advise(Query(kind="compare", gpus=("rtx-4090", "rtx-3090"), model="llama 3 8b"))
-    assert english(both.headline).startswith("RTX 4090 is 1.08× RTX 3090 for LLM decode speed")
+    pick, *runs = both.headline["items"]
+    assert english(pick).startswith("For speed pick RTX 4090 (1.08× RTX 3090 for LLM decode speed")
+    assert [english(r).split(":")[0] for r in runs] == ["RTX 4090", "RTX 3090"]
+    assert not any(c.key == "advice.compare.holds" for c in both.caveats)  # said once, in the headline
+    assert "tokens/s" in english(runs[0])
     # None holds it: the closest (most memory) is named.
     none = advise(Query(kind="compare", gpus=("rtx-3060-12gb", "rtx-4060-ti-16gb"), model="llama 3.3 70b"))
     assert none.comparison.pick is None
