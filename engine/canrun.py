@@ -1596,6 +1596,20 @@ def _published_report(
             ),
         )
         fits = [True] * len(fits)  # every setup holds the lighter tool's minimum
+    smaller = _smaller_sibling(spec, need.mode, min(h for _, h in checks)) if checks and not all(fits) else None
+    if smaller is not None:
+        # "Is 16 GB enough for Wan2.1 14B?": no by its 69.1 GB; the family's largest model that fits is the way in
+        sibling, its = smaller
+        parts.append(
+            msg(
+                "canrun.published.smaller" + (".one" if its.min_gb == its.recommended_gb else ""),
+                model=model_words(sibling),
+                min_gb=its.min_gb,
+                recommended_gb=its.recommended_gb,
+                settings=msg(f"canrun.published.settings.{its.id}"),
+                source=its.source,
+            )
+        )
     lora = published_need(spec.id, "lora") if need.mode == "full_finetune" else None
     if lora is not None and checks and not all(fits):
         # "Can a 3060 train SDXL?": a whole fine-tune does not fit; a LoRA, by the same tool's figures, may.
@@ -1612,6 +1626,20 @@ def _published_report(
         needs=(Need(mode=need.mode, precision="bf16", gib=need.min_gb),),
         published_fits=tuple(fits),
     )
+
+
+def _smaller_sibling(spec: ModelSpec, mode: Mode, have_gb: float) -> tuple[ModelSpec, PublishedNeed] | None:
+    """The largest smaller model of ``spec``'s family whose tool publishes a minimum for ``mode`` within
+    ``have_gb`` (Wan2.1 1.3B for a 12 GB card asked about Wan2.1 14B), with that figure."""
+    fitting = [
+        (other, its)
+        for other in load_model_catalog().models.values()
+        if other.family == spec.family
+        and other.params_b < spec.params_b
+        and (its := published_need(other.id, mode)) is not None
+        and its.min_gb <= have_gb
+    ]
+    return max(fitting, key=lambda pair: pair[0].params_b, default=None)
 
 
 CPU_PRECISION = "q4_k_m"  # what people run on a CPU (llama.cpp's usual quantisation)

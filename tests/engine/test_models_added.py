@@ -309,3 +309,18 @@ def test_fine_tuning_a_vision_language_model_reads_its_authors_lora_figure():
     assert report.published_fits == (True,)
     assert "Qwen-VL-Chat LoRA training takes from 17 GB (27.3 GB recommended)" in english(report.headline)
     assert parse("CogVLM2微调需要多少显存", standalone=True).query.mode == "full_finetune"
+
+
+def test_a_video_model_too_big_for_the_card_names_the_familys_model_that_fits():
+    # Wan2.1 14B: 69.1 GB at 720P (its README's table) — no on 16 GB; Wan2.1 1.3B's published 8.19 GB fits
+    report = assess(parse("Is 16GB enough for Wan 2.1 14B video generation?").query)
+    assert report.published_fits == (False,)
+    said, smaller = report.headline, None
+    while said.key == "canrun.sentences":  # sentences chained first → then: find the sibling's
+        if said["then"].key.startswith("canrun.published.smaller"):
+            smaller = said["then"]
+        said = said["first"]
+    assert smaller is not None
+    assert smaller["model"] == "Wan2.1 1.3B" and smaller["min_gb"] == 8.19  # a known model: its name
+    # a card that holds the asked model gets no sibling
+    assert "canrun.published.smaller.one" not in assess(parse("Can an H100 run Wan2.1 14B?").query).headline.all_keys()
