@@ -907,13 +907,14 @@ class Parser:
         """What a can-run question runs, where the text says it: the first mode named."""
         return _first_named(self.vocab.modes, self.vocab.mode_any, words)
 
-    def precision(self, words: Words, mode: str | None) -> str | None:
+    def precision(self, words: Words, mode: str | None, ran_out: bool = False) -> str | None:
         """The precision a can-run question runs the model at ("70B in 4-bit", "Q8", "fp16"), the first
-        named; for LoRA only an 8-bit base ("LoRA in 8bit", bitsandbytes' load_in_8bit), else none for a
-        training mode, whose precisions are its own (QLoRA's 4-bit base, BF16 LoRA)."""
+        named — after running out of memory the last ("tried int8, still OOM; maybe int4?" asks about int4);
+        for LoRA only an 8-bit base ("LoRA in 8bit", bitsandbytes' load_in_8bit), else none for a training
+        mode, whose precisions are its own (QLoRA's 4-bit base, BF16 LoRA)."""
         if mode not in (None, "inference", "lora"):
             return None
-        named = _first_named(self.vocab.precisions, self.vocab.precision_any, words)
+        named = _first_named(self.vocab.precisions, self.vocab.precision_any, words, last=ran_out)
         if mode == "lora":
             return named if named == "int8" else None
         return named
@@ -1104,13 +1105,13 @@ class Parser:
             "psu_w": psu,
             "context_tokens": context if context is None or _CONTEXTS[0] <= context <= _CONTEXTS[1] else None,
             "mode": mode,
-            "precision": self.precision(words, mode),
             "cpu_only": True if not mentions and vocab.cpu_only.find(words) else None,
             "ran_out": True
             if (oom := vocab.oom_words.find(words)) and not _supposed(low, oom.start(), vocab)
             else None,
             "cloud_usd_per_hour": hourly,
         }
+        fields["precision"] = self.precision(words, mode, ran_out=bool(fields["ran_out"]))
         ids = list(dict.fromkeys(m.gpu_id for m in mentions))
         if apple:
             ids = list(dict.fromkeys(self._apple_tier(i, memory, "mac studio" in low) for i in ids))
@@ -2065,10 +2066,14 @@ _OTHER_LINE = {"gtx": "rtx", "rtx": "gtx"}  # GeForce numbers are unique across 
 _NEXT_PRICE = re.compile(r"\s*[$€£¥₩₹]\s*[0-9]")
 
 
-def _first_named(keyed: dict[str, PhraseSet], any_of: PhraseSet, words: Words) -> str | None:
-    """The key whose phrase comes first in the text; most questions name none, settled by one check."""
+def _first_named(keyed: dict[str, PhraseSet], any_of: PhraseSet, words: Words, last: bool = False) -> str | None:
+    """The key whose phrase comes first in the text (``last``: the one named last); most questions name none,
+    settled by one check."""
     if not any_of.could_match(words):
         return None
+    if last:
+        named = [(hits[-1].start(), key) for key, phrases in keyed.items() if (hits := phrases.finditer_in(words))]
+        return max(named)[1] if named else None
     found = [(m.start(), key) for key, phrases in keyed.items() if (m := phrases.find(words))]
     return min(found)[1] if found else None
 

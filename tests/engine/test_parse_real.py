@@ -466,6 +466,10 @@ def test_lora_denied_is_a_full_fine_tune(text: str) -> None:
         ("can a 3090 run Mistral 7B unquantized?", "bf16"),
         ("QLoRA 4-bit fine-tune of a 70B on two 3090s?", None),  # a training mode keeps its own precision
         ("can a 4090 run Llama 3 70B?", None),
+        # out of memory at one precision, another proposed: the one to check is the proposal
+        ("tried Llama 2 7B in int8 on my 3070 but still CUDA out of memory. Maybe int4?", "int4"),
+        ("Qwen2.5 14B 用 fp16 在 4090 上爆显存了，改成 8bit 能跑吗", "int8"),
+        ("can a 3090 run llama 3 70b in 4-bit or 8-bit?", "int4"),  # no OOM: the first named
     ],
 )
 def test_the_precision_the_user_names_is_read(text: str, precision: str | None) -> None:
