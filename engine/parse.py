@@ -1112,6 +1112,10 @@ class Parser:
             "cloud_usd_per_hour": hourly,
         }
         fields["precision"] = self.precision(words, mode, ran_out=bool(fields["ran_out"]))
+        if fields["ran_out"] and fields["precision"] != self.precision(words, mode):
+            # "fp16 ran out of memory; will 8-bit run?": the run that failed was at another precision — what is
+            # asked is whether the proposed one fits, not why a run that fits failed
+            fields["ran_out"] = None
         ids = list(dict.fromkeys(m.gpu_id for m in mentions))
         if apple:
             ids = list(dict.fromkeys(self._apple_tier(i, memory, "mac studio" in low) for i in ids))

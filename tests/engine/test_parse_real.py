@@ -476,6 +476,13 @@ def test_the_precision_the_user_names_is_read(text: str, precision: str | None) 
     assert q(text).precision == precision
 
 
+def test_out_of_memory_at_another_precision_asks_about_the_proposed_one() -> None:
+    # the run that failed was at FP16; whether 8-bit fits is the question, not why a run that fits failed
+    query = q("Qwen2.5 14B 用 fp16 在 4090 上爆显存了，改成 8bit 能跑吗")
+    assert (query.precision, query.ran_out) == ("int8", None)
+    assert q("Qwen2.5 14B at int8 on my 4090 runs out of memory, why?").ran_out  # the same precision: it did run out
+
+
 @pytest.mark.parametrize(
     ("text", "kind"),
     [
