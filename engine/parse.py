@@ -1341,6 +1341,16 @@ class Parser:
             if run and not fields["workload"] and kind in ("compare", "recommend", "info", "other"):
                 fields["workload"] = "decode" if run == "llm" else "infer16"
             fields["model"] = None
+        if (
+            kind == "can_run"
+            and fields["model"] == "sd-1.5"
+            and fields.get("gpus")
+            and fields["mode"] in (None, "inference")
+            and not _SD_VERSION.search(reading.low)
+        ):
+            # "Is the 5060 Ti 16GB good for Stable Diffusion?": the name without a version is image generation in
+            # general, answered with what the card generates (SD 1.5 to FLUX), not SD 1.5's 4 GB alone
+            fields["model"] = None
         if project:
             # "How much VRAM does SadTalker need?": the project asked about, which the answer names
             # (it has no figures for it) instead of asking "which model?"; "LoRA" with it says nothing of
@@ -1688,6 +1698,8 @@ def _asks_maintainers(low: str) -> bool:
     return _gated(low, _MAINTAINER_KEYS, _ASKS_MAINTAINERS)
 
 
+# A Stable Diffusion version said ("SD 1.5", "stable diffusion v1.5", "sd15"): the model itself, not image generation
+_SD_VERSION = re.compile(r"1\.5|v1\b|sd[\s-]?15\b|sd[\s-]?1\b")
 # Running, not training: "inference", "generate", "推理", "生成", fps
 _RUNS = re.compile(r"\binfer|\bgenerat|\bfps\b|推理|生成|识别|識別")
 # Which model to run on a card ("best model for my 3090?", "what LLMs can I run", "适合跑什么模型"): what it runs

@@ -304,7 +304,10 @@ def test_a_total_budget_beats_a_per_card_price() -> None:
 @pytest.mark.parametrize(
     ("text", "model"),
     [
-        ("can a 3060 run stable diffusion?", "sd-1.5"),  # can-run: the model is the subject (bare SD: 1.5)
+        # a card asked about Stable Diffusion without a version: image generation, what the card generates (SD 1.5
+        # to FLUX); with a version, the model
+        ("can a 3060 run stable diffusion?", None),
+        ("can a 3060 run stable diffusion 1.5?", "sd-1.5"),
         ("best gpu for stable diffusion under $1000", None),  # a task, named by its model
         ("dual 3090 vs single 4090 for llama fine-tuning", None),
         ("4090 vs 2x 3090 for llama 3 70b", "llama-3-70b"),  # a size says how much memory it needs; read as its id

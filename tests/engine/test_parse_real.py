@@ -1649,3 +1649,12 @@ def test_nvlink_asked_beside_a_setup_gets_the_guides_answer_on_it(text: str) -> 
     assert result.query.kind != "explain" and "parse.note.nvlink" in [n.key for n in result.notes]
     alone = parse("Is NVLink worth it for 2x 3090?", standalone=True)
     assert alone.query.topic == "nvlink" and "parse.note.nvlink" not in [n.key for n in alone.notes]
+
+
+def test_stable_diffusion_without_a_version_on_a_card_asks_what_it_generates() -> None:
+    # "good for Stable Diffusion?": image generation in general (what the card generates, SD 1.5 to FLUX); a version
+    # said, or training, keeps the model
+    query = q("is the RTX 5060 Ti 16GB good for stable diffusion?", standalone=True)
+    assert (query.kind, query.task, query.model) == ("can_run", "image_generation", None)
+    assert q("can my 1060 6gb run stable diffusion 1.5?", standalone=True).model == "sd-1.5"
+    assert q("can I train stable diffusion on a 3090?", standalone=True).model == "sd-1.5"
