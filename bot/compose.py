@@ -9,6 +9,8 @@ Document out and add no words of their own. A new answer kind adds a branch here
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bot.document import Block, Document, Table
 from bot.locales import Lang
 from bot.words import citation, render, say
@@ -19,11 +21,12 @@ from engine.catalog import load_catalog
 from engine.cost import PriceQuote
 from engine.cycles import CycleBreakdown
 from engine.libraries import libraries
-from engine.memory import MemoryEstimate
+from engine.memory import MemoryEstimate, Mode
 from engine.message import Msg
 from engine.performance import SpeedEstimate
 from engine.specs import Gpu
 
+_NO_CHOICES: tuple[tuple[str, str], ...] = ()  # not tuple[...](): building the alias to call it took ≈0.5 µs
 GIB_PER_GB = 1e9 / 2**30  # can-run figures are decimal GB; card sizes are GiB, as the verdicts compare them
 
 
@@ -133,7 +136,7 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
     tips = [*(n for n in answer.notes if n not in facts), *answer.suggestions]
     if tips:
         blocks.append(Block(role="tips", title=say(lang, "field.tips"), lines=tuple(render(t, lang) for t in tips)))
-    question, choices = "", tuple[tuple[str, str], ...]()
+    question, choices = "", _NO_CHOICES
     if answer.follow_up:
         question = render(answer.follow_up.question, lang)
         choices = tuple((value, render(label, lang)) for value, label in answer.follow_up.choices)
@@ -420,10 +423,18 @@ def by_size_table(report: CanRunReport, lang: Lang) -> Table:
     first = report.by_size[0].needs
     headers = (
         say(lang, "canrun.col.size"),
-        *(f"{render(_rung(n.mode, n.precision, False), lang)} GiB" for n in first),
+        *(f"{rung_words(n.mode, n.precision, False, lang)} GiB" for n in first),
     )
     rows = tuple((f"{row.size_b:g}B", *(f"{n.gib:.1f}" for n in row.needs)) for row in report.by_size)
     return Table(headers=headers, rows=rows)
+
+
+@lru_cache(maxsize=256, typed=True)
+def rung_words(mode: Mode, precision: str, offload: bool, lang: Lang) -> str:
+    """A rung's name in ``lang`` ("GGUF Q4_K_M", "QLoRA (4-bit NF4 base)"), worded once: a can-run answer's
+    tables name a rung in every row, from a few dozen modes and precisions (issue #24; of the messages
+    a corpus answer renders: ≈8 %). ``typed``: an offload of 1 is not answered from True's entry."""
+    return render(_rung(mode, precision, offload), lang)
 
 
 def card_table(report: CanRunReport, lang: Lang) -> Table:
@@ -431,7 +442,7 @@ def card_table(report: CanRunReport, lang: Lang) -> Table:
     rows = []
     for row in report.card:
         v = row.verdict
-        rung = render(_rung(v.mode, v.precision, v.offload), lang) if v.precision else ""
+        rung = rung_words(v.mode, v.precision, v.offload, lang) if v.precision else ""
         speed = f"{v.decode.low:.0f}-{v.decode.high:.0f} tok/s" if v.decode and v.fits else ""
         rows.append(
             (

@@ -8,7 +8,9 @@ credit go in the footer. Only layout and Discord's limits live here: the words c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+import re
+import unicodedata
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -53,36 +55,39 @@ def _code(text: str, limit: int = FIELD_VALUE_MAX) -> str:
     return "```\n" + "\n".join(lines) + "\n```"
 
 
-# Display widths of non-ASCII cells (Chinese headers, units, card names recur from answer to answer).
-# 1,024, not 4,096 (issue #24): the cache still grew at 20,000 events of the benchmark's distinct
+# Display widths of cells that may hold wide characters (Chinese headers, units, card names recur from answer to
+# answer). 1,024, not 4,096 (issue #24): the cache still grew at 20,000 events of the benchmark's distinct
 # traffic (3,289 cells, 0.7-0.9 MB with their strings; 95 % of look-ups found), so the RSS grew with
 # users; a cell measured again costs a few µs.
 _wide_width = lru_cache(maxsize=1024)(width)
+# The first character that may take two cells (U+0378 with Python 3.11's tables): a cell of characters before
+# it, such as "1.23×", is as wide as it is long. Such cells were most of those measured through the cache, and
+# their figures differ from answer to answer, so they pushed the Chinese words out of it (issue #24).
+_FIRST_WIDE = chr(next(i for i in itertools.count() if unicodedata.east_asian_width(chr(i)) in "WF"))
+_maybe_wide = re.compile(f"[{_FIRST_WIDE}-\U0010ffff]").search  # half the time of max() on a Chinese cell
+
+
+def _padded(column: tuple[str, ...]) -> list[str]:
+    """A column's header, its dashes and its cells, each padded to the column's display width (measured
+    only for cells that may hold a wide character)."""
+    widths = [len(cell) if cell.isascii() or not _maybe_wide(cell) else _wide_width(cell) for cell in column]
+    most = max(widths)
+    cells = [cell + " " * (most - w) for cell, w in zip(column, widths, strict=True)]
+    cells.insert(1, "-" * most)
+    return cells
 
 
 def _table(table: Table) -> str:
     """The table as ``Table.text()`` lays it out, less its optional columns when a line would be
-    wider than ``CODE_WIDTH``. Each cell's display width is measured once and the narrow layout
-    reuses them (rendering the table twice, as ``Table.text()`` then ``without_optional().text()``,
-    was ≈70 % more table work for most answers; an ASCII cell's width is its length)."""
-    columns = list(zip(table.headers, *table.rows, strict=True))
-    cell_widths = [[len(c) if c.isascii() else _wide_width(c) for c in column] for column in columns]
-    widths = [max(column) for column in cell_widths]
-    rows = [table.headers, *table.rows]
-    keep: Sequence[int] = range(len(columns))
-
-    def text() -> str:
-        def line(i: int, cells: tuple[str, ...]) -> str:
-            return "  ".join(cells[j] + " " * (widths[j] - cell_widths[j][i]) for j in keep).rstrip()
-
-        dashes = "  ".join("-" * widths[j] for j in keep).rstrip()
-        return "\n".join([line(0, rows[0]), dashes, *(line(i, r) for i, r in enumerate(rows[1:], 1))])
-
-    laid_out = text()
-    if table.optional and max(map(len, laid_out.splitlines())) > CODE_WIDTH:
-        keep = [j for j in range(len(columns)) if j not in table.optional]
-        laid_out = text()
-    return _code(laid_out)
+    wider than ``CODE_WIDTH``. Each column is padded once and the narrow layout reuses it (rendering
+    the table twice, as ``Table.text()`` then ``without_optional().text()``, was ≈70 % more table work
+    for most answers; padding cell by cell, line by line, was half of what is left, issue #24)."""
+    columns = [_padded(column) for column in zip(table.headers, *table.rows, strict=True)]
+    lines = ["  ".join(cells).rstrip() for cells in zip(*columns, strict=True)]
+    if table.optional and max(map(len, lines)) > CODE_WIDTH:
+        narrow = [column for j, column in enumerate(columns) if j not in table.optional]
+        lines = ["  ".join(cells).rstrip() for cells in zip(*narrow, strict=True)]
+    return _code("\n".join(lines))
 
 
 def _field(block: Block) -> str:
@@ -135,9 +140,12 @@ def why_embed(estimate: SpeedEstimate, relative: float, lang: Lang) -> discord.E
 
 
 def fit_total(embed: discord.Embed) -> discord.Embed:
-    """Drop trailing fields until the whole embed is within Discord's 6,000-character total."""
-    while len(embed) > TOTAL_MAX and embed.fields:
+    """Drop trailing fields until the whole embed is within Discord's 6,000-character total. The total is
+    counted once per field dropped (discord.py counts every part of the embed again each time)."""
+    total = len(embed)
+    while total > TOTAL_MAX and embed.fields:
         embed.remove_field(len(embed.fields) - 1)
-    if len(embed) > TOTAL_MAX:
-        embed.description = clip(embed.description or "", max(0, DESCRIPTION_MAX - (len(embed) - TOTAL_MAX)))
+        total = len(embed)
+    if total > TOTAL_MAX:
+        embed.description = clip(embed.description or "", max(0, DESCRIPTION_MAX - (total - TOTAL_MAX)))
     return embed

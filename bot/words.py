@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import string
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from babel.dates import format_skeleton
@@ -78,8 +78,16 @@ class _Date:
 
     def __format__(self, spec: str) -> str:
         if spec == "month":
-            return format_skeleton("yMMM", self.value, locale=_BABEL[self.lang])
+            return _month(self.value, self.lang)
         return self.value.isoformat()
+
+
+@lru_cache(maxsize=256)
+def _month(value: dt.date, lang: Lang) -> str:
+    """ "Sep 2026" / "2026年9月": Babel takes ≈25 µs a date, and an answer's dates are its price snapshots'
+    and a few launch dates, the same from answer to answer (issue #24). A date never equals a datetime, so
+    no datetime is answered from a date's entry."""
+    return format_skeleton("yMMM", value, locale=_BABEL[lang])
 
 
 class _Money:
@@ -100,7 +108,15 @@ class _List:
         return _LIST[self.lang].get(spec, _LIST[self.lang][""]).join(self.items)
 
 
+# Values a template formats as they are: most of a message's values. Looked up by exact type before the
+# isinstance checks below, which a number or a name otherwise went through one by one, and before a call
+# (``render`` calls nothing for them; issue #24).
+_PLAIN = frozenset({str, int, float, bool})
+
+
 def _value(value: Any, lang: Lang) -> Any:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, Msg):
         return render(value, lang)
     if isinstance(value, tuple):
@@ -120,21 +136,27 @@ def render(message: Msg, lang: Lang = "en") -> str:
     template = catalog()[message.key][lang]
     if not message.args:
         return template
-    return template.format(
-        **{
-            # a source named in a sentence ("Cloud price: …, {source}") reads in the reader's language where the
-            # citations catalog has it, as a rule's source does
-            name: citation(v, lang) if name == "source" and isinstance(v, str) else _value(v, lang)
+    return template.format_map(
+        {
+            name: v if type(v) in _PLAIN and name != "source" else _argument(name, v, lang)
             for name, v in message.args.items()
         }
     )
+
+
+def _argument(name: str, value: Any, lang: Lang) -> Any:
+    """A message's value as its template formats it. A source named in a sentence ("Cloud price: …,
+    {source}") reads in the reader's language where the citations catalog has it, as a rule's source does."""
+    if name == "source" and isinstance(value, str):
+        return citation(value, lang)
+    return _value(value, lang)
 
 
 def say(lang: Lang, key: str, **values: Any) -> str:
     """The catalog's words for ``key`` in ``lang`` with ``values`` filled in: the bot's own words
     (titles, headers, buttons, errors), which have no Msg of their own."""
     template = catalog()[key][lang]
-    return template.format(**{name: _value(v, lang) for name, v in values.items()}) if values else template
+    return template.format_map({name: _value(v, lang) for name, v in values.items()}) if values else template
 
 
 def english(message: Msg) -> str:
