@@ -1553,6 +1553,13 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         # "Is my 750 W PSU enough for a 4090?": their PSU's verdict is the answer, the sizing its reason.
         yours = msg("advice.power.your_psu", psu=result.psu_w, verdict=result.psu_verdict)
         headline = msg("sentences", items=(yours, headline))
+    if not query.hours_per_day and query.electricity_usd_per_kwh is not None:
+        # "A 4090 at $0.30/kWh: what does running it cost?": the user's price and no hours — the hour at load and a
+        # day around the clock lead (the machine's load, GPU and the rest, as sized above)
+        rate = query.electricity_usd_per_kwh
+        hour = Decimal(result.load_w) / 1000 * rate
+        cost = msg("advice.power.running_cost", load_w=result.load_w, rate=rate.normalize(), hour=hour, day=hour * 24)
+        headline = msg("sentences", items=(cost, headline))
     if query.hours_per_day:
         # Hours a day given: what running it costs is what was asked ("a 4090 24/7, how much?"), so it leads.
         kwh = result.load_w / 1000 * query.hours_per_day * 365

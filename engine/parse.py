@@ -44,6 +44,7 @@ from engine.parse_numbers import (
     resolve_currency,
     take_context,
     take_hourly,
+    take_kwh_price,
     take_percents,
 )
 from engine.parse_vocab import (
@@ -1032,6 +1033,7 @@ class Parser:
         power_limit, psu = find_wattages(scan, vocab)
         hours, hours_guessed = find_hours(scan, vocab)
         take_percents(scan, vocab)
+        kwh_price = take_kwh_price(scan)  # before the hourly price: "$0.30/kWh" is no GPU-hour
         hourly = take_hourly(scan)
         context = take_context(scan)
         # an Apple chip named bare ("M2 32GB", "32G的M1/M2") is a Mac as much as "Mac" or "M2 Max" is
@@ -1110,6 +1112,7 @@ class Parser:
             if (oom := vocab.oom_words.find(words)) and not _supposed(low, oom.start(), vocab)
             else None,
             "cloud_usd_per_hour": hourly,
+            "electricity_usd_per_kwh": _per_kwh_usd(kwh_price),
         }
         fields["precision"] = self.precision(words, mode, ran_out=bool(fields["ran_out"]))
         if fields["ran_out"] and fields["precision"] != self.precision(words, mode):
@@ -2034,6 +2037,15 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
         if chinese or typed_as_name or placed:
             return name
     return None
+
+
+def _per_kwh_usd(price: tuple[Decimal, str] | None) -> Decimal | None:
+    """An electricity price in dollars per kWh (yuan converted at the data's rate), within Query's bounds."""
+    if price is None:
+        return None
+    amount, currency = price
+    usd = exchange_rates().convert(Money(amount=amount, currency=currency), "USD").amount
+    return usd.quantize(Decimal("0.0001")) if 0 < usd <= BOUNDS["electricity_usd_per_kwh"].high else None
 
 
 def _laptop_speed(gpu: Gpu) -> tuple[float, float]:

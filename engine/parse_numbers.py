@@ -285,6 +285,29 @@ def take_hourly(scan: Scan) -> Decimal | None:
     return value if value > 0 else None
 
 
+# An electricity price ("$0.30/kWh", "0.25 per kWh", "每度电0.6元", "电价0.6元/度"): dollars, or yuan (converted)
+_KWH_PRICE = re.compile(
+    r"(?:(?P<usd>\$|us\$|usd\s*))?(?P<a>[0-9]?\.[0-9]{1,4}|[0-9](?:\.[0-9]{1,4})?)\s*"
+    r"(?P<cur>usd|dollars?|元|块|塊)?\s*(?:/|per|an?|each|every|每|一)\s*(?:kwh|kw h|度)(?![a-z])"
+    r"|(?:每|一)度电?\s*(?P<b>[0-9]?\.[0-9]{1,4}|[0-9](?:\.[0-9]{1,4})?)\s*(?:元|块|塊)"
+)
+
+
+def take_kwh_price(scan: Scan) -> tuple[Decimal, str] | None:
+    """The electricity price the text states, as (amount, currency: "USD" or "CNY"), its characters taken (never a
+    budget); None without one. A bare number per kWh is in dollars."""
+    low = scan.low
+    if "kwh" not in low and "度" not in low:
+        return None
+    m = _KWH_PRICE.search(low)
+    if m is None or not scan.free(m.start(), m.end()):
+        return None
+    scan.take(m.start(), m.end())
+    value = Decimal(m.group("a") or m.group("b"))
+    yuan = m.group("b") is not None or (m.group("cur") or "") in ("元", "块", "塊")
+    return (value, "CNY" if yuan else "USD") if value > 0 else None
+
+
 # A context length: "32k context", "128K tokens of context", "context length 8192", "上下文 32k",
 # "max_model_len=16384". The gate: every one has a context word.
 _CONTEXT_WORD = re.compile(r"context|ctx|上下文|max[_\s-]?(?:model[_\s-]?)?len")

@@ -1159,3 +1159,12 @@ def test_a_power_answer_gives_nvidias_required_system_power_beside_the_guides_si
     assert (
         "advice.power.vendor_psu" not in advise(Query(kind="power", gpus=("rtx-4090",), num_gpus=2)).headline.all_keys()
     )
+
+
+def test_an_electricity_price_without_hours_leads_with_the_hour_and_the_day():
+    """ "A 4090 at $0.30/kWh, what does it cost to run?": 650 W under load (450 W + 200 W) × $0.30 = $0.195 an
+    hour, $4.68 a day around the clock."""
+    answer = advise(Query(kind="power", gpus=("rtx-4090",), electricity_usd_per_kwh=Decimal("0.30")))
+    cost = answer.headline["items"][0]
+    assert cost.key == "advice.power.running_cost" and cost["load_w"] == 650
+    assert cost["hour"] == Decimal("0.195") and cost["day"] == Decimal("4.68")

@@ -1658,3 +1658,16 @@ def test_stable_diffusion_without_a_version_on_a_card_asks_what_it_generates() -
     assert (query.kind, query.task, query.model) == ("can_run", "image_generation", None)
     assert q("can my 1060 6gb run stable diffusion 1.5?", standalone=True).model == "sd-1.5"
     assert q("can I train stable diffusion on a 3090?", standalone=True).model == "sd-1.5"
+
+
+@pytest.mark.parametrize(
+    ("text", "usd"),
+    [
+        ("A 4090 at ~350W inference load at $0.30/kWh: what does it cost?", Decimal("0.3")),
+        ("electricity for a 3090 24/7 at 0.25 per kWh?", Decimal("0.25")),
+        ("4090跑一天电费多少钱，每度电0.6元", Decimal("0.6") / Decimal("6.8966")),  # yuan at the data's rate
+    ],
+)
+def test_an_electricity_price_is_read_and_never_a_budget(text: str, usd: Decimal) -> None:
+    query = q(text, standalone=True)
+    assert query.electricity_usd_per_kwh == usd.quantize(Decimal("0.0001")) and query.budget is None
