@@ -1564,7 +1564,9 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         # Hours a day given: what running it costs is what was asked ("a 4090 24/7, how much?"), so it leads.
         kwh = result.load_w / 1000 * query.hours_per_day * 365
         rate = _electricity(query, ctx)
-        cost = msg("advice.note.electricity", hours=query.hours_per_day, kwh=kwh, cost=kwh * float(rate), rate=rate)
+        cost = msg(
+            "advice.note.electricity", hours=query.hours_per_day, kwh=kwh, cost=kwh * float(rate), rate=rate.normalize()
+        )
         headline = msg("sentences", items=(cost, headline))
     rules = (Rule(id="power.psu", text=msg("advice.rule.psu"), source=result.source),)
     # "it restarts under load, 850 W with a 4090": a PSU that meets the load can still trip on the card's brief spikes
