@@ -770,12 +770,17 @@ def _nothing_fits(query: Query, floor_gb: float | None, cheapest: PriceQuote | N
 
 
 def _cheapest_fitting(
-    floor_gb: float | None, query: Query, ctx: AdviceContext, vendor: str | None = None
+    floor_gb: float | None,
+    query: Query,
+    ctx: AdviceContext,
+    vendor: str | None = None,
+    tensor_cores_only: bool = False,
 ) -> PriceQuote | None:
     return cheapest_card(
         floor_gb,
         organization=bool(query.organization),
         vendor=vendor,
+        tensor_cores_only=tensor_cores_only,
         snapshot=ctx.snapshot,
         condition=query.condition,
         overrides=ctx.price_overrides,
@@ -785,15 +790,7 @@ def _cheapest_fitting(
 def _pair_meeting(floor_gb: float, budget: Decimal, query: Query, ctx: AdviceContext) -> Msg | None:
     """ "¥5,000 for local LLMs" buys no 24 GB card: the cheapest two cards (Tensor Cores, NVIDIA unless asked)
     that hold the floor between them within the budget — a model splits over them by layers."""
-    pair = cheapest_card(
-        floor_gb / 2,
-        organization=bool(query.organization),
-        vendor=query.vendor or "nvidia",
-        tensor_cores_only=True,
-        snapshot=ctx.snapshot,
-        condition=query.condition,
-        overrides=ctx.price_overrides,
-    )
+    pair = _cheapest_fitting(floor_gb / 2, query, ctx, vendor=query.vendor or "nvidia", tensor_cores_only=True)
     if pair is None or pair.usd * 2 > budget:
         return None
     gpu = load_catalog().get(pair.gpu_id)

@@ -1374,12 +1374,12 @@ class Parser:
             # "Can my MacBook run Llama 3 8B?": a Mac with no chip or memory said is answered for Macs of three
             # memory sizes, not with a list of NVIDIA cards to buy; the note asks for theirs
             fields["gpus"], fields["gpu_counts"] = MAC_SIZES, (1,) * len(MAC_SIZES)
-        laptop_tiers = kind == "recommend" and "laptop" in reading.signals and not fields.get("gpus")
-        if laptop_tiers:
-            # "best laptop for deep learning under $2,000": a laptop is sold whole, so its GPU has no price to
-            # rank by value; what a buyer chooses between is the newest laptop GPUs by memory, weighed side by side
-            tiers = self._laptop_tiers()
-            fields["gpus"], fields["gpu_counts"] = tiers, (1,) * len(tiers)
+        # "best laptop for deep learning under $2,000": a laptop is sold whole, so its GPU has no price to rank by
+        # value; what a buyer chooses between is the newest laptop GPUs by memory, weighed side by side
+        wants_laptop = kind == "recommend" and "laptop" in reading.signals and not fields.get("gpus")
+        laptop_tiers = self._laptop_tiers() if wants_laptop else ()
+        if laptop_tiers:  # (none in a catalog without GeForce laptop parts)
+            fields["gpus"], fields["gpu_counts"] = laptop_tiers, (1,) * len(laptop_tiers)
         fields["min_memory_gb"] = _min_memory(reading.memory, reading.mentions, kind)
         # "SDXL LoRA is extremely slow on my 4090, why?": the spec card gives the card's speed; what else makes a
         # run slow comes with it
@@ -1445,7 +1445,7 @@ class Parser:
                 *((msg("parse.note.reserved", **RESERVED_SOURCES),) if _reserved(reading, kind) else ()),
                 *((msg("parse.note.one_gpu", source=DEVICES_SOURCE),) if _one_gpu_used(reading, kind) else ()),
                 *((msg("parse.note.nvlink"),) if kind != "explain" and reading.topic == "nvlink" else ()),
-                *((self._laptop_note(fields["gpus"]),) if laptop_tiers else ()),
+                *((self._laptop_note(laptop_tiers),) if laptop_tiers else ()),
                 *self._unpriced_provider(reading, kind),
                 *(msg("parse.note.not_out_yet", name=name.upper().replace(" TI", " Ti")) for name in future),
             ),

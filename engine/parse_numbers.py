@@ -287,7 +287,7 @@ def take_hourly(scan: Scan) -> Decimal | None:
 
 # An electricity price ("$0.30/kWh", "0.25 per kWh", "每度电0.6元", "电价0.6元/度"): dollars, or yuan (converted)
 _KWH_PRICE = re.compile(
-    r"(?:(?P<usd>\$|us\$|usd\s*))?(?P<a>[0-9]?\.[0-9]{1,4}|[0-9](?:\.[0-9]{1,4})?)\s*"
+    r"(?:\$|us\$|usd\s*)?(?P<a>[0-9]?\.[0-9]{1,4}|[0-9](?:\.[0-9]{1,4})?)\s*"
     r"(?P<cur>usd|dollars?|元|块|塊)?\s*(?:/|per|an?|each|every|每|一)\s*(?:kwh|kw h|度)(?![a-z])"
     r"|(?:每|一)度电?\s*(?P<b>[0-9]?\.[0-9]{1,4}|[0-9](?:\.[0-9]{1,4})?)\s*(?:元|块|塊)"
 )
