@@ -1279,16 +1279,22 @@ def named_setups(query: Query) -> list[tuple[Gpu, int]]:
     return out
 
 
-# "What can my card do?": reference models per use, smallest first (the largest that fits is the answer).
+# "What can my card do?": reference models per use, smallest first (the largest that fits is the answer). The small
+# Llama 3.2 models are there so that a 2-6 GB card is told what it does run (a 3B chat model at 4-bit), not "none".
 # A use's precision is fixed where the use names one (LoRA on a BF16 base, QLoRA's NF4, full fine-tuning in
 # BF16 mixed precision); inference walks down the quality ladder to the best rung that fits.
 CARD_MODELS: tuple[
     tuple[Literal["chat", "image", "qlora", "lora", "full_finetune"], Mode, str | None, tuple[str, ...]], ...
 ] = (
-    ("chat", "inference", None, ("llama-3.1-8b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.3-70b")),
+    (
+        "chat",
+        "inference",
+        None,
+        ("llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.3-70b"),
+    ),
     ("image", "inference", None, ("sd-1.5", "sdxl", "flux-1-dev")),
-    ("qlora", "qlora", "nf4", ("llama-3.1-8b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.3-70b")),
-    ("lora", "lora", "bf16", ("llama-3.2-3b", "llama-3.1-8b", "qwen2.5-14b")),
+    ("qlora", "qlora", "nf4", ("llama-3.2-3b", "llama-3.1-8b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.3-70b")),
+    ("lora", "lora", "bf16", ("llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b", "qwen2.5-14b")),
     ("full_finetune", "full_finetune", "bf16", ("qwen2.5-0.5b", "qwen2.5-1.5b", "llama-3.2-3b", "llama-3.1-8b")),
 )
 
@@ -1840,10 +1846,10 @@ def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -
     if setups:
         gpu, count = setups[0]
         rows = card_capabilities(gpu, count)
-        tiny = task is None and query.mode is None and not any(r.verdict.fits for r in rows)
+        tiny = task is None and query.mode is None and not any(r.verdict.fits for r in rows if r.use != "chat")
         if tiny:
-            # "Is a GT 1030 usable for deep learning?": a card that runs none of the reference models
-            # is weighed against the guide's most lenient floor, learning's, not against LLMs.
+            # "Is a GT 1030 usable for deep learning?": a card that makes no image and fine-tunes nothing (a small
+            # chat model at 4-bit at most) is weighed against the guide's most lenient floor, learning's.
             task, floor = "learning", memory_floor("learning")
         need = _stated_need(query, setups)
         lean = gpu.memory_gb >= need if need is not None else _card_lean(gpu.memory_gb, rows, floor, task)

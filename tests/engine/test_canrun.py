@@ -438,6 +438,7 @@ def _spread() -> list[object]:
         assess(q(model="Mixtral")),  # a family, no card: its smallest member
         assess(q(model="llama", gpus=("rtx-3090",))),  # no generation guessed: did you mean …?
         assess(q(min_memory_gb=12, num_gpus=2)),  # bare memory sizes: what they hold, no speed
+        assess(q(min_memory_gb=1)),  # too small for even a 1B chat model
         assess(q(task="llm_finetune", gpus=("rtx-3060-12gb",))),  # fine-tuning leads: QLoRA and LoRA sizes
         assess(q(task="llm_finetune", gpus=("gtx-1060-6gb",))),  # too small for an 8B QLoRA
         assess(q(task="llm_finetune", mode="full_finetune", gpus=("rtx-3090",))),  # full fine-tuning leads
@@ -1466,3 +1467,19 @@ def test_lora_asked_in_8bit_checks_an_8bit_base():
     assert "LoRA on an 8-bit base" in english(report.headline)
     assert parse("Can I train the LoRA in 8bit so that my 3090 can train LLaMA 13B?").query.precision == "int8"
     assert parse("lora fine-tune llama 3 8b on my 4070, fp16?").query.precision is None  # LoRA's own 16 bits
+
+
+def test_a_small_card_is_told_which_small_chat_model_it_runs():
+    # "What can my GTX 1650 4GB run?": a 3B chat model at 5-bit (4.0 GiB with its cache and runtime), not "no LLM";
+    # an 8B does not fit at any rung. A 2 GB card still runs a 1B model at 4-bit.
+    from engine.canrun import card_capabilities
+
+    rows = card_capabilities(load_catalog().get("gtx-1650"))
+    chat = {r.model_id: r.verdict for r in rows if r.use == "chat"}
+    assert chat["llama-3.2-3b"].fits and chat["llama-3.2-3b"].precision == "q5_k_m"
+    assert chat["llama-3.2-3b"].need_gib == pytest.approx(4.0, abs=0.05)
+    assert not chat["llama-3.1-8b"].fits
+    small = {r.model_id: r.verdict for r in card_capabilities(load_catalog().get("gt-1030")) if r.use == "chat"}
+    assert small["llama-3.2-1b"].fits and small["llama-3.2-1b"].precision == "q4_k_m" and not small["llama-3.2-3b"].fits
+    report = assess(q(gpus=("gtx-1650",), task="llm_inference"))
+    assert report.lean is True and report.headline.key == "canrun.sentences"
