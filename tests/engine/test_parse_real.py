@@ -799,6 +799,9 @@ def test_asking_for_a_cards_specs_gets_its_spec_card(text: str) -> None:
         "双卡训练FooNet比单卡没有快多少，为什么？",
         "换成4块3090以后训练速度并没有提升，什么原因？",
         "training on 2 RTX 3090s is no faster than on one, why?",
+        # or asked before buying a second
+        "Would two 3090s train faster than one?",
+        "两张4090训练比一张快多少？",
     ],
 )
 def test_several_cards_slower_than_one_asks_the_guide_on_multi_gpu(text: str) -> None:
