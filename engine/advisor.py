@@ -1912,6 +1912,7 @@ def _expected_decode(query: Query, card: Gpu, ctx: AdviceContext) -> tuple[Msg, 
         ),
         snapshot=ctx.snapshot,
         mode=query.mode,
+        precision=query.precision,  # "Nemo 12B at 4-bit on a T4 is slow": the speed at the precision they run
     )
     verdict = report.verdicts[0] if report.verdicts and report.model and report.model.kind == "llm" else None
     if verdict is not None and verdict.fits and verdict.training is not None:

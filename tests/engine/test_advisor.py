@@ -1075,6 +1075,10 @@ def test_a_spec_card_asked_about_an_llm_says_how_fast_the_card_decodes_it():
     )
     trains = advise(Query(kind="info", gpus=("rtx-3090",), model="Qwen2-7B", mode="lora"))
     assert "advice.info.expected_decode" not in trains.headline.all_keys()
+    # at the precision the user runs it ("Qwen2-7B at 4-bit is slow on my 3090"): about twice BF16's speed
+    four = advise(Query(kind="info", gpus=("rtx-3090",), model="Qwen2-7B", precision="int4"))
+    (at4,) = [m for m in four.headline.args["items"] if m.key == "advice.info.expected_decode"]
+    assert english(at4.args["precision"]) == "INT4" and at4.args["low"] > 1.5 * said.args["low"]
 
 
 def test_an_intel_card_in_a_recommendation_comes_with_what_runs_on_it():
