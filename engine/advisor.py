@@ -51,7 +51,15 @@ from engine.performance import compare, relative_speed, speed
 from engine.power import SUGGESTED_CUT_W, plan, power_limit_tradeoff
 from engine.query import BOUNDS, Objective, Query, Task
 from engine.specs import WORKLOADS, CloudInstance, Gpu, Workload
-from engine.support import SYSMEM_FALLBACK_SOURCE, caveats_for, first_build, software_caveats, software_notes
+from engine.support import (
+    NO_BF16_SOURCE,
+    SYSMEM_FALLBACK_SOURCE,
+    caveats_for,
+    first_build,
+    missing_precision,
+    software_caveats,
+    software_notes,
+)
 from engine.waiting import wait_messages
 
 # Local LLM use is batch-1 chat: bandwidth-bound decode (issue 21 item 4); "8-bit inference" stays for
@@ -1748,6 +1756,10 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
     )
     caveats = caveats_for(query.gpus)  # what the named GPUs run, where that limits them
     catalog = load_catalog()
+    lacks = next((m for g in query.gpus[:2] if (m := missing_precision(catalog.get(g), query.precision))), None)
+    if lacks is not None:  # "Llama 3 8B in BF16 on my T4?": it has no BF16, so FP16 it is
+        caveats = (lacks, *caveats)
+        rules = (*rules, *_precision_rules(lacks))
     if report.unresolved is None and query.task != "llm_inference":
         # "Does ComfyUI support the 5070 Ti?": whatever runs on a Blackwell card needs a PyTorch new enough for it
         # (a project we cannot size says it in its headline; chat with an LLM runs on llama.cpp's own builds)
@@ -1837,7 +1849,12 @@ def info(query: Query, ctx: AdviceContext) -> Answer:
     card = load_catalog().get(query.gpus[0])
     software = software_notes(card)  # what runs on it today: leads, since "is it supported?" is asked most
     verdicts = _library_verdicts(query)[:1]  # "does vLLM run on my P40?": the library asked about, first
-    said = [*(m for v in verdicts for m in v.said), msg("advice.info.headline", software=software[0])]
+    lacks = missing_precision(card, query.precision)  # "V100 不支持BF16？": the card's architecture answers
+    said = [
+        *(m for v in verdicts for m in v.said),
+        *((lacks,) if lacks else ()),
+        msg("advice.info.headline", software=software[0]),
+    ]
     # Then how fast it is, which "is 50 fps normal on my 2080 Ti?" weighs against: against the reference card,
     # or, for the reference card itself (1.00× says nothing), against the card most often weighed beside it.
     yardstick = ctx.reference_gpu if card.id != ctx.reference_gpu else SECOND_REFERENCE
@@ -1873,8 +1890,15 @@ def info(query: Query, ctx: AdviceContext) -> Answer:
         headline=msg("sentences", items=tuple(said)),
         spec=card,
         caveats=software[1:],
-        rules=_library_rules(verdicts),
+        rules=(*_library_rules(verdicts), *_precision_rules(lacks)),
     )
+
+
+def _precision_rules(lacks: Msg | None) -> tuple[Rule, ...]:
+    """Where "this card has no BF16 / FP8" comes from, when an answer says it."""
+    if lacks is None:
+        return ()
+    return (Rule(id="support.precision", text=msg("advice.rule.precision_hardware"), source=NO_BF16_SOURCE),)
 
 
 def _library_verdicts(query: Query) -> tuple[LibraryVerdict, ...]:

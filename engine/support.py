@@ -36,6 +36,25 @@ def precisions(gpu: Gpu, arch: Architecture) -> tuple[Precision, ...]:
     return tuple(out)
 
 
+# Where "this card has no BF16" is settled for a user: vLLM's own refusal, which says what to do instead
+NO_BF16_SOURCE = (
+    "vLLM's dtype check (vllm/worker/worker.py): BF16 needs compute capability 8.0 or higher, float16 (--dtype=half) "
+    "instead; guide 2023 §features of newer generations: BF16 keeps FP32's range, FP16 needs loss scaling"
+)
+
+
+def missing_precision(gpu: Gpu, precision: str | None) -> Msg | None:
+    """ "V100 不支持BF16？", "bf16 on my 2080 Ti?": a card whose architecture has no BF16 (NVIDIA before Ampere)
+    or no FP8 (before Ada and Hopper), asked about that precision, is told so and what runs instead."""
+    if precision not in ("bf16", "fp8") or gpu.vendor != "nvidia":  # others' BF16 and FP8 are their own stories
+        return None
+    arch = load_catalog().architectures[gpu.architecture]
+    has = arch.features.bf16 if precision == "bf16" else gpu.has_tensor_cores and arch.features.fp8
+    if has:
+        return None
+    return msg(f"support.no_{precision}", gpu=gpu.short_name, arch=arch.name)
+
+
 def _arch_name(gpu: Gpu) -> str:
     return load_catalog().architectures[gpu.architecture].name
 

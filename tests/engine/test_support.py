@@ -18,7 +18,7 @@ from engine.message import Msg
 from engine.money import Money
 from engine.performance import WORKLOADS, estimate
 from engine.query import Query
-from engine.support import caveats_for, software_caveats, software_notes
+from engine.support import caveats_for, missing_precision, software_caveats, software_notes
 
 LANGS = ("en", "zh-Hant", "zh-Hans")
 
@@ -345,3 +345,35 @@ def test_older_cards_and_gb10_carry_no_first_build_note(gpu):
 def test_a_can_run_answer_on_a_blackwell_card_carries_its_first_pytorch(query, said):
     caveats = [m.key for m in advise(query).caveats]
     assert ("support.cuda.first_build" in caveats) is said, caveats
+
+
+@pytest.mark.parametrize(
+    ("gpu_id", "precision", "key"),
+    [
+        ("v100-32gb", "bf16", "support.no_bf16"),  # Volta: no BF16 ("V100 不支持BF16？")
+        ("t4", "bf16", "support.no_bf16"),  # Turing
+        ("a100-40gb-pcie", "bf16", None),  # Ampere has it
+        ("rtx-3090", "fp8", "support.no_fp8"),  # FP8 Tensor Cores came with Ada and Hopper
+        ("rtx-4090", "fp8", None),
+        ("h100-sxm", "fp8", None),
+        ("v100-32gb", "fp16", None),  # every card runs FP16
+        ("rx-7900-xtx", "fp8", None),  # another vendor's precisions are not NVIDIA's story
+    ],
+)
+def test_a_precision_the_cards_architecture_lacks_is_said(gpu_id: str, precision: str, key: str | None) -> None:
+    said = missing_precision(load_catalog().get(gpu_id), precision)
+    assert (said.key if said else None) == key
+
+
+def test_asked_about_bf16_on_a_v100_the_answer_leads_with_fp16_instead() -> None:
+    # "Tesla V100 不支持BF16（报错…计算能力8.0以上）": the spec card leads with why and what to run instead,
+    # citing vLLM's own check; a can-run answer at BF16 on a T4 carries it as a caveat
+    info = advise(Query(kind="info", gpus=("v100-32gb",), precision="bf16"))
+    first = info.headline.args["items"][0]
+    assert first.key == "support.no_bf16" and "--dtype half" in english(first)
+    assert "support.precision" in [r.id for r in info.rules]
+    assert "没有 BF16" in render(first, "zh-Hans")
+    run = advise(Query(kind="can_run", gpus=("t4",), model="llama-3-8b", precision="bf16"))
+    assert run.caveats[0].key == "support.no_bf16"
+    ampere = advise(Query(kind="can_run", gpus=("a100-40gb-pcie",), model="llama-3-8b", precision="bf16"))
+    assert "support.no_bf16" not in [c.key for c in ampere.caveats]
