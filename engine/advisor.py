@@ -1012,8 +1012,11 @@ def _holds_model(query: Query, ids: tuple[str, ...], counts: tuple[int, ...]) ->
         return []
     out = []
     for gpu_id, count in zip(ids, counts, strict=True):
-        report = assess(
-            query.model_copy(update={"kind": "can_run", "gpus": (gpu_id,), "gpu_counts": (count,), "num_gpus": None})
+        report = assess(  # at the mode, precision and context the user stated ("a 65B at 4-bit: M2 Ultra or A6000?")
+            query.model_copy(update={"kind": "can_run", "gpus": (gpu_id,), "gpu_counts": (count,), "num_gpus": None}),
+            mode=query.mode,
+            precision=query.precision,
+            context=query.context_tokens,
         )
         if report.model is None or not report.verdicts:
             return []
@@ -1027,7 +1030,12 @@ def _model_need(query: Query) -> tuple[float | None, tuple[Msg, ...]]:
     needs for it (its smallest rung, as can-run works it out), and the note that says so."""
     if not query.model:
         return None, ()
-    report = assess(query.model_copy(update={"kind": "can_run", "gpus": (), "gpu_counts": (), "min_memory_gb": None}))
+    report = assess(
+        query.model_copy(update={"kind": "can_run", "gpus": (), "gpu_counts": (), "min_memory_gb": None}),
+        mode=query.mode,
+        precision=query.precision,
+        context=query.context_tokens,
+    )
     if not report.needs or report.model is None:
         return None, ()
     least = min(report.needs, key=lambda n: n.gib)

@@ -141,6 +141,10 @@ def test_a_compare_for_a_named_model_picks_among_the_setups_that_hold_it():
     none = advise(Query(kind="compare", gpus=("rtx-3060-12gb", "rtx-4060-ti-16gb"), model="llama 3.3 70b"))
     assert none.comparison.pick is None
     assert english(none.headline).startswith("None of these holds Llama 3.3 70B; RTX 4060 Ti 16GB comes closest")
+    # At the precision the user states ("a 65B at 4-bit: M2 Ultra or A6000?"): each setup runs it at INT4, not
+    # at the best rung each holds (FP16 on the Mac's 144 GB share, Q5_K_M on the A6000)
+    four = advise(Query(kind="compare", gpus=("apple-m2-ultra-192gb", "rtx-a6000"), model="65B", precision="int4"))
+    assert [english(r).split(": ")[1] for r in four.headline["items"][1:]] == ["Yes, at INT4", "Yes, at INT4"]
 
 
 def test_cloud_vs_buy_uses_hours_and_says_its_assumption():
