@@ -348,7 +348,8 @@ def _unpriced_card(query: Query, ctx: AdviceContext) -> Answer:
     headline = msg("sentences", items=(does.headline, said, market.headline))
     own = (*((msg("advice.caveat.no_tensor_cores"),) if not card.has_tensor_cores else ()), *does.caveats)
     caveats = (*own, *(c for c in market.caveats if c not in own))  # what limits the card first
-    return market.model_copy(update={"query": query, "headline": headline, "caveats": caveats})
+    # what the card runs (its table, and the yes or no its headline gives) comes with the market's best buys
+    return market.model_copy(update={"query": query, "headline": headline, "caveats": caveats, "can_run": does.can_run})
 
 
 def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = None) -> Answer:
