@@ -327,6 +327,7 @@ def decode_speed(
     split: Split = "tensor",
     offload_gb: float = 0.0,
     ram_gbs: float = RAM_BANDWIDTH_GBS,
+    moe_share: bool = True,
 ) -> SpeedRange | None:
     """Tokens per second while generating, summed over ``batch`` sequences; None without a KV cache.
 
@@ -338,9 +339,11 @@ def decode_speed(
     The range is that point scaled by the 10th-90th percentile of the fit's residuals. A layer split
     (``pipeline``) runs the cards one after another: the sum of per-card times is one card's time for
     all the bytes, so it is never faster than one card. ``offload_gb`` of weights kept in system RAM
-    are read at ``ram_gbs`` (llama.cpp's CPU offload).
+    are read at ``ram_gbs`` (llama.cpp's CPU offload). An MoE model's range is scaled by the share of that
+    estimate its routed experts reach in published runs (``moe_share``; engine.moe_decode).
     """
     from engine.calibration import decode_calibration
+    from engine.moe_decode import moe_decode_share
 
     spec, card = resolve_model(model), _card(gpu)
     if not has_kv_cache(spec):
@@ -399,6 +402,12 @@ def decode_speed(
         basis = clauses(basis, msg("canrun.basis.decode_offload", gb=offload / GB, ram_gbs=ram_gbs))
     low = min(point * spread[0], rate(fraction, ALL_REDUCE_S[0], overhead))
     high = max(point * spread[1], rate(fraction, ALL_REDUCE_S[1], overhead))
+    if moe_share and spec.active_params_b is not None:  # routed experts reach less than a dense model's weights
+        moe = moe_decode_share()
+        low, high = low * moe.point, high * moe.point
+        basis = clauses(
+            basis, msg("canrun.basis.decode_moe", share=moe.point, rows=moe.rows, low=moe.low, high=moe.high)
+        )
     bound = batch / ((weight_bytes - offload + kv) * share / (card.bandwidth_gbs * GB) + cpu_seconds)
     return SpeedRange(
         low=min(low, bound),
