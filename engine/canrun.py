@@ -59,7 +59,7 @@ from engine.performance import RelativeSpeed, scaling_efficiency
 from engine.power import plan
 from engine.query import Query
 from engine.specs import Gpu
-from engine.support import EGPU_SOURCE, first_build, mac_and_nvidia
+from engine.support import EGPU_SOURCE, first_build, mac_and_nvidia, runs_cuda_projects
 
 # Single-stream decoding reaches 60-80 % of peak memory bandwidth in llama.cpp, vLLM and
 # TensorRT-LLM measurements of memory-bound matmuls; the range is the answer, not its middle.
@@ -2201,6 +2201,13 @@ def assess(
             # the user's own report that it ran out of memory (then the card's lean is already a no).
             known_floor = card.floor is not None and card.floor.task in _NOT_LLM_TASKS
             lean = card.lean if known_floor or query.ran_out else None
+            # "Can ComfyUI-nunchaku use my Arc B580?", "摩尔S80能用Saber-Translator吗": a project we do not know on
+            # a card without CUDA is, as shipped, most likely not for it — said, and the lean a no
+            first = named_setups(query)[:1]
+            no_cuda = [g for g, _ in first if g.platform != "unified_memory" and runs_cuda_projects(g) is False]
+            if no_cuda and not query.ran_out:
+                headline = _sentences(headline, msg("canrun.project.no_cuda", project=text, gpu=no_cuda[0].short_name))
+                lean = False
             stand_in = (
                 lean is None
                 and not query.ran_out

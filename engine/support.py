@@ -165,6 +165,16 @@ def software_notes(gpu: Gpu) -> tuple[Msg, ...]:
     return (_backend(gpu), *extra)
 
 
+def runs_cuda_projects(gpu: Gpu) -> bool | None:
+    """Whether a project written for CUDA runs on ``gpu`` as shipped: yes on NVIDIA; no on Intel's GPUs and Moore
+    Threads' (PyTorch's XPU backend and torch_musa need the project to target them); unsaid elsewhere — on AMD,
+    ROCm's PyTorch answers to ``torch.cuda`` and pure-PyTorch code often runs; Apple's MPS, Ascend and Cambricon
+    are targeted by many projects (the large Chinese frameworks adapt to Ascend themselves)."""
+    if gpu.vendor == "nvidia":
+        return True
+    return False if gpu.vendor in ("intel", "moore_threads") else None
+
+
 def limited(gpu: Gpu) -> bool:
     """Whether the card runs less than today's official PyTorch builds for its vendor, or none of
     CUDA (the caveat an answer about it should carry)."""

@@ -439,6 +439,7 @@ def _spread() -> list[object]:
         assess(q(model="llama", gpus=("rtx-3090",))),  # no generation guessed: did you mean …?
         assess(q(min_memory_gb=12, num_gpus=2)),  # bare memory sizes: what they hold, no speed
         assess(q(min_memory_gb=1)),  # too small for even a 1B chat model
+        assess(q(model="FooDiffusionPlugin", gpus=("arc-b580",))),  # a project we do not know, on a card without CUDA
         assess(q(task="llm_finetune", gpus=("rtx-3060-12gb",))),  # fine-tuning leads: QLoRA and LoRA sizes
         assess(q(task="llm_finetune", gpus=("gtx-1060-6gb",))),  # too small for an 8B QLoRA
         assess(q(task="llm_finetune", mode="full_finetune", gpus=("rtx-3090",))),  # full fine-tuning leads
@@ -1483,3 +1484,19 @@ def test_a_small_card_is_told_which_small_chat_model_it_runs():
     assert small["llama-3.2-1b"].fits and small["llama-3.2-1b"].precision == "q4_k_m" and not small["llama-3.2-3b"].fits
     report = assess(q(gpus=("gtx-1650",), task="llm_inference"))
     assert report.lean is True and report.headline.key == "canrun.sentences"
+
+
+def test_a_project_we_do_not_know_on_a_card_without_cuda_is_a_no_as_shipped():
+    # "Can the ComfyUI-nunchaku plugin be used with the Arc B580?", "摩尔S80能用 Saber-Translator 吗？": most such
+    # projects are written for CUDA, which neither card has, so the verdict is no unless the project says
+    # otherwise; on NVIDIA, and on AMD (ROCm's PyTorch answers to torch.cuda) or Ascend (which the large Chinese
+    # frameworks target themselves), the project is not prejudged
+    for gpu in ("arc-b580", "mtt-s80"):
+        report = assess(q(model="FooDiffusionPlugin", gpus=(gpu,)))
+        assert report.lean is False
+        assert "canrun.project.no_cuda" in report.headline.all_keys()
+    for gpu in ("rtx-4090", "rx-7900-xtx"):
+        report = assess(q(model="FooDiffusionPlugin", gpus=(gpu,)))
+        assert "canrun.project.no_cuda" not in report.headline.all_keys()
+    said = assess(q(model="FooDiffusionPlugin", gpus=("arc-b580",))).headline
+    assert "没有 CUDA" in render(said, "zh-Hans")
