@@ -455,6 +455,18 @@ def test_lora_denied_is_a_full_fine_tune(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "mode"),
+    [
+        ("Is 4x H100 enough to finetune Mistral 7B with Megatron-LM?", "full_finetune"),  # Megatron trains every weight
+        ("用 Megatron 微调 Qwen 14B 需要几张 A800？", "full_finetune"),
+        ("pretrain a 1B model with Megatron on 8 GPUs", "pretrain"),  # pretraining stays pretraining
+    ],
+)
+def test_fine_tuning_with_megatron_is_a_full_fine_tune(text: str, mode: str) -> None:
+    assert q(text).mode == mode
+
+
+@pytest.mark.parametrize(
     ("text", "precision"),
     [
         ("Mac Studio 192GB, a 120B model at 8-bit?", "int8"),
