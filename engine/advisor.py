@@ -886,8 +886,18 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
     by_layers = workload == "decode"
     held = [g.memory_gb * (n if by_layers else 1) for g, n in zip(gpus, counts, strict=True)]
     fits = [v.fits for v in holds] if holds else [need is None or gb >= need for gb in held]
+    # the guide's floor, no size the user stated, for work that is no LLM's (there memory says which models fit)
+    floor_only = need is not None and need != query.min_memory_gb and not (query.task or "").startswith("llm")
     pick, verdict, excluded = _verdict(
-        label, [g.memory_gb for g in gpus], main.speeds, values, workload, fits, need, holds[0].model if holds else None
+        label,
+        [g.memory_gb for g in gpus],
+        main.speeds,
+        values,
+        workload,
+        fits,
+        need,
+        holds[0].model if holds else None,
+        floor_only=floor_only,
     )
     comparison = Comparison(
         gpu_ids=tuple(ids),
@@ -1069,15 +1079,32 @@ def _verdict(
     fits: list[bool],
     need: float | None,
     model: Msg | str | None = None,
+    floor_only: bool = False,
 ) -> tuple[int | None, Msg, list[Msg]]:
     """(the pick's index, the verdict, setups left out): the pick is among the setups that hold the
-    named ``model`` (or have the ``need`` GB per GPU), as ``fits`` says."""
+    named ``model`` (or have the ``need`` GB per GPU), as ``fits`` says. ``floor_only``: the need is the
+    guide's floor for the work, not one the user stated."""
     fitting = [i for i in range(len(label)) if fits[i]]
     excluded = [label[i] for i in range(len(label)) if i not in fitting]
     if not fitting:
         closest = max(range(len(label)), key=lambda i: (memory_gb[i], speeds[i]))  # equal memory: the faster
         if model is not None:
             return None, msg("advice.compare.verdict.none_hold", model=model, closest=label[closest]), excluded
+        quickest = max(range(len(label)), key=lambda i: speeds[i])
+        if floor_only and workload != "decode" and quickest != closest:
+            # "Which is faster for transformers, a 1080 Ti or a 2080?": below the guide's floor both make do with
+            # smaller batches, so the guide's floor does not choose between them; speed picks, memory is said
+            said = msg(
+                "advice.compare.verdict.none_fit_speed",
+                fastest=label[quickest],
+                ratio=speeds[quickest] / speeds[closest],
+                roomy=label[closest],
+                workload=msg(f"workload.{workload}"),
+                roomy_gb=memory_gb[closest],
+                fast_gb=memory_gb[quickest],
+                gb=need,
+            )
+            return quickest, said, excluded
         return closest, msg("advice.compare.verdict.none_fit", gb=need, closest=label[closest]), excluded
     if model is not None and len(fitting) == 1:
         return fitting[0], msg("advice.compare.verdict.only_one", pick=label[fitting[0]], model=model), excluded

@@ -291,6 +291,16 @@ def test_when_no_setup_has_the_memory_the_verdict_says_so():
     c = advise(Query(kind="compare", task="llm_finetune", gpus=("rtx-3060-12gb", "rtx-3070"))).comparison
     assert c.pick == 0 and c.verdict.key == "advice.compare.verdict.none_fit"  # picked: the closest
     assert english(c.verdict["closest"]) == "RTX 3060 12GB" and c.verdict["gb"] == 24
+    # For work that is no LLM's, below the guide's floor the floor does not choose: speed picks, and memory is said
+    # ("which is faster for transformers, a 1080 Ti or a 2080?")
+    bert = advise(Query(kind="compare", task="nlp", gpus=("gtx-1080-ti", "rtx-2080"))).comparison
+    assert bert.pick == 1 and bert.verdict.key == "advice.compare.verdict.none_fit_speed"
+    assert english(bert.verdict).startswith("Pick RTX 2080 for speed: ") and "(11 GB against 8)" in english(
+        bert.verdict
+    )
+    # …unless the user stated the memory: then the closest to it
+    stated = advise(Query(kind="compare", task="nlp", min_memory_gb=12, gpus=("gtx-1080-ti", "rtx-2080"))).comparison
+    assert stated.pick == 0 and stated.verdict.key == "advice.compare.verdict.none_fit"
 
 
 def test_a_budget_buys_the_strongest_setup_with_the_best_value_beside_it():

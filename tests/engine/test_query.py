@@ -370,6 +370,7 @@ def _answers() -> list:
     asked = [
         (q(kind="recommend"), None),
         (q(kind="info", gpus=("v100-32gb",), precision="bf16"), None),  # a precision its architecture lacks
+        (q(kind="compare", task="nlp", gpus=("gtx-1080-ti", "rtx-2080")), None),  # below the floor: speed picks
         (q(kind="recommend", task="kaggle"), None),
         (q(kind="recommend", task="kaggle", budget=usd(500), hours_per_day=1, cloud_interest=True), None),
         (q(kind="recommend", task="kaggle", budget=usd(1500)), old),
