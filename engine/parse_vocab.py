@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, reduce
 from itertools import accumulate
-from operator import add, itemgetter, or_
+from operator import itemgetter, or_
 from re import _constants as _sre_constants  # type: ignore[attr-defined]  # for anchors of raw entries
 from re import _parser as _sre_parser  # type: ignore[attr-defined]
 from typing import Any, Protocol
@@ -93,14 +93,14 @@ class Words:
         bits = list(map(memo.get, words))
         if None in bits:
             bits = [memo[w] if w in memo else _word_bits(w, memo) for w in words]
-        pairs = set(map(add, low, low[1:]))  # every two characters in a row
-        needles = _NEEDLE_GATES
-        for pair in needles.keys() & pairs:  # strings a raw entry starts with or holds, anywhere
-            for needle, needle_bits in needles[pair]:
-                if needle in low:
-                    opened |= needle_bits
-        if not low.isascii():  # two characters a phrase in Chinese starts with (see _leading_pair)
-            opened = reduce(or_, map(_PAIR_GATES.__getitem__, _PAIR_GATES.keys() & pairs), opened)
+        # strings written anywhere: what a raw entry starts with or holds, the first two characters of a phrase
+        # in Chinese (see _leading_pair)
+        latin, others, needle_bits = _needles(count)
+        for needles in (latin,) if low.isascii() else (latin, others):
+            found = needles.search(low)
+            while found is not None:  # the longest needle at each place one starts (see _needle_gates)
+                opened |= needle_bits[found.group()]
+                found = needles.search(low, found.start() + 1)
         self.opened = reduce(or_, bits, opened)
 
     @property
@@ -119,10 +119,9 @@ _FIRST_FOUR, _FIRST_THREE, _FIRST_TWO = itemgetter(slice(4)), itemgetter(slice(3
 _CHAR_GATES: dict[str, int] = {}
 _PREFIX_GATES: dict[str, int] = {}
 _TOKEN_GATES: dict[str, int] = {}
-_PAIR_GATES: dict[str, int] = {}
-# Needles by their first two characters, which the text must have for one to be in it: most needles are
-# then never looked for (a dict replaced whole, as it is read while a gate is made)
-_NEEDLE_GATES: dict[str, tuple[tuple[str, int], ...]] = {}
+_NEEDLES: dict[str, int] = {}  # a string written anywhere (a pair, or a needle) → the bits it opens
+# _needle_gates of _NEEDLES, and how many gates were given out when it was made (see _needles); replaced whole
+_NEEDLE_GATES: tuple[int, re.Pattern[str], re.Pattern[str], dict[str, int]] = (0, NEVER, NEVER, {})
 _GATES = [0]  # how many bits are given out
 _UNGATED = -1  # every bit: a part that is always searched
 _WORD_BITS: dict[str, int] = {}  # a word → the bits it opens, remembered (see Words)
@@ -145,25 +144,46 @@ def _new_gate(
     as a whole word, or by any of ``pairs`` or ``needles`` written anywhere (see :attr:`Words.opened`).
     The tables are filled and the remembered words dropped before the bit counts: a text read
     meanwhile finds the gate open, or the tables complete."""
-    global _WORD_BITS, _NEEDLE_GATES
+    global _WORD_BITS
     bit = 1 << _GATES[0]
     for anchor in anchors:
         table = _CHAR_GATES if len(anchor) == 1 else _PREFIX_GATES
         table[anchor] = table.get(anchor, 0) | bit
-    for table, keys in ((_TOKEN_GATES, tokens), (_PAIR_GATES, pairs)):
+    for table, keys in ((_TOKEN_GATES, tokens), (_NEEDLES, pairs), (_NEEDLES, needles)):
         for key in keys:
             table[key] = table.get(key, 0) | bit
-    table = {needle: needle_bits for group in _NEEDLE_GATES.values() for needle, needle_bits in group}
-    for needle in needles:  # one character is a character gate: the needles are looked up by two
-        gates = _CHAR_GATES if len(needle) == 1 else table
-        gates[needle] = gates.get(needle, 0) | bit
-    by_pair: dict[str, list[tuple[str, int]]] = {}
-    for needle, needle_bits in table.items():
-        by_pair.setdefault(needle[:2], []).append((needle, needle_bits))
-    _NEEDLE_GATES = {pair: tuple(group) for pair, group in by_pair.items()}
     _WORD_BITS = {}
     _GATES[0] += 1
     return bit
+
+
+def _needles(count: int) -> tuple[re.Pattern[str], re.Pattern[str], dict[str, int]]:
+    """:func:`_needle_gates` for the ``count`` gates given out so far, made again only after a new gate:
+    once, when the first text is read after the vocabularies are compiled (not once per gate, which
+    would compile a regex of hundreds of strings a hundred times)."""
+    global _NEEDLE_GATES
+    made, latin, others, opens = _NEEDLE_GATES
+    if made != count:
+        latin, others, opens = _needle_gates(dict(_NEEDLES))
+        _NEEDLE_GATES = (count, latin, others, opens)
+    return latin, others, opens
+
+
+def _needle_gates(needles: dict[str, int]) -> tuple[re.Pattern[str], re.Pattern[str], dict[str, int]]:
+    """Two regexes for all the needles, those starting with an ASCII character and the others, and the bits
+    each match opens, so that a text is read for them in a pass or two of the regex engine instead of one
+    substring test per needle. Each regex tries the longest needle first wherever one starts, and
+    :class:`Words` searches again one character further on (not after the match: needles overlap, "deep"
+    and "face" in "deepface"). Every needle found at one place is a start of the longest one there, so a
+    match opens the bits of every needle it starts with. (One regex for both kinds of first characters
+    is tried at every position: ≈20 µs for an average question, against ≈1 for each of the two.)"""
+    ordered = sorted(needles, key=len, reverse=True)
+    latin, others = (
+        re.compile(_by_first_character([re.escape(n) for n in ordered if n[0].isascii() == is_ascii]) or NEVER.pattern)
+        for is_ascii in (True, False)
+    )
+    opens = {n: reduce(or_, (bits for m, bits in needles.items() if n.startswith(m)), 0) for n in needles}
+    return latin, others, opens
 
 
 def _first_words(entry: str) -> frozenset[str] | None:
@@ -228,6 +248,14 @@ def _literal_starts(regex: str, limit: int = 8, most: int = 24) -> tuple[frozens
     character sets, groups, alternations and repeats ends the strings there."""
     try:
         items = list(_sre_parser.parse(regex))
+    except Exception:  # a parser change in a future Python: no shortcut
+        return None
+    return _starts_of(items, limit, most)
+
+
+def _starts_of(items: list[Any], limit: int, most: int) -> tuple[frozenset[str], bool] | None:
+    """:func:`_literal_starts` of a parsed regex."""
+    try:
         open_, closed = _walk(items, {""}, limit)
     except Exception:  # too many strings, or a parser change in a future Python: no shortcut
         return None
@@ -393,11 +421,30 @@ def quick(pattern: re.Pattern[str], most: int = 64) -> Searcher:
     ``\\b`` or a lookbehind in every alternative ("\\bwhy\\b|为什么…"), which the regex engine tries at
     every position of the text (≈25 µs for one such search of an average question). Only for a regex
     without flags (a case-insensitive one matches strings its literals do not spell)."""
-    found = _literal_starts(pattern.pattern, most=most) if pattern.flags == re.UNICODE else None
-    if found is None:
+    if pattern.flags != re.UNICODE:
         return pattern
-    strings, at_word = found
-    return _StartsAt(pattern, ((s, at_word) for s in strings))
+    try:
+        items = list(_sre_parser.parse(pattern.pattern))
+    except Exception:  # a parser change in a future Python: search as before
+        return pattern
+    # Each alternative's strings, and whether it starts a word: "is" of "\\bis\\s+normal" is then looked for
+    # only where a word starts ("this" is no candidate)
+    branches = (
+        [list(b) for b in items[0][1][1]] if len(items) == 1 and items[0][0] is _sre_constants.BRANCH else [items]
+    )
+    found = [_starts_of(branch, 8, most) for branch in branches]
+    if any(f is None for f in found):
+        return pattern
+    starts = {(s, at_word) for strings, at_word in filter(None, found) for s in strings}
+    # a string found wherever another is ("what" where "whatx" is, and as freely) is enough
+    starts = {
+        (s, at_word)
+        for s, at_word in starts
+        if not any(
+            (t, t_at_word) != (s, at_word) and s.startswith(t) and (at_word or not t_at_word) for t, t_at_word in starts
+        )
+    }
+    return _StartsAt(pattern, starts) if len(starts) <= most else pattern
 
 
 def _starts_with_check(regex: str) -> bool:
