@@ -114,7 +114,7 @@ _HARDWARE_ASKED = quick(
         r"|(?:什么|甚麼|什麼|哪种|哪種|怎样的|怎樣的)(?:样的|樣的)?(?:硬件|硬體|配置|电脑|電腦|机器|機器)"
         r"|(?:硬件|硬體|电脑|電腦)(?:配置)?(?:推荐|推薦|建议|建議)|推荐(?:一下)?(?:硬件|配置)|推薦(?:一下)?(?:硬體|配置)"
     ),
-    most=200,
+    most=100,
 )
 _PLURAL_V100 = re.compile(r"(?<![A-Za-z0-9])[Vv]100s(?![A-Za-z0-9])")
 # Buying words: a generation named beside them is a market to choose from ("a 40-series GPU for $1000?")
@@ -1649,15 +1649,19 @@ class Parser:
 
 # Two cards weighed by the user ("would X or Y be better?", "哪个更适合"): a comparison, whatever topic word is
 # beside it ("… will its memory bandwidth be a bottleneck?")
-_WHICH_BETTER = re.compile(
-    r"\b(?:better|faster|worth more)\b|\bwhich\s+(?:one|is|would|should)\b"
-    r"|哪个好|哪個好|哪个更|哪個更|更好|更快|更适合|更適合|更划算|更劃算"
+_WHICH_BETTER = quick(
+    re.compile(
+        r"\b(?:better|faster|worth more)\b|\bwhich\s+(?:one|is|would|should)\b"
+        r"|哪个好|哪個好|哪个更|哪個更|更好|更快|更适合|更適合|更划算|更劃算"
+    )
 )
 # A question whether a project supports cards ("Dasheng-LM 适配昇腾910B2和910B4吗", "does FooNet support the 3090
 # and the 4090?"), not a report that mentions support
-_SUPPORT_ASK = re.compile(
-    r"(?:适配|適配|支持|支援)[^，。,.]{0,30}[吗嗎？?]"
-    r"|\b(?:does|will|can)\s+[\w.-]+\s+(?:support|work\s+with|run\s+on)\b"
+_SUPPORT_ASK = quick(
+    re.compile(
+        r"(?:适配|適配|支持|支援)[^，。,.]{0,30}[吗嗎？?]"
+        r"|\b(?:does|will|can)\s+[\w.-]+\s+(?:support|work\s+with|run\s+on)\b"
+    )
 )
 # A request to a project's maintainers for a card's support ("any plans to support the Arc A770?", "will you support
 # Blackwell?", "能增加对A770的支持吗", "何时支持昇腾"): not whether it runs today
@@ -1715,7 +1719,7 @@ def _asks_maintainers(low: str) -> bool:
 # A Stable Diffusion version said ("SD 1.5", "stable diffusion v1.5", "sd15"): the model itself, not image generation
 _SD_VERSION = re.compile(r"1\.5|v1\b|sd[\s-]?15\b|sd[\s-]?1\b")
 # Running, not training: "inference", "generate", "推理", "生成", fps
-_RUNS = re.compile(r"\binfer|\bgenerat|\bfps\b|推理|生成|识别|識別")
+_RUNS = quick(re.compile(r"\binfer|\bgenerat|\bfps\b|推理|生成|识别|識別"))
 # Which model to run on a card ("best model for my 3090?", "what LLMs can I run", "适合跑什么模型"): what it runs
 _WHICH_MODEL = quick(
     re.compile(
@@ -1761,11 +1765,13 @@ _SLOW = re.compile(
     r"|(?:utili[sz]ation|gpu[\s_-]?(?:load|usage|util)|利用率|占用率|使用率|gpu占用|gpu使用)[^，。,.;；]{0,8}"
     r"(?:低|不高|[为為是]\s*0(?![0-9.])|\b0\s*%|\blow\b|\bzero\b)"
 )
-_HOW_LONG = re.compile(r"\bhow\s+long\b|多久|多长时间|多長時間")
-_WHY_OR_FIX = re.compile(
-    r"\bwhy\b|\bhow\s+(?:can|do|could|should)\s+i\s+(?:make\s+it\s+faster|speed)|\bspeed\s+(?:it\s+)?up\b"
-    r"|\baccelerat|\bwhat\s+(?:is\s+)?the\s+(?:reason|cause)|为什么|為什麼|为啥|為啥|什么原因|什麼原因|加速|提速"
-    r"|怎么办|怎麼辦|怎么解决|怎麼解決|如何解决|如何解決"
+_HOW_LONG = quick(re.compile(r"\bhow\s+long\b|多久|多长时间|多長時間"))
+_WHY_OR_FIX = quick(
+    re.compile(
+        r"\bwhy\b|\bhow\s+(?:can|do|could|should)\s+i\s+(?:make\s+it\s+faster|speed)|\bspeed\s+(?:it\s+)?up\b"
+        r"|\baccelerat|\bwhat\s+(?:is\s+)?the\s+(?:reason|cause)|为什么|為什麼|为啥|為啥|什么原因|什麼原因|加速|提速"
+        r"|怎么办|怎麼辦|怎么解决|怎麼解決|如何解决|如何解決"
+    )
 )
 # A time spent, said with a number ("1个小时", "a day for 8 epochs", "11 hours per epoch"): no speed word alone
 _TIME_SPENT = re.compile(
@@ -1774,10 +1780,12 @@ _TIME_SPENT = re.compile(
 )
 _WHY = re.compile(r"\bwhy\b|为什么|為什麼|为啥|為啥")
 _SPEED_CUE = quick(re.compile("|".join(p.pattern for p in (_SLOW, _IS_IT_NORMAL, _WHY))))  # any of the three
-_MEMORY_TROUBLE = re.compile(
-    r"不够|不夠|不足|显存[^，。？?]{0,4}占用|顯存[^，。？?]{0,4}佔用|占用[^，。？?]{0,4}显存|佔用[^，。？?]{0,4}顯存"
-    r"|\boom\b|out of memory|\benough\b"
-    r"|显存[^，。？?]{0,6}(?:多少|应)|多大的?显存|多少显存"
+_MEMORY_TROUBLE = quick(
+    re.compile(
+        r"不够|不夠|不足|显存[^，。？?]{0,4}占用|顯存[^，。？?]{0,4}佔用|占用[^，。？?]{0,4}显存|佔用[^，。？?]{0,4}顯存"
+        r"|\boom\b|out of memory|\benough\b"
+        r"|显存[^，。？?]{0,6}(?:多少|应)|多大的?显存|多少显存"
+    )
 )
 
 
@@ -1794,7 +1802,7 @@ def _too_slow(low: str) -> bool:
 
 
 # Two things weighed against each other ("slower than my 3090", "比3090慢"): a comparison, not one run's speed
-_COMPARED = re.compile(r"\bthan\b|比(?![较較])|不如|\bvs\.?\b|\bversus\b")
+_COMPARED = quick(re.compile(r"\bthan\b|比(?![较較])|不如|\bvs\.?\b|\bversus\b"))
 _CLAUSE_BREAK = re.compile(r"[.!?;,。！？；，\n]")
 
 
@@ -1851,16 +1859,19 @@ def _reserved(reading: Reading, kind: str | None) -> bool:
 
 # One of several GPUs used, or which one ("only the first GPU is used", "use both GPUs", "只使用了第一张显卡",
 # "另一张3090没有被调用", "用哪一张GPU"): how a program is given GPUs. ("只有一张4090" is a card owned, not used.)
-_ONE_GPU_USED = re.compile(
-    r"\bonly\s+(?:the\s+)?(?:one|first|1|a\s+single)\s+(?:gpu|card)\s+(?:is|was|gets?|being)\s+(?:used|utili[sz]ed|busy)"
-    r"|\bonly\s+(?:uses?|using|runs?\s+on)\s+(?:the\s+)?(?:one|first|1|a\s+single)\s+(?:gpu|card)"
-    r"|\b(?:use|using|utili[sz]e)\s+(?:both|all)\s+(?:(?:of\s+)?(?:the|my)\s+)?(?:gpus|cards)"
-    r"|\bwhich\s+gpu\s+(?:it\s+)?(?:uses|to\s+use)|\bselect\s+(?:a|the|which)\s+gpu"
-    r"|只(?:用了?|使用了?|在|调用了?|調用了?)(?:第一张|一张|单卡|單卡|一張|第一張)"
-    r"|只有(?:第一张|一张|第一張|一張)(?:卡|显卡|顯卡)?(?:被)?(?:占用|使用|调用|佔用|調用)"
-    r"|(?:另一张|另一張|第二张|第二張)[^，。？?]{0,16}(?:没有?被?(?:调用|使用|用到|用上)|沒有?被?(?:調用|使用|用到)|不变|不變|闲置|閒置)"
-    r"|用哪一?(?:张|張)|指定(?:用)?(?:哪)?(?:一?(?:张|張))?(?:显卡|顯卡|gpu)"
-    r"|(?:都|两张|兩張|全部)(?:都)?(?:被|能)?(?:使用|用上|用起来|用起來|利用)"
+_ONE_GPU_USED = quick(
+    re.compile(
+        r"\bonly\s+(?:the\s+)?(?:one|first|1|a\s+single)\s+(?:gpu|card)\s+(?:is|was|gets?|being)\s+(?:used|utili[sz]ed|busy)"
+        r"|\bonly\s+(?:uses?|using|runs?\s+on)\s+(?:the\s+)?(?:one|first|1|a\s+single)\s+(?:gpu|card)"
+        r"|\b(?:use|using|utili[sz]e)\s+(?:both|all)\s+(?:(?:of\s+)?(?:the|my)\s+)?(?:gpus|cards)"
+        r"|\bwhich\s+gpu\s+(?:it\s+)?(?:uses|to\s+use)|\bselect\s+(?:a|the|which)\s+gpu"
+        r"|只(?:用了?|使用了?|在|调用了?|調用了?)(?:第一张|一张|单卡|單卡|一張|第一張)"
+        r"|只有(?:第一张|一张|第一張|一張)(?:卡|显卡|顯卡)?(?:被)?(?:占用|使用|调用|佔用|調用)"
+        r"|(?:另一张|另一張|第二张|第二張)[^，。？?]{0,16}(?:没有?被?(?:调用|使用|用到|用上)|沒有?被?(?:調用|使用|用到)|不变|不變|闲置|閒置)"
+        r"|用哪一?(?:张|張)|指定(?:用)?(?:哪)?(?:一?(?:张|張))?(?:显卡|顯卡|gpu)"
+        r"|(?:都|两张|兩張|全部)(?:都)?(?:被|能)?(?:使用|用上|用起来|用起來|利用)"
+    ),
+    most=100,
 )
 
 
