@@ -1966,7 +1966,8 @@ _RESOLUTION_RIGHT = re.compile(r"\s*[x×*]\s*[0-9]{3,4}(?![0-9])")
 
 # A project or model name as people type it: Latin letters and digits, joined by - _ . ("GPT-SoVITS",
 # "T2I_CL", "dots.ocr"), not a number or a size ("24G", "7B").
-_NAME = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*)(?![A-Za-z0-9_\-])")
+# (the check of the character before is made after the first letter, so that the regex engine skips to letters)
+_NAME = re.compile(r"([A-Za-z](?<![A-Za-z0-9_.\-].)[A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*)(?![A-Za-z0-9_\-])")
 # Words before a plain capitalised name that make it the thing run or trained ("run Champ", "for Dolphin").
 _NAME_AFTER = re.compile(
     r"(?:\b(?:run|running|train|training|deploy|deploying|use|using|for|of|with|try)\s+(?:the\s+)?)$"
