@@ -50,11 +50,13 @@ from engine.parse_numbers import (
 from engine.parse_vocab import (
     GpuIndex,
     PhraseSet,
+    Searcher,
     Vocab,
     Words,
     build_gpu_index,
     gpu_tokens,
     load_vocab,
+    quick,
     squash,
 )
 from engine.query import BOUNDS, ParseResult, Query
@@ -104,12 +106,15 @@ _ARC_MEMORY = re.compile(r"([0-9]{1,2})\s?(?:gb|g)\b")
 _OTHER_ASCEND_CHIP = re.compile(r"[\s\-_]{0,2}(?!910)[0-9]{3}")
 # Hardware asked for ("what kind of hardware is needed", "a PC configuration", "the cheapest computer", "需要什么配置",
 # "硬件推荐")
-_HARDWARE_ASKED = re.compile(
-    r"\b(?:what|which)\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?(?:hardware|pc|computer|configuration|config|setup"
-    r"|rig|specs?|machine|workstation)\b|\b(?:pc|hardware|computer)\s+(?:configuration|config|recommendations?"
-    r"|requirements?|specs?)\b|\bcheapest\s+(?:computer|pc|machine|setup|rig)"
-    r"|(?:什么|甚麼|什麼|哪种|哪種|怎样的|怎樣的)(?:样的|樣的)?(?:硬件|硬體|配置|电脑|電腦|机器|機器)"
-    r"|(?:硬件|硬體|电脑|電腦)(?:配置)?(?:推荐|推薦|建议|建議)|推荐(?:一下)?(?:硬件|配置)|推薦(?:一下)?(?:硬體|配置)"
+_HARDWARE_ASKED = quick(
+    re.compile(
+        r"\b(?:what|which)\s+(?:kind\s+of\s+|sort\s+of\s+|type\s+of\s+)?(?:hardware|pc|computer|configuration|config|setup"
+        r"|rig|specs?|machine|workstation)\b|\b(?:pc|hardware|computer)\s+(?:configuration|config|recommendations?"
+        r"|requirements?|specs?)\b|\bcheapest\s+(?:computer|pc|machine|setup|rig)"
+        r"|(?:什么|甚麼|什麼|哪种|哪種|怎样的|怎樣的)(?:样的|樣的)?(?:硬件|硬體|配置|电脑|電腦|机器|機器)"
+        r"|(?:硬件|硬體|电脑|電腦)(?:配置)?(?:推荐|推薦|建议|建議)|推荐(?:一下)?(?:硬件|配置)|推薦(?:一下)?(?:硬體|配置)"
+    ),
+    most=100,
 )
 _PLURAL_V100 = re.compile(r"(?<![A-Za-z0-9])[Vv]100s(?![A-Za-z0-9])")
 # Buying words: a generation named beside them is a market to choose from ("a 40-series GPU for $1000?")
@@ -200,6 +205,11 @@ class Reading:
     task_from_stage: bool = False  # the task is an llm_* stage read from a stage word alone
     about_gpus: bool = False  # a word about GPUs or machine learning is there (see _relevant)
     text: str = ""  # the cleaned text in its own case, where project names are read (see project_name)
+    words: Words | None = None  # ``low``'s anchors (see Words), so that later passes skip phrase lists it lacks
+
+    def has(self, phrases: PhraseSet) -> bool:
+        """Whether one of ``phrases`` is in the text: :meth:`PhraseSet.find` with the anchors already read."""
+        return phrases.find(self.words or Words(self.low)) is not None
 
 
 class Cues(NamedTuple):
@@ -1197,6 +1207,7 @@ class Parser:
             task_from_stage,
             about_gpus,
             text,
+            words,
         )
 
     def signals(
@@ -1400,7 +1411,7 @@ class Parser:
         if kind == "recommend" and _upgrades_own(reading, self.vocab):
             fields["objective"] = "upgrade"  # a step up from the user's own card, not a verdict on it
         elif kind == "recommend":  # "a budget GPU for learning", "the most powerful card under $2,000"
-            said = next((o for o, p in self.vocab.objectives.items() if p.search(reading.low)), None)
+            said = next((o for o, p in self.vocab.objectives.items() if reading.has(p)), None)
             if said is not None and not (said == "entry" and fields["budget"]):
                 fields["objective"] = _OBJECTIVE.get(said, said)
         if kind in ("explain", "power") and topic:
@@ -1456,9 +1467,7 @@ class Parser:
         dated offers instead of answering as if they were its."""
         if kind != "cloud_vs_buy":
             return ()
-        named = next(
-            (name for name, phrases in self.vocab.unpriced_providers.items() if phrases.search(reading.low)), None
-        )
+        named = next((name for name, phrases in self.vocab.unpriced_providers.items() if reading.has(phrases)), None)
         return (msg("parse.note.provider_unpriced", provider=named),) if named else ()
 
     def _laptop_tiers(self) -> tuple[str, ...]:
@@ -1511,7 +1520,7 @@ class Parser:
             return reading.rule_kind, (), _RULES
         if (
             reading.fields["cpu_only"]
-            and self.vocab.fit_intent.search(reading.low)
+            and reading.has(self.vocab.fit_intent)
             and (reading.fields["model"] or project_name(reading, self.vocab.not_projects))
         ):
             return "can_run", (), _RULES  # "能跑BarVoice吗？只有核显": whether it runs on the CPU
@@ -1541,7 +1550,7 @@ class Parser:
             # vendor
             return ("info" if reading.mentions else "explain"), (), task
         if "support" in s and not _NOT_FIT & s:
-            if self.vocab.software_words.search(reading.low) or (
+            if reading.has(self.vocab.software_words) or (
                 project_name(reading, self.vocab.not_projects) is None
                 and (reading.fields["task"] is None or _library(reading.low))
             ):
@@ -1551,15 +1560,15 @@ class Parser:
             return "can_run", (), task
         if (
             {"gpus:1", "model"} <= s
-            and self.vocab.support_words.search(reading.low)
-            and not self.vocab.software_words.search(reading.low)
+            and reading.has(self.vocab.support_words)
+            and not reading.has(self.vocab.software_words)
         ):
             return "can_run", (), task  # "does VoxCPM support the 5060 Ti?": whether that model runs on it
         if (
             "gpus:2" in s
             and not {"compare_strong", "trouble"} & s
             and (asked := _SUPPORT_ASK.search(reading.low))
-            and not self.vocab.software_words.search(reading.low)
+            and not reading.has(self.vocab.software_words)
             and (name := project_name(reading, self.vocab.not_projects))
             and -1 < reading.low.find(name.lower()) < asked.start() + 8
         ):
@@ -1579,7 +1588,7 @@ class Parser:
             return "cloud_vs_buy", (), task
         if _free_colab(reading) and (
             reading.fields["model"]
-            or self.vocab.fit_intent.search(reading.low)
+            or reading.has(self.vocab.fit_intent)
             or project_name(reading, self.vocab.not_projects)
         ):
             return "can_run", (), task  # "能用免费Colab训练DH_live吗": whether it runs on the free tier's T4
@@ -1596,7 +1605,7 @@ class Parser:
             return "other", (), task
         # every slower_than_one pattern holds one of these words
         slower = any(word in reading.low for word in ("slower", "慢", "快", "faster", "提升", "提高", "same speed"))
-        if slower and (reading.fields["num_gpus"] or 0) > 1 and self.vocab.slower_than_one.search(reading.low):
+        if slower and (reading.fields["num_gpus"] or 0) > 1 and reading.has(self.vocab.slower_than_one):
             return "explain", (), task  # "双卡比单卡还慢？": the guide on several GPUs (parse sets the topic)
         if "together" in s and not reading.fields["model"] and not _NOT_FIT & {"cue:power", "cue:cloud"} & s:
             return "explain", (), task  # "will a 4090 and a 3090 work together?": the guide on several GPUs
@@ -1620,7 +1629,7 @@ class Parser:
         if "upgrade" in s and not fits and not _NOT_FIT & s:
             return "recommend", (), task  # "I have a 3060, what should I upgrade to?": what to buy next
         names_a_card = "gpu" in reading.low or "card" in reading.low or "卡" in reading.low  # as each pattern does
-        if "gpus:0" in s and "memory" not in s and names_a_card and self.vocab.which_gpu_suits.search(reading.low):
+        if "gpus:0" in s and "memory" not in s and names_a_card and reading.has(self.vocab.which_gpu_suits):
             return "recommend", (), task  # "什么显卡适合跑SD？", "which GPU is best for YOLO?": a card to buy, ranked
         if {"gpus:2", "cue:compare"} <= s and "trouble" not in s and _WHICH_BETTER.search(reading.low):
             return "compare", (), task  # "a 4090 or 4× 4060 Ti 16GB: which is better for LoRA?": weigh them
@@ -1640,26 +1649,32 @@ class Parser:
 
 # Two cards weighed by the user ("would X or Y be better?", "哪个更适合"): a comparison, whatever topic word is
 # beside it ("… will its memory bandwidth be a bottleneck?")
-_WHICH_BETTER = re.compile(
-    r"\b(?:better|faster|worth more)\b|\bwhich\s+(?:one|is|would|should)\b"
-    r"|哪个好|哪個好|哪个更|哪個更|更好|更快|更适合|更適合|更划算|更劃算"
+_WHICH_BETTER = quick(
+    re.compile(
+        r"\b(?:better|faster|worth more)\b|\bwhich\s+(?:one|is|would|should)\b"
+        r"|哪个好|哪個好|哪个更|哪個更|更好|更快|更适合|更適合|更划算|更劃算"
+    )
 )
 # A question whether a project supports cards ("Dasheng-LM 适配昇腾910B2和910B4吗", "does FooNet support the 3090
 # and the 4090?"), not a report that mentions support
-_SUPPORT_ASK = re.compile(
-    r"(?:适配|適配|支持|支援)[^，。,.]{0,30}[吗嗎？?]"
-    r"|\b(?:does|will|can)\s+[\w.-]+\s+(?:support|work\s+with|run\s+on)\b"
+_SUPPORT_ASK = quick(
+    re.compile(
+        r"(?:适配|適配|支持|支援)[^，。,.]{0,30}[吗嗎？?]"
+        r"|\b(?:does|will|can)\s+[\w.-]+\s+(?:support|work\s+with|run\s+on)\b"
+    )
 )
 # A request to a project's maintainers for a card's support ("any plans to support the Arc A770?", "will you support
 # Blackwell?", "能增加对A770的支持吗", "何时支持昇腾"): not whether it runs today
-_ASKS_MAINTAINERS = re.compile(
-    r"\bplan(?:s|ning)?\s+(?:on\s+|to\s+)?(?:add\w*\s+|provid\w*\s+)?support|\bany\s+plans?\b|\bwill\s+you\s+support"
-    r"|\bhow\s+soon\b|\bconsidering\s+(?:add\w*\s+)?support|\bcould\s+you\s+(?:adapt|add\s+support)|\bplease\s+add\b"
-    r"|\bis\s+(?:this|it|that)\s+on\s+the\s+way|\bwill\s+(?:it|they|this)\s+be\s+supported"
-    r"|\bwhen\s+will\s+(?:[\w.-]+\s+){1,3}(?:support|be\s+supported|work\s+on)\b"
-    r"|增加对|增加對|(?:适配|適配|支持)的?(?:计划|計劃|进度|進度)|什么时候(?:能)?(?:支持|适配)|什麼時候(?:能)?(?:支援|適配)"
-    r"|何时(?:支持|适配)|何時(?:支援|適配)|会不会支持|會不會支援|有没有(?:计划|打算)|有沒有(?:計劃|打算)"
-    r"|考虑(?:适配|支持|兼容)|考慮(?:適配|支援|相容)|\bany\s+chance\s+(?:of|to|for)\s+(?:add|support)"
+_ASKS_MAINTAINERS = quick(
+    re.compile(
+        r"\bplan(?:s|ning)?\s+(?:on\s+|to\s+)?(?:add\w*\s+|provid\w*\s+)?support|\bany\s+plans?\b|\bwill\s+you\s+support"
+        r"|\bhow\s+soon\b|\bconsidering\s+(?:add\w*\s+)?support|\bcould\s+you\s+(?:adapt|add\s+support)|\bplease\s+add\b"
+        r"|\bis\s+(?:this|it|that)\s+on\s+the\s+way|\bwill\s+(?:it|they|this)\s+be\s+supported"
+        r"|\bwhen\s+will\s+(?:[\w.-]+\s+){1,3}(?:support|be\s+supported|work\s+on)\b"
+        r"|增加对|增加對|(?:适配|適配|支持)的?(?:计划|計劃|进度|進度)|什么时候(?:能)?(?:支持|适配)|什麼時候(?:能)?(?:支援|適配)"
+        r"|何时(?:支持|适配)|何時(?:支援|適配)|会不会支持|會不會支援|有没有(?:计划|打算)|有沒有(?:計劃|打算)"
+        r"|考虑(?:适配|支持|兼容)|考慮(?:適配|支援|相容)|\bany\s+chance\s+(?:of|to|for)\s+(?:add|support)"
+    )
 )
 # Literals one of which every _ASKS_MAINTAINERS match holds (see _gated)
 _MAINTAINER_KEYS = (
@@ -1690,7 +1705,7 @@ _MAINTAINER_KEYS = (
 )
 
 
-def _gated(low: str, keys: tuple[str, ...], pattern: re.Pattern[str]) -> bool:
+def _gated(low: str, keys: tuple[str, ...], pattern: Searcher) -> bool:
     """Whether ``pattern`` matches, searched only when one of ``keys`` (literals every match holds) is in the text:
     most questions skip the pattern on a few substring tests."""
     return any(k in low for k in keys) and pattern.search(low) is not None
@@ -1704,12 +1719,14 @@ def _asks_maintainers(low: str) -> bool:
 # A Stable Diffusion version said ("SD 1.5", "stable diffusion v1.5", "sd15"): the model itself, not image generation
 _SD_VERSION = re.compile(r"1\.5|v1\b|sd[\s-]?15\b|sd[\s-]?1\b")
 # Running, not training: "inference", "generate", "推理", "生成", fps
-_RUNS = re.compile(r"\binfer|\bgenerat|\bfps\b|推理|生成|识别|識別")
+_RUNS = quick(re.compile(r"\binfer|\bgenerat|\bfps\b|推理|生成|识别|識別"))
 # Which model to run on a card ("best model for my 3090?", "what LLMs can I run", "适合跑什么模型"): what it runs
-_WHICH_MODEL = re.compile(
-    r"\b(?:best|which|what|good|largest|biggest)\s+(?:\w+\s+){0,2}(?:models?|llms?)\b"
-    r"|(?:跑|运行|運行|部署|用)[^，。？?]{0,6}(?:什么|什麼|哪个|哪個|哪些|什么样的|哪种|哪種|多大的?)(?:大)?模型"
-    r"|(?:什么|什麼|哪个|哪個|哪些|多大的?)(?:大)?模型[^，。？?]{0,4}(?:能跑|可以跑|跑得动|跑得動|合适|合適|适合|適合)"
+_WHICH_MODEL = quick(
+    re.compile(
+        r"\b(?:best|which|what|good|largest|biggest)\s+(?:\w+\s+){0,2}(?:models?|llms?)\b"
+        r"|(?:跑|运行|運行|部署|用)[^，。？?]{0,6}(?:什么|什麼|哪个|哪個|哪些|什么样的|哪种|哪種|多大的?)(?:大)?模型"
+        r"|(?:什么|什麼|哪个|哪個|哪些|多大的?)(?:大)?模型[^，。？?]{0,4}(?:能跑|可以跑|跑得动|跑得動|合适|合適|适合|適合)"
+    )
 )
 _OBJECTIVE = {"entry": "cheapest"}  # the objective each word list means, where its name is not one
 
@@ -1717,12 +1734,12 @@ _LLAMA_CPP = re.compile(r"(?<![a-z0-9_-])llama[\s._-]?cpp(?![a-z0-9])")
 # Libraries whose requirements the engine knows (engine/libraries.py), the most specific first: a FlashAttention
 # error inside a vLLM question is what stops the card.
 _LIBRARIES = (  # (engine.libraries' id, how the text names it)
-    ("flash_attention", re.compile(r"flash[\s_-]?(?:attn|attention)|(?<![a-z0-9_-])fa[23](?![a-z0-9_-])")),
+    ("flash_attention", quick(re.compile(r"flash[\s_-]?(?:attn|attention)|(?<![a-z0-9_-])fa[23](?![a-z0-9_-])"))),
     # no \b: "vLLM支持P40吗" runs into the Chinese; a project named after it ("index-tts-vllm") is no library
-    ("vllm", re.compile(r"(?<![a-z0-9_-])vllm(?![a-z0-9_-])")),
-    ("ollama", re.compile(r"(?<![a-z0-9_-])ollama(?![a-z0-9_-])")),
+    ("vllm", quick(re.compile(r"(?<![a-z0-9_-])vllm(?![a-z0-9_-])"))),
+    ("ollama", quick(re.compile(r"(?<![a-z0-9_-])ollama(?![a-z0-9_-])"))),
     # "llama.cpp", "llama-cpp-python": the engine, never the Llama family ("your llama.cpp fork on my MI50?")
-    ("llama_cpp", _LLAMA_CPP),
+    ("llama_cpp", quick(_LLAMA_CPP)),
 )
 
 
@@ -1748,11 +1765,13 @@ _SLOW = re.compile(
     r"|(?:utili[sz]ation|gpu[\s_-]?(?:load|usage|util)|利用率|占用率|使用率|gpu占用|gpu使用)[^，。,.;；]{0,8}"
     r"(?:低|不高|[为為是]\s*0(?![0-9.])|\b0\s*%|\blow\b|\bzero\b)"
 )
-_HOW_LONG = re.compile(r"\bhow\s+long\b|多久|多长时间|多長時間")
-_WHY_OR_FIX = re.compile(
-    r"\bwhy\b|\bhow\s+(?:can|do|could|should)\s+i\s+(?:make\s+it\s+faster|speed)|\bspeed\s+(?:it\s+)?up\b"
-    r"|\baccelerat|\bwhat\s+(?:is\s+)?the\s+(?:reason|cause)|为什么|為什麼|为啥|為啥|什么原因|什麼原因|加速|提速"
-    r"|怎么办|怎麼辦|怎么解决|怎麼解決|如何解决|如何解決"
+_HOW_LONG = quick(re.compile(r"\bhow\s+long\b|多久|多长时间|多長時間"))
+_WHY_OR_FIX = quick(
+    re.compile(
+        r"\bwhy\b|\bhow\s+(?:can|do|could|should)\s+i\s+(?:make\s+it\s+faster|speed)|\bspeed\s+(?:it\s+)?up\b"
+        r"|\baccelerat|\bwhat\s+(?:is\s+)?the\s+(?:reason|cause)|为什么|為什麼|为啥|為啥|什么原因|什麼原因|加速|提速"
+        r"|怎么办|怎麼辦|怎么解决|怎麼解決|如何解决|如何解決"
+    )
 )
 # A time spent, said with a number ("1个小时", "a day for 8 epochs", "11 hours per epoch"): no speed word alone
 _TIME_SPENT = re.compile(
@@ -1760,11 +1779,13 @@ _TIME_SPENT = re.compile(
     r"|\d\s*(?:hours?|hrs?|minutes?|mins?|days?)\b|\b(?:a|one|two|three)\s+(?:hours?|days?)\b"
 )
 _WHY = re.compile(r"\bwhy\b|为什么|為什麼|为啥|為啥")
-_SPEED_CUE = re.compile("|".join(p.pattern for p in (_SLOW, _IS_IT_NORMAL, _WHY)))  # any of the three
-_MEMORY_TROUBLE = re.compile(
-    r"不够|不夠|不足|显存[^，。？?]{0,4}占用|顯存[^，。？?]{0,4}佔用|占用[^，。？?]{0,4}显存|佔用[^，。？?]{0,4}顯存"
-    r"|\boom\b|out of memory|\benough\b"
-    r"|显存[^，。？?]{0,6}(?:多少|应)|多大的?显存|多少显存"
+_SPEED_CUE = quick(re.compile("|".join(p.pattern for p in (_SLOW, _IS_IT_NORMAL, _WHY))))  # any of the three
+_MEMORY_TROUBLE = quick(
+    re.compile(
+        r"不够|不夠|不足|显存[^，。？?]{0,4}占用|顯存[^，。？?]{0,4}佔用|占用[^，。？?]{0,4}显存|佔用[^，。？?]{0,4}顯存"
+        r"|\boom\b|out of memory|\benough\b"
+        r"|显存[^，。？?]{0,6}(?:多少|应)|多大的?显存|多少显存"
+    )
 )
 
 
@@ -1781,7 +1802,7 @@ def _too_slow(low: str) -> bool:
 
 
 # Two things weighed against each other ("slower than my 3090", "比3090慢"): a comparison, not one run's speed
-_COMPARED = re.compile(r"\bthan\b|比(?![较較])|不如|\bvs\.?\b|\bversus\b")
+_COMPARED = quick(re.compile(r"\bthan\b|比(?![较較])|不如|\bvs\.?\b|\bversus\b"))
 _CLAUSE_BREAK = re.compile(r"[.!?;,。！？；，\n]")
 
 
@@ -1794,7 +1815,9 @@ def _supposed(low: str, start: int, vocab: Vocab) -> bool:
     return vocab.conditional_words.search(clause) is not None
 
 
-_EGPU = re.compile(r"\begpus?\b|external\s+gpu|外接显卡|外接顯卡|外置显卡|外置顯卡|显卡坞|顯卡塢|显卡扩展坞|顯卡擴展塢")
+_EGPU = quick(
+    re.compile(r"\begpus?\b|external\s+gpu|外接显卡|外接顯卡|外置显卡|外置顯卡|显卡坞|顯卡塢|显卡扩展坞|顯卡擴展塢")
+)
 
 
 def _mac_egpu(reading: Reading, gpus: tuple[str, ...]) -> tuple[Msg, ...]:
@@ -1836,16 +1859,19 @@ def _reserved(reading: Reading, kind: str | None) -> bool:
 
 # One of several GPUs used, or which one ("only the first GPU is used", "use both GPUs", "只使用了第一张显卡",
 # "另一张3090没有被调用", "用哪一张GPU"): how a program is given GPUs. ("只有一张4090" is a card owned, not used.)
-_ONE_GPU_USED = re.compile(
-    r"\bonly\s+(?:the\s+)?(?:one|first|1|a\s+single)\s+(?:gpu|card)\s+(?:is|was|gets?|being)\s+(?:used|utili[sz]ed|busy)"
-    r"|\bonly\s+(?:uses?|using|runs?\s+on)\s+(?:the\s+)?(?:one|first|1|a\s+single)\s+(?:gpu|card)"
-    r"|\b(?:use|using|utili[sz]e)\s+(?:both|all)\s+(?:(?:of\s+)?(?:the|my)\s+)?(?:gpus|cards)"
-    r"|\bwhich\s+gpu\s+(?:it\s+)?(?:uses|to\s+use)|\bselect\s+(?:a|the|which)\s+gpu"
-    r"|只(?:用了?|使用了?|在|调用了?|調用了?)(?:第一张|一张|单卡|單卡|一張|第一張)"
-    r"|只有(?:第一张|一张|第一張|一張)(?:卡|显卡|顯卡)?(?:被)?(?:占用|使用|调用|佔用|調用)"
-    r"|(?:另一张|另一張|第二张|第二張)[^，。？?]{0,16}(?:没有?被?(?:调用|使用|用到|用上)|沒有?被?(?:調用|使用|用到)|不变|不變|闲置|閒置)"
-    r"|用哪一?(?:张|張)|指定(?:用)?(?:哪)?(?:一?(?:张|張))?(?:显卡|顯卡|gpu)"
-    r"|(?:都|两张|兩張|全部)(?:都)?(?:被|能)?(?:使用|用上|用起来|用起來|利用)"
+_ONE_GPU_USED = quick(
+    re.compile(
+        r"\bonly\s+(?:the\s+)?(?:one|first|1|a\s+single)\s+(?:gpu|card)\s+(?:is|was|gets?|being)\s+(?:used|utili[sz]ed|busy)"
+        r"|\bonly\s+(?:uses?|using|runs?\s+on)\s+(?:the\s+)?(?:one|first|1|a\s+single)\s+(?:gpu|card)"
+        r"|\b(?:use|using|utili[sz]e)\s+(?:both|all)\s+(?:(?:of\s+)?(?:the|my)\s+)?(?:gpus|cards)"
+        r"|\bwhich\s+gpu\s+(?:it\s+)?(?:uses|to\s+use)|\bselect\s+(?:a|the|which)\s+gpu"
+        r"|只(?:用了?|使用了?|在|调用了?|調用了?)(?:第一张|一张|单卡|單卡|一張|第一張)"
+        r"|只有(?:第一张|一张|第一張|一張)(?:卡|显卡|顯卡)?(?:被)?(?:占用|使用|调用|佔用|調用)"
+        r"|(?:另一张|另一張|第二张|第二張)[^，。？?]{0,16}(?:没有?被?(?:调用|使用|用到|用上)|沒有?被?(?:調用|使用|用到)|不变|不變|闲置|閒置)"
+        r"|用哪一?(?:张|張)|指定(?:用)?(?:哪)?(?:一?(?:张|張))?(?:显卡|顯卡|gpu)"
+        r"|(?:都|两张|兩張|全部)(?:都)?(?:被|能)?(?:使用|用上|用起来|用起來|利用)"
+    ),
+    most=100,
 )
 
 
@@ -1897,7 +1923,7 @@ def _pools(reading: Reading, vocab: Vocab) -> bool:
     low = reading.low
     if not any(word in low for word in _POOLING_GATE):
         return False
-    return vocab.pooling.search(low) is not None
+    return reading.has(vocab.pooling)
 
 
 _VENDOR_GATE = (
@@ -1940,7 +1966,8 @@ _RESOLUTION_RIGHT = re.compile(r"\s*[x×*]\s*[0-9]{3,4}(?![0-9])")
 
 # A project or model name as people type it: Latin letters and digits, joined by - _ . ("GPT-SoVITS",
 # "T2I_CL", "dots.ocr"), not a number or a size ("24G", "7B").
-_NAME = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*)(?![A-Za-z0-9_\-])")
+# (the check of the character before is made after the first letter, so that the regex engine skips to letters)
+_NAME = re.compile(r"([A-Za-z](?<![A-Za-z0-9_.\-].)[A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*)(?![A-Za-z0-9_\-])")
 # Words before a plain capitalised name that make it the thing run or trained ("run Champ", "for Dolphin").
 _NAME_AFTER = re.compile(
     r"(?:\b(?:run|running|train|training|deploy|deploying|use|using|for|of|with|try)\s+(?:the\s+)?)$"
