@@ -457,10 +457,12 @@ def count_patterns(vocab: Vocab) -> CountPatterns:
     gpu_words = "|".join(sorted((r"\s+".join(map(re.escape, w.split())) for w in raw["words"]), key=len, reverse=True))
     sheets = "|".join(map(re.escape, raw["card_measure"]))
     blocks = "|".join(map(re.escape, raw["block_measure"]))
+    # After "digit," only what cannot be a thousands group: "$1,200 3090" is no count of 200, "V3，8张H20" is eight
+    ungrouped = r"(?:(?<![0-9],)|(?=[0-9]{1,2}(?![0-9])))"
     return CountPatterns(
         before=re.compile(
-            rf"(?:(?<![0-9.$€£¥])(?<![0-9],)(?P<x>[0-9]{{1,4}})\s*[x×*]\s*"
-            rf"|(?<![0-9.$€£¥])(?<![0-9],)(?P<d>[0-9]{{1,3}})\s*(?P<dm>{measure})?\s*(?:卡)?\s*"
+            rf"(?:(?<![0-9.$€£¥]){ungrouped}(?P<x>[0-9]{{1,4}})\s*[x×*]\s*"
+            rf"|(?<![0-9.$€£¥]){ungrouped}(?P<d>[0-9]{{1,3}})\s*(?P<dm>{measure})?\s*(?:卡)?\s*"
             rf"|(?P<cn>[{_CN_COUNT}]{{1,3}})\s*(?:{measure}|卡|路)\s*"
             rf"|(?P<dual>[双雙])\s*"  # "双3090": two of them
             rf"|(?<![a-z])(?P<w>{words})\s+)$"
@@ -479,10 +481,10 @@ def count_patterns(vocab: Vocab) -> CountPatterns:
             r"(?<![0-9a-z.,$€£¥].)"
         ),
         cards=re.compile(
-            rf"(?<![0-9.$€£¥a-z])(?<![0-9],)(?P<n>[0-9]{{1,4}}|[{_CN_COUNT}]{{1,3}})\s*(?:{sheets})"
-            rf"|(?<![0-9.$€£¥a-z])(?<![0-9],)(?P<b>[0-9]{{1,2}}|[{_CN_COUNT}]{{1,3}})\s*(?:{blocks})(?![钱錢元])"
+            rf"(?<![0-9.$€£¥a-z]){ungrouped}(?P<n>[0-9]{{1,4}}|[{_CN_COUNT}]{{1,3}})\s*(?:{sheets})"
+            rf"|(?<![0-9.$€£¥a-z]){ungrouped}(?P<b>[0-9]{{1,2}}|[{_CN_COUNT}]{{1,3}})\s*(?:{blocks})(?![钱錢元])"
             rf"|(?<![0-9.a-z])[0-9]{{1,4}}(?:\.[0-9])?\s*(?:gb|g|gib)\s*(?P<t>[x×*]\s*(?P<m>[0-9]{{1,2}}))(?![0-9])"
-            rf"|(?<![0-9.$€£¥a-z])(?<![0-9],)(?P<x>[0-9]{{1,2}})\s*[x×*]\s*"
+            rf"|(?<![0-9.$€£¥a-z]){ungrouped}(?P<x>[0-9]{{1,2}})\s*[x×*]\s*"
             rf"(?=[0-9]{{1,4}}(?:\.[0-9])?\s*(?:gb|g|gib)(?![a-z])|[a-z]{{1,3}}[0-9]|[0-9]{{4}}(?![0-9]))"
         ),
         before_ends=frozenset("0123456789x×*卡路双雙" + _CN_COUNT + "".join(m[-1] for m in raw["measure"])),

@@ -407,6 +407,11 @@ def test_memory_written_in_megabytes(text: str, gb: float | None) -> None:
 def test_a_count_after_a_full_width_comma_is_a_count() -> None:
     query = q("我们要部署 Mixtral，6张4090够不够？")
     assert (query.num_gpus, query.gpus) == (6, ("rtx-4090",))
+    # …also right after a digit: "V3，8张" is eight cards, not the number 3,8; "$1,200" is still no count of 200
+    query = q("本地部署DeepSeek-V3，8张H20速度每秒多少token？")
+    assert (query.num_gpus, query.gpu_counts, query.model) == (8, (8,), "deepseek-v3")
+    money = q("$1,200 3090 or 4090?")
+    assert money.gpu_counts == (1, 1) and money.budget.amount == 1200
 
 
 @pytest.mark.parametrize(
