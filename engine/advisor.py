@@ -56,6 +56,7 @@ from engine.support import (
     SYSMEM_FALLBACK_SOURCE,
     caveats_for,
     first_build,
+    limited,
     missing_precision,
     software_caveats,
     software_notes,
@@ -1728,8 +1729,14 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
         # "which GPUs does vLLM support?": what the library needs of a GPU
         return explain_topic(query.model_copy(update={"kind": "explain", "topic": None}), ctx)
     verdicts = _library_verdicts(query)
-    if len(verdicts) > 1 and all(v.runs for v in verdicts):
-        verdicts = ()  # "I run Ollama on a 3060: a 5060 Ti or a 3090 next?": it runs on all, nothing to say of it
+    if (
+        len(verdicts) > 1
+        and all(v.runs for v in verdicts)
+        and not any(limited(load_catalog().get(g)) for g in query.gpus)
+    ):
+        # "I run Ollama on a 3060: a 5060 Ti or a 3090 next?": it runs on all, nothing to say of it (but on cards
+        # today's builds leave behind, "does Ollama support the RX 580 or RX 480?", how it runs is the answer)
+        verdicts = ()
     # a library is no model: what the card runs, after the library's verdict
     runs = query.model_copy(update={"model": None}) if library else query
     report = assess(

@@ -88,6 +88,8 @@ def library_verdict(library_id: str, gpu: Gpu) -> LibraryVerdict:
     if gpu.vendor == "nvidia" and gpu.software.cuda_cc is not None:
         cc = {"need": library.nvidia_min_cc, "cc": gpu.software.cuda_cc}
         first = msg(f"support.library.{_WORD[bool(runs)]}.cc", **said, **cc)
+    elif gpu.vendor == "amd" and library.amd_gfx == "all" and gpu.software.rocm not in ("official", "community"):
+        first = msg("support.library.yes.vulkan", **said)  # "Ollama on an RX 580": not ROCm's card, Vulkan's
     else:
         first = msg(f"support.library.{_WORD[runs]}.vendor", **said)
     instead = (msg(f"support.library.instead.{library.id}", gpu=gpu.short_name),) if runs is False else ()

@@ -1568,12 +1568,14 @@ class Parser:
             "gpus:2" in s
             and not {"compare_strong", "trouble"} & s
             and (asked := _SUPPORT_ASK.search(reading.low))
-            and not reading.has(self.vocab.software_words)
-            and (name := project_name(reading, self.vocab.not_projects))
+            and (
+                name := _library(reading.low)  # a library is software itself: "a ROCm driver" beside it is no matter
+                or (None if reading.has(self.vocab.software_words) else project_name(reading, self.vocab.not_projects))
+            )
             and -1 < reading.low.find(name.lower()) < asked.start() + 8
         ):
-            # "Dasheng-LM 适配昇腾910B2和910B4吗", "does FooNet support the 3090 and the 4090?": the project asked
-            # about comes first; whether it runs on each card
+            # "Dasheng-LM 适配昇腾910B2和910B4吗", "does FooNet support the 3090 and the 4090?", "does Ollama support
+            # the RX580 or RX480?": the project or library asked about comes first; whether it runs on each card
             return "can_run", (), task
         if reading.fields["power_limit_w"] and _HARDWARE & s:  # "cap my 4090 at 320W?": the guide on power
             return "power", (), task

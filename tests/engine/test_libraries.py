@@ -105,6 +105,19 @@ def test_a_library_every_named_card_runs_goes_unsaid_beside_several_cards() -> N
     assert "support.library.yes.cc" in one.headline.all_keys()
 
 
+def test_asked_whether_a_library_supports_old_cards_each_gets_its_verdict() -> None:
+    # "Does Ollama support the AMD RX580 or RX480?": a question of support on each card, not a comparison; ROCm has
+    # dropped both (gfx803), so Ollama runs on them through Vulkan, and that is said of each
+    text = "Does Ollama support the AMD RX580 or RX480 graphics card? Where can I get a ROCm driver for it?"
+    query = parse(text).query
+    assert (query.kind, query.gpus, query.model) == ("can_run", ("rx-580", "rx-480"), "Ollama")
+    answer = advise(query)
+    said = [k for k in answer.headline.all_keys() if k.startswith("support.library")]
+    assert said == ["support.library.yes.vulkan", "support.library.yes.vulkan"]
+    # a card ROCm supports is ROCm's: its documentation lists it
+    assert library_verdict("ollama", load_catalog().get("rx-7900-xtx")).said[0].key == "support.library.yes.vendor"
+
+
 def test_explaining_a_library_gives_its_requirement_and_with_a_card_the_verdict_first() -> None:
     plain = advise(Query(kind="explain", model="vLLM"))
     assert plain.explanation.topic == "vllm" and plain.headline.key == "advice.explain.vllm"
