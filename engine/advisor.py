@@ -381,6 +381,10 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
                 return roomy
             # (also when nothing a desk holds fits: "a job for a server or the cloud" is the answer)
             return answer.model_copy(update={"kind": "recommend", "query": query})  # a recommendation, by its setups
+        if report is not None and report.model is not None and report.needs and query.budget is None:
+            # "Which GPU for FLUX.1 dev?": what the image model needs at each precision, and the cheapest card that
+            # holds it at each
+            return answer.model_copy(update={"kind": "recommend", "query": query})
     if query.budget is not None and query.budget.currency != ctx.currency:
         ctx = ctx.model_copy(update={"currency": query.budget.currency})  # show prices in the budget's currency
     catalog = load_catalog()

@@ -1354,7 +1354,11 @@ class Parser:
             run = self._model_kind(fields["model"]) if fields["model"] and not trains else None
             if run and not fields["workload"] and kind in ("compare", "recommend", "info", "other"):
                 fields["workload"] = "decode" if run == "llm" else "infer16"
-            fields["model"] = None
+            # …except "which GPU for FLUX.1 dev?" with no card or budget: an image model's memory at each precision
+            # is the answer (the cheapest card that holds it at each), which the advisor gives from the model
+            keeps = kind == "recommend" and run == "diffusion" and not fields.get("gpus") and not fields["budget"]
+            if not keeps:
+                fields["model"] = None
         if (
             kind == "can_run"
             and fields["model"] == "sd-1.5"

@@ -1186,3 +1186,17 @@ def test_an_electricity_price_without_hours_leads_with_the_hour_and_the_day():
     cost = answer.headline["items"][0]
     assert cost.key == "advice.power.running_cost" and cost["load_w"] == 650
     assert cost["hour"] == Decimal("0.195") and cost["day"] == Decimal("4.68")
+
+
+def test_which_gpu_for_an_image_model_answers_with_its_memory_at_each_precision():
+    # "What GPU is recommended for FLUX.1 [dev] inference?", no card and no budget: what the model needs at each
+    # precision and the cheapest card that holds it at each (FP16 26.1 GiB: an RTX 5090; NF4 9.5 GiB), not the
+    # market ranked per dollar; with a budget the ranking stays
+    from engine.parse import parse
+
+    query = parse("What GPU card is officially recommended for model inference with Flux.1 [Dev]?").query
+    assert (query.kind, query.model) == ("recommend", "flux-1-dev")
+    answer = advise(query)
+    assert answer.kind == "recommend" and answer.can_run is not None and answer.can_run.model_id == "flux-1-dev"
+    assert english(answer.headline).startswith("FLUX.1 [dev] needs 26.1 GB at FP16 or 9.5 GB at NF4 on one GPU.")
+    assert parse("best GPU for SDXL under $600").query.model is None  # a budget: the ranking within it
