@@ -26,7 +26,12 @@ from engine.specs import Gpu, Workload
 
 
 class Frozen(BaseModel):
+    """Frozen, and its instances given the same fields share one set of them (issue #24)."""
+
     model_config = ConfigDict(frozen=True)
+
+    # imported here to keep this change to the class (the module imports engine.message already)
+    from engine.message import share_fields_set as model_post_init  # type: ignore[misc]
 
 
 class Rule(Frozen):

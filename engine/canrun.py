@@ -94,7 +94,12 @@ _SIZE_IN_NAME = re.compile(r"(?<![0-9.x])(?P<size>\d+(?:\.\d+)?)\s*b(?![a-z0-9])
 
 
 class Frozen(BaseModel):
+    """Frozen, and its instances given the same fields share one set of them (issue #24)."""
+
     model_config = ConfigDict(frozen=True)
+
+    # imported here to keep this change to the class (the module imports engine.message already)
+    from engine.message import share_fields_set as model_post_init  # type: ignore[misc]
 
 
 class SpeedRange(Frozen):

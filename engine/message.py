@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Union
 
+from pydantic import BaseModel
+
 from engine.money import Money
 
 Value = Union[bool, int, float, Decimal, str, dt.date, Money, "Msg", tuple[Union["Msg", str], ...], None]
@@ -57,3 +59,28 @@ def _hashable(value: object) -> object:
 def msg(key: str, /, **args: Value) -> Msg:
     """``msg("power.headline", count=4, gpu="RTX 3090", load_w=1550)``."""
     return Msg(key, args)
+
+
+# ---- one set of given fields per distinct set, shared by frozen models ---------------------------
+
+FIELD_SETS_SHARED = 1024  # distinct sets of given fields kept; a model with a set beyond them keeps its own
+_FIELD_SETS: dict[frozenset[str], set[str]] = {}
+
+
+def share_fields_set(model: BaseModel, context: Any = None, /) -> None:
+    """A frozen model's ``model_post_init``: its set of the fields given (pydantic's per-instance
+    ``__pydantic_fields_set__``, 216 bytes for up to 4 names, 728 for 5–18) becomes one set shared by
+    every frozen model given the same fields (issue #24, docs/performance.md).
+
+    Safe for frozen models only: pydantic adds to the set on assignment, which a frozen model refuses
+    before it touches the set, and ``model_copy`` copies the set before it adds the updated names.
+    The shared sets are this module's own copies, so a caller's ``model_construct(_fields_set=...)``
+    set is never the shared one. The base classes take it as ``model_post_init`` (engine.canrun,
+    engine.answer, engine.calibration)."""
+    given = model.__pydantic_fields_set__
+    shared = _FIELD_SETS.get(key := frozenset(given))
+    if shared is None:
+        if len(_FIELD_SETS) >= FIELD_SETS_SHARED:
+            return
+        shared = _FIELD_SETS[key] = set(key)
+    object.__setattr__(model, "__pydantic_fields_set__", shared)
