@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -17,7 +17,7 @@ from engine.canrun import CanRunReport
 from engine.cloud import BreakEven
 from engine.cost import PriceQuote
 from engine.cycles import CycleBreakdown
-from engine.message import Msg
+from engine.message import Msg, share_fields_set
 from engine.money import Money
 from engine.performance import RelativeSpeed
 from engine.power import PowerPlan
@@ -30,8 +30,8 @@ class Frozen(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    # imported here to keep this change to the class (the module imports engine.message already)
-    from engine.message import share_fields_set as model_post_init  # type: ignore[misc]
+    def model_post_init(self, context: Any, /) -> None:
+        share_fields_set(self, context)
 
 
 class Rule(Frozen):

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from decimal import Decimal
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -52,7 +52,7 @@ from engine.memory import (
     resolve_model,
 )
 from engine.memory import active_params_b as _active_b
-from engine.message import Msg, Value, msg
+from engine.message import Msg, Value, msg, share_fields_set
 from engine.model_specs import ModelSpec, load_model_catalog, normalize_model_name
 from engine.money import local_estimate
 from engine.performance import RelativeSpeed, scaling_efficiency
@@ -98,8 +98,8 @@ class Frozen(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    # imported here to keep this change to the class (the module imports engine.message already)
-    from engine.message import share_fields_set as model_post_init  # type: ignore[misc]
+    def model_post_init(self, context: Any, /) -> None:
+        share_fields_set(self, context)
 
 
 class SpeedRange(Frozen):
