@@ -1029,10 +1029,7 @@ def _holds_model(query: Query, ids: tuple[str, ...], counts: tuple[int, ...]) ->
     out = []
     for gpu_id, count in zip(ids, counts, strict=True):
         report = assess(  # at the mode, precision and context the user stated ("a 65B at 4-bit: M2 Ultra or A6000?")
-            query.model_copy(update={"kind": "can_run", "gpus": (gpu_id,), "gpu_counts": (count,), "num_gpus": None}),
-            mode=query.mode,
-            precision=query.precision,
-            context=query.context_tokens,
+            query.model_copy(update={"kind": "can_run", "gpus": (gpu_id,), "gpu_counts": (count,), "num_gpus": None})
         )
         if report.model is None or not report.verdicts:
             return []
@@ -1046,12 +1043,7 @@ def _model_need(query: Query) -> tuple[float | None, tuple[Msg, ...]]:
     needs for it (its smallest rung, as can-run works it out), and the note that says so."""
     if not query.model:
         return None, ()
-    report = assess(
-        query.model_copy(update={"kind": "can_run", "gpus": (), "gpu_counts": (), "min_memory_gb": None}),
-        mode=query.mode,
-        precision=query.precision,
-        context=query.context_tokens,
-    )
+    report = assess(query.model_copy(update={"kind": "can_run", "gpus": (), "gpu_counts": (), "min_memory_gb": None}))
     if not report.needs or report.model is None:
         return None, ()
     least = min(report.needs, key=lambda n: n.gib)
@@ -1743,14 +1735,7 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
         verdicts = ()
     # a library is no model: what the card runs, after the library's verdict
     runs = query.model_copy(update={"model": None}) if library else query
-    report = assess(
-        runs,
-        snapshot=ctx.snapshot,
-        condition=query.condition,
-        mode=query.mode,
-        precision=query.precision,
-        context=query.context_tokens,
-    )
+    report = assess(runs, snapshot=ctx.snapshot)
     report = _with_work_speeds(runs, report, ctx)
     if verdicts:  # "can I use FlashAttention on my V100?": the library's requirement against each card leads
         report = report.model_copy(
@@ -1978,12 +1963,11 @@ def _expected_decode(query: Query, card: Gpu, ctx: AdviceContext) -> tuple[Msg, 
             kind="can_run",
             model=query.model,
             mode=query.mode,
+            precision=query.precision,  # "Nemo 12B at 4-bit on a T4 is slow": the speed at the precision they run
             gpus=(card.id,),
             gpu_counts=(query.gpu_counts or (1,))[:1],
         ),
         snapshot=ctx.snapshot,
-        mode=query.mode,
-        precision=query.precision,  # "Nemo 12B at 4-bit on a T4 is slow": the speed at the precision they run
     )
     verdict = report.verdicts[0] if report.verdicts and report.model and report.model.kind == "llm" else None
     if verdict is not None and verdict.fits and verdict.training is not None:

@@ -2162,7 +2162,11 @@ def assess(
 ) -> CanRunReport:
     """Answer "can it run?": the model resolved, a verdict per named GPU (or memory size), and the
     cheapest setups that fit when nothing named does or nothing was named. ``precision`` checks
-    only that precision instead of walking down the quality ladder."""
+    only that precision instead of walking down the quality ladder. The mode, precision, context and
+    condition not passed are the query's own (what the user stated)."""
+    mode = mode or query.mode
+    precision = precision or query.precision
+    context = context or query.context_tokens
     if precision is not None:
         get_precision(precision)  # unknown names raise ValueError with the known ones
     condition = condition or query.condition
