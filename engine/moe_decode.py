@@ -16,7 +16,7 @@ from functools import cache
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.datafiles import data_dir, read_yaml
+from engine.datafiles import data_dir, read_yaml, validate_entries
 
 
 class MoeDecodeRow(BaseModel):
@@ -45,7 +45,8 @@ class MoeDecodeShare(BaseModel):
 
 
 def moe_rows() -> tuple[MoeDecodeRow, ...]:
-    return tuple(MoeDecodeRow(**r) for r in read_yaml(data_dir() / "measurements" / "moe_decode.yaml")["rows"])
+    path = data_dir() / "measurements" / "moe_decode.yaml"
+    return tuple(validate_entries(path, read_yaml(path)["rows"], MoeDecodeRow, key="model"))
 
 
 def ratios() -> tuple[float, ...]:

@@ -49,8 +49,7 @@ def missing_precision(gpu: Gpu, precision: str | None) -> Msg | None:
     if precision not in ("bf16", "fp8") or gpu.vendor != "nvidia":  # others' BF16 and FP8 are their own stories
         return None
     arch = load_catalog().architectures[gpu.architecture]
-    has = arch.features.bf16 if precision == "bf16" else gpu.has_tensor_cores and arch.features.fp8
-    if has:
+    if precision in precisions(gpu, arch):
         return None
     return msg(f"support.no_{precision}", gpu=gpu.short_name, arch=arch.name)
 
