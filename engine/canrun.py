@@ -2226,7 +2226,7 @@ def assess(
             as_7b = _as_7b(query, text, mode, context) if stand_in else None
             # "Does Deep-Live-Cam support 50 series GPUs?": what a project needs of a card too new for older
             # PyTorch builds comes first — whether it runs depends on the PyTorch it pins
-            builds = [m for gpu, _ in named_setups(query)[:1] if (m := first_build(gpu)) is not None]
+            builds = [m for gpu, _ in first if (m := first_build(gpu)) is not None]
             return card.model_copy(
                 update={
                     "unresolved": text,
