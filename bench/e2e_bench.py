@@ -565,7 +565,8 @@ async def segment(run: Running, events: list[Event] | None, n: int, rate: float 
         result["steal_percent"] = 100 * (steal_seconds() - steal0) / (time.monotonic() - wall0) / os.cpu_count()
     finally:
         gc.enable()
-    await asyncio.sleep(BATCH_SECONDS + 0.2)
+    if not run.echo:  # only GPU Advisor writes conversations, in batches, a moment after the last reply
+        await asyncio.sleep(BATCH_SECONDS + 0.2)
     await settle(run.proc.pid)
     result["cpu_ms_per_answer"] = 1000 * (cpu_seconds(run.proc.pid) - cpu0) / max(result["answered"], 1)
     return result

@@ -52,14 +52,14 @@ CASES = [
     ),
     (
         "startup_bench.py",
-        ["--users", "40", "--batch", "20"],
+        ["--users", "3", "--batch", "2"],
         "memory",
         "distinct users",
         {"users", "checkpoints", "rss_mb_start"},
     ),
     (
         "e2e_bench.py",
-        ["--n", "16", "--rate", "50", "--rounds", "1", "--forgetful", "--rich-echo", "--repeated", "--repeated-n", "3"],
+        ["--n", "16", "--rate", "50", "--rounds", "1", "--rich-echo", "--repeated", "--repeated-n", "3"],
         "e2e",
         "ratio rich echo   repeated_max_rate",
         {"rounds", "summary", "workload"},

@@ -462,9 +462,13 @@ async def _black_hole(port: int) -> asyncio.Server:
 async def test_sigterm_while_discord_is_unreachable_exits_well_within_the_grace(
     tmp_path: Path, discord_is: str
 ) -> None:
+    """The stop does not wait for discord.py's reconnect (a back-off, or a 60 s connect into a black
+    hole): it ends by itself, logging "stopped", long before the last-resort cut at grace + 1.5 s.
+    The grace is set long (30 s) so that "by itself" is told apart from "cut short" without timing
+    the stop closely: a slow CI machine may take a few seconds to close, never 20."""
     double = await DiscordDouble(guilds=[FakeGuild(name="ops")], patch_discord=False).start()
     hole: asyncio.Server | None = None
-    proc = await _start(double, tmp_path)
+    proc = await _start(double, tmp_path, SHUTDOWN_GRACE_SECONDS="30")
     try:
         await double.wait_ready(0, timeout=30)
         port = double.port
@@ -475,9 +479,8 @@ async def test_sigterm_while_discord_is_unreachable_exits_well_within_the_grace(
         await asyncio.sleep(2.5)  # well into reconnecting (refused: back-off sleeps; black hole: a 60 s connect)
         assert proc.returncode is None
         proc.send_signal(signal.SIGTERM)
-        started = time.monotonic()
-        await asyncio.wait_for(proc.wait(), timeout=10)
-        assert proc.returncode == 0 and time.monotonic() - started < 2.5
+        await asyncio.wait_for(proc.wait(), timeout=20)
+        assert proc.returncode == 0
     finally:
         if proc.returncode is None:
             proc.kill()
@@ -485,4 +488,6 @@ async def test_sigterm_while_discord_is_unreachable_exits_well_within_the_grace(
         if hole is not None:
             hole.close()
         await double.stop()
-    assert "stopped" in [line["message"] for line in _json_lines(stderr)]
+    messages = [line["message"] for line in _json_lines(stderr)]
+    assert "stopped" in messages
+    assert not any(message.startswith("stop took too long") for message in messages)
