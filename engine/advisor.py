@@ -1789,9 +1789,13 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
     caveats = caveats_for(query.gpus)  # what the named GPUs run, where that limits them
     catalog = load_catalog()
     lacks = next((m for g in query.gpus[:2] if (m := missing_precision(catalog.get(g), query.precision))), None)
+    headline = report.headline
     if lacks is not None:  # "Llama 3 8B in BF16 on my T4?": it has no BF16, so FP16 it is
-        caveats = (lacks, *caveats)
         rules = (*rules, *_precision_rules(lacks))
+        if report.verdicts:
+            caveats = (lacks, *caveats)
+        else:  # "V100能用bf16训练吗？": no model to weigh, so the precision is what was asked, and leads
+            headline = msg("sentences", items=(lacks, report.headline))
     if report.unresolved is None and query.task != "llm_inference":
         # "Does ComfyUI support the 5070 Ti?": whatever runs on a Blackwell card needs a PyTorch new enough for it
         # (a project we cannot size says it in its headline; chat with an LLM runs on llama.cpp's own builds)
@@ -1806,7 +1810,7 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
     return Answer(
         kind="can_run",
         query=query,
-        headline=report.headline,
+        headline=headline,
         can_run=report,
         caveats=caveats,
         rules=rules,

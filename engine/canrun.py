@@ -661,7 +661,7 @@ def _try(
 
 
 def _label(mode: Mode, precision: str, offload: bool = False) -> Msg:
-    """How a rung reads in a sentence: "GGUF Q4_K_M", "LoRA on a BF16 base", "QLoRA (4-bit NF4 base)"."""
+    """How a rung reads in a sentence: "GGUF Q4_K_M", "LoRA (BF16 base)", "QLoRA (4-bit NF4 base)"."""
     prec = get_precision(precision)
     if mode == "qlora" and offload:
         return msg("canrun.rung.qlora_offload")
@@ -851,6 +851,8 @@ def cpu_offload_option(
 def _gpu_verdict(
     spec: ModelSpec, mode: Mode, gpu: Gpu, count: int, context: int | None, precision: str | None = None
 ) -> GpuVerdict:
+    if precision == "bf16":
+        precision = _half(gpu)  # "BF16 on my T4": it runs FP16 at the same size (and is told it has no BF16)
     rungs = [(mode, precision)] if precision else ladder(spec, mode, gpu)
     inference = mode == "inference"
     split = inference_split(gpu, count) if inference else "tensor"
@@ -2022,8 +2024,8 @@ def _runs_instead(spec: ModelSpec, mode: Mode, verdicts: list[GpuVerdict]) -> tu
     it runs at the work asked ("it runs Qwen2.5 32B: GGUF Q5_K_M, 24.5 GB, ~7-10 tokens/s"): the user's card is
     never only a no. One setup named, an LLM, no verdict that fits."""
     use = {"inference": "chat", "qlora": "qlora", "lora": "lora", "full_finetune": "full_finetune"}.get(mode)
-    if spec.kind != "llm" or use is None or len(verdicts) != 1 or verdicts[0].fits:
-        return ()
+    if spec.kind != "llm" or use is None or len(verdicts) != 1 or verdicts[0].fits or verdicts[0].own_fix:
+        return ()  # (a verdict that says its own way in, "at QLoRA it fits", is not told it twice)
     v = verdicts[0]
     gpu = load_catalog().get(v.gpu_id)
     for lighter, precision in _LIGHTER.get(mode, ()):

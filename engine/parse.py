@@ -95,6 +95,8 @@ _GEFORCE_NUMBER = re.compile(r"rtx\s*([1-9][0-9])(?:[5-9]0(?:\s*ti)?)?")  # a ca
 _GEFORCE_ID = re.compile(r"rtx-([1-9][0-9])[5-9]0(?:-|$)")
 # Huawei's Ascend line named without a chip the catalog has ("Ascend NPUs", "昇腾", "昇腾910C"), and the card that
 # stands for it
+# Precisions a training question keeps: a card may lack them, which the answer must say (engine.support).
+_TRAINING_PRECISIONS = frozenset({"bf16"})
 _ASCEND_LINE = re.compile(r"昇[腾騰]|(?<![a-z])ascend(?![a-z])")
 ASCEND_STAND_IN = "ascend-910b"
 # Intel's Arc line named without a card ("Intel Arc GPUs", "XPU / Intel Arc support"), and the card that stands for it
@@ -922,13 +924,14 @@ class Parser:
         """The precision a can-run question runs the model at ("70B in 4-bit", "Q8", "fp16"), the first
         named — after running out of memory the last ("tried int8, still OOM; maybe int4?" asks about int4);
         for LoRA only an 8-bit base ("LoRA in 8bit", bitsandbytes' load_in_8bit), else none for a training
-        mode, whose precisions are its own (QLoRA's 4-bit base, BF16 LoRA)."""
-        if mode not in (None, "inference", "lora"):
+        mode, whose precisions are its own (QLoRA's 4-bit base, BF16 LoRA) — except BF16, which a card may lack
+        ("V100能用bf16训练吗？": Volta has no BF16, and the answer says so)."""
+        if mode == "qlora":
             return None
         named = _first_named(self.vocab.precisions, self.vocab.precision_any, words, last=ran_out)
-        if mode == "lora":
-            return named if named == "int8" else None
-        return named
+        if mode in (None, "inference") or (mode == "lora" and named == "int8"):
+            return named
+        return named if named in _TRAINING_PRECISIONS else None
 
     def condition(self, words: Words) -> tuple[str | None, bool]:
         """new, used or None; (None, True) when both are said."""

@@ -16,6 +16,7 @@ from engine.catalog import load_catalog
 from engine.datafiles import data_dir, read_yaml
 from engine.message import Msg
 from engine.money import Money
+from engine.parse import parse
 from engine.performance import WORKLOADS, estimate
 from engine.query import Query
 from engine.support import caveats_for, missing_precision, software_caveats, software_notes
@@ -377,3 +378,20 @@ def test_asked_about_bf16_on_a_v100_the_answer_leads_with_fp16_instead() -> None
     assert run.caveats[0].key == "support.no_bf16"
     ampere = advise(Query(kind="can_run", gpus=("a100-40gb-pcie",), model="llama-3-8b", precision="bf16"))
     assert "support.no_bf16" not in [c.key for c in ampere.caveats]
+
+
+def test_training_in_bf16_on_a_card_without_it_is_answered_first_and_run_in_fp16() -> None:
+    # "V100 32G能用bf16训练吗？": no model to weigh, so the missing BF16 is the answer's first sentence (the parser
+    # keeps BF16 for a training question; other precisions a training mode sets itself)
+    query = parse("V100 32G能用bf16训练吗？").query
+    assert (query.mode, query.precision) == ("full_finetune", "bf16")
+    lead = advise(query).headline.args["items"][0]
+    assert lead.key == "support.no_bf16" and "没有 BF16" in render(lead, "zh-Hans")
+    assert parse("QLoRA Llama 3 8B in bf16 on a 3090?").query.precision is None  # QLoRA's base is its own NF4
+    # "LoRA of Llama 3 8B in BF16 on a T4": the T4 runs it in FP16 at the same size, said once, with QLoRA as its way in
+    run = advise(Query(kind="can_run", gpus=("t4",), model="llama-3-8b", mode="lora", precision="bf16"))
+    verdict = run.can_run.verdicts[0]
+    assert (verdict.fits, round(verdict.need_gib, 1)) == (False, 19.2)
+    text = english(run.headline)
+    assert "LoRA (FP16 base)" in text and "BF16 base" not in text
+    assert text.count("9.7 GB") == 1  # "At QLoRA (4-bit NF4 base) it fits: 9.7 GB of 16 GB.", not again
