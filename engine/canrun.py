@@ -1711,6 +1711,19 @@ def _words_lead(text: str, name: str) -> bool:
 _WORDS = re.compile(r"[a-z0-9]+")
 
 
+def _led_by(text: str) -> list[str]:
+    """Every catalog model a name of several generations leads ("llama": Llama 2 7B to Llama 3.3 70B), smallest
+    first: the family the user may mean, whole — the closest few suggested could stop short of what fits."""
+    catalog = load_model_catalog()
+    key = normalize_model_name(text)
+    led = [
+        spec
+        for spec in map(catalog.get, catalog.ids())
+        if normalize_model_name(spec.name).startswith(key) and _words_lead(text, spec.name)
+    ]
+    return [spec.id for spec in sorted(led, key=lambda spec: (spec.params_b, spec.id))]
+
+
 _VERSIONED = re.compile(r"([a-z]+)[0-9]")  # a name key's family letters, before its version number
 
 
@@ -2033,20 +2046,51 @@ def _runs_instead(spec: ModelSpec, mode: Mode, verdicts: list[GpuVerdict]) -> tu
         if fit.fits:
             rung = _label(fit.mode, fit.precision or precision)
             return (msg("canrun.lighter_fits", setup=_setup(v.name, v.count), rung=rung, need=fit.need_gib),)
-    rows = card_capabilities(gpu, v.count)
-    runs = next((r for r in rows if r.use == use and r.verdict.fits), None)
-    if runs is None:
-        return ()
-    row = runs.verdict
+    kin = _kin_that_fits(spec, gpu, v.count) if mode == "inference" else None
+    row: GpuVerdict | MemoryVerdict
+    if kin is not None:
+        name, row = kin
+    else:
+        rows = card_capabilities(gpu, v.count)
+        runs = next((r for r in rows if r.use == use and r.verdict.fits), None)
+        if runs is None:
+            return ()
+        name, row = runs.model_name, runs.verdict
     said = {
         "setup": _setup(v.name, v.count),
-        "model": runs.model_name,
+        "model": name,
         "rung": _label(row.mode, row.precision or "bf16"),
         "need": row.need_gib,
     }
     if isinstance(row, GpuVerdict) and row.decode is not None:
         return (msg("canrun.runs_instead.speed", low=row.decode.low, high=row.decode.high, **said),)
     return (msg("canrun.runs_instead", **said),)
+
+
+# A model name's size and what follows it ("Llama 3.3 70B" → "Llama 3.3", "Qwen3 235B-A22B" → "Qwen3"): what is left
+# names the line its smaller kin share ("DeepSeek R1" → its "DeepSeek R1 Distill Qwen 32B").
+_NAME_SIZE = re.compile(r"\s*\d+(?:\.\d+)?\s?B\b.*$")
+
+
+def _kin_that_fits(spec: ModelSpec, gpu: Gpu, count: int) -> tuple[str, GpuVerdict] | None:
+    """ "DeepSeek on my 4090?" — the 671B R1 does not fit; the largest smaller model of its own line that the
+    setup runs (an R1 distill, the 8B of a 70B's line) is what the user most likely can run, before any other
+    model. None when the line has no smaller model that fits."""
+    line = _NAME_SIZE.sub("", spec.name)
+    catalog = load_model_catalog()
+    kin = sorted(
+        (
+            other
+            for other in map(catalog.get, catalog.ids())
+            if other.kind == "llm" and other.params_b < spec.params_b and other.name.startswith(line)
+        ),
+        key=lambda other: -other.params_b,
+    )
+    for other in kin:
+        verdict = _gpu_verdict(other, "inference", gpu, count, None)
+        if verdict.fits:
+            return other.name, verdict
+    return None
 
 
 def _rig_notes(alternatives: list[Alternative]) -> list[Msg]:
@@ -2094,18 +2138,24 @@ _ASSUMPTIONS = (
 
 
 def _answers_yes(report: CanRunReport) -> bool:
-    """Whether a report's named setups (or memory size) hold the model."""
-    return any(v.fits for v in report.verdicts) or bool(report.memory_verdict and report.memory_verdict.fits)
+    """Whether a report's named setups (or memory size) hold the model: by its memory, or by the figure its
+    tool publishes (whisper, TTS and video models)."""
+    held = any(v.fits for v in report.verdicts) or bool(report.memory_verdict and report.memory_verdict.fits)
+    return held or any(report.published_fits)
 
 
 # A family named without a size lists its members by name up to this many, else first to last.
 _FAMILY_LISTED = 5
 
 
-def _family_report(query: Query, text: str, members: list[str], ask: Callable[[Query], CanRunReport]) -> CanRunReport:
+def _family_report(
+    query: Query, text: str, members: list[str], ask: Callable[[Query], CanRunReport], generations: bool = False
+) -> CanRunReport:
     """A family named without a size ("can my 3060 run Llama 3?", "how much VRAM does Qwen2.5 need?"):
     with a card or a memory size, the largest member that fits it (the smallest when none does); with
-    neither, the smallest. The headline names the sizes there are, so the user can ask for another."""
+    neither, the smallest. The headline names the sizes there are, so the user can ask for another.
+    ``generations``: a name of several generations ("LLaMA on my 3070?"), weighed over the closest models
+    to it and asked which one is meant."""
     catalog = load_model_catalog()
     specs = [catalog.get(m) for m in members]
     chosen = ask(query.model_copy(update={"model": specs[0].name}))
@@ -2126,6 +2176,8 @@ def _family_report(query: Query, text: str, members: list[str], ask: Callable[[Q
         else msg("canrun.family.range", count=len(names), first=names[0], last=names[-1])
     )
     key = "canrun.family.largest" if largest else "canrun.family.smallest"
+    if generations:
+        key = "canrun.family.which_largest" if largest else "canrun.family.which_smallest"
     said = msg(key, family=text, sizes=sizes, model=chosen.model_name or names[0])
     return chosen.model_copy(update={"model_text": text, "headline": _sentences(said, chosen.headline)})
 
@@ -2201,6 +2253,18 @@ def assess(
         )
         said = msg("canrun.family.read_as", family=text, model=closest.name)
         return report.model_copy(update={"model_text": text, "headline": _sentences(said, report.headline)})
+    if spec is None and _is_family(text, suggestions) and (named_setups(query) or query.min_memory_gb):
+        # "Has anyone run LLaMA on a single 3070?": a name of several generations on the user's own card is
+        # weighed over its closest models, smallest first — the largest that fits answers, and which is asked
+        return _family_report(
+            query,
+            text,
+            _led_by(text),
+            lambda q: assess(
+                q, snapshot=snapshot, condition=condition, mode=mode, context=context, precision=precision
+            ),
+            generations=True,
+        )
     if spec is None:
         headline = _unknown(text, suggestions)
         if named_setups(query) or query.min_memory_gb:

@@ -456,6 +456,9 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 8b", gpus=("rtx-4090",)), mode="full_finetune"),
         assess(q(model="llama 3.3 70b", gpus=("rtx-3060-12gb",)), mode="full_finetune"),
         assess(q(model="llama 3.3 70b", gpus=("apple-m3-max-36gb",))),
+        # a name of several generations on the user's card: the largest of its closest models that fits, or none
+        assess(q(model="LLaMA", gpus=("rtx-3070",), precision="int4")),
+        assess(q(model="LLaMA", min_memory_gb=1)),
     ]
     small_llm = spec("llama-3.1-8b").model_copy(update={"params_b": 0.5})
     figures = [
@@ -865,10 +868,16 @@ def test_a_second_tools_lighter_figures_lead_where_the_first_tools_do_not_fit():
 
 def test_versions_of_one_size_are_answered_for_the_closest_match():
     # "whisper large": large-v3, large-v2 (1.55B) and turbo (0.81B) are within 2× of each other — answered for
-    # large-v3, said so; "whisper" alone spans tiny to large (0.04-1.55B) and is asked about
+    # large-v3, said so; "whisper" alone spans tiny to large (0.04-1.55B) and is asked about — on the user's own
+    # card with the largest that fits it (by openai-whisper's published 10 GB for large) as the answer meanwhile
     report = assess(q(model="whisper large", gpus=("rtx-3060-12gb",)))
     assert report.model_id == "whisper-large-v3" and report.headline.all_keys()[1] == "canrun.family.read_as"
-    assert assess(q(model="whisper", gpus=("rtx-3060-12gb",))).model_id is None
+    assert assess(q(model="whisper")).model_id is None
+    mine = assess(q(model="whisper", gpus=("rtx-3060-12gb",)))
+    assert mine.model_id == "whisper-large-v3" and mine.published_fits == (True,)
+    assert "of 6 sizes, from Whisper tiny to Whisper large-v3, the largest that fits is Whisper large-v3" in english(
+        mine.headline
+    )
     # a name that only begins a word of the model's is no family of it: "MINIMA" is not MiniMax-M2
     assert assess(q(model="MINIMA", gpus=("rtx-4090",))).model_id is None
 
@@ -919,10 +928,38 @@ def test_a_family_without_a_card_is_answered_for_its_smallest_member_and_a_gener
     report = assess(q(model="Mixtral"))
     assert report.model_id == "mixtral-8x7b" and report.needs
     assert "this is for the smallest, Mixtral 8x7B" in english(report.headline)
-    # "llama" alone spans Llama 1 to 3.3: no member is picked, the user is asked which one.
-    vague = assess(q(model="llama", gpus=("rtx-3090",)))
+    # "llama" alone spans Llama 1 to 3.3: with no card, no member is picked; the user is asked which one.
+    vague = assess(q(model="llama"))
     assert vague.model_id is None and vague.unresolved == "llama"
     assert re.search(r'"llama" comes in several generations and sizes \(Llama 2 7B', english(vague.headline))
+    # On the user's own card the closest models are weighed, smallest first, and the question stays asked: the
+    # 3090 holds LLaMA 1 33B at GGUF Q4_K_M (22.4 GB of 24), the largest of the 18 that fits; a 2 GB GTX 1050
+    # Llama 3.2 1B (1.9 GB); a 1 GB memory size none of them.
+    mine = assess(q(model="llama", gpus=("rtx-3090",)))
+    assert mine.model_id == "llama-1-33b" and mine.verdicts[0].fits and round(mine.verdicts[0].need_gib, 1) == 22.4
+    assert english(mine.headline).startswith(
+        '"llama" comes in several generations and sizes; of 18 sizes, from Llama 3.2 1B to Llama 3.1 405B, the largest '
+        "that fits is LLaMA 1 33B (name the one you mean"
+    )
+    small = assess(q(model="LLaMA", gpus=("gtx-1050",)))
+    assert small.model_id == "llama-3.2-1b" and round(small.verdicts[0].need_gib, 1) == 1.9
+    none = assess(q(model="LLaMA", min_memory_gb=1))
+    assert none.model_id == "llama-3.2-1b" and not none.memory_verdict.fits
+    assert "even the smallest, Llama 3.2 1B, does not fit" in english(none.headline)
+
+
+def test_a_model_too_big_for_the_card_points_to_the_largest_of_its_own_line_that_fits():
+    # "能在4090上跑deepseek吗": the 671B R1 needs 306.9 GB even at Q3_K_M; the 4090 runs its 32B Qwen distill
+    # (GGUF Q4_K_M, 21.5 GB) — the model of the line asked about, before any other model
+    report = assess(q(model="deepseek-r1", gpus=("rtx-4090",)))
+    assert not report.verdicts[0].fits
+    assert "RTX 4090 does run DeepSeek R1 Distill Qwen 32B (GGUF Q4_K_M: 21.5 GB" in english(report.headline)
+    # Llama 3.1 70B on a 12 GB card: its own line's 8B (INT8, 9.5 GB); a line with no smaller model falls back
+    # to the reference models (Llama 3.3 has only the 70B)
+    own_line = english(assess(q(model="llama-3.1-70b", gpus=("rtx-3060-12gb",))).headline)
+    assert "does run Llama 3.1 8B (INT8: 9.5 GB" in own_line
+    other_line = english(assess(q(model="llama-3.3-70b", gpus=("rtx-3060-12gb",))).headline)
+    assert "RTX 3060 12GB does run Qwen2.5 14B (GGUF Q4_K_M: 10.8 GB" in other_line
 
 
 def test_training_an_unplaced_model_on_a_card_leans_on_the_guides_prototyping_floor():
