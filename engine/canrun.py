@@ -755,20 +755,29 @@ def _with_needed(
     needed: list[tuple[Mode, str, int | None]],
     fitted: bool,
     speed: Callable[[Mode, str, int], SpeedRange | None] = lambda mode, precision, count: None,
+    most: int | None = None,
 ) -> Msg:
     """The verdict, then "It would take 7× RTX 4090 at BF16 or 2× RTX 4090 at GGUF Q4_K_M (~16-20 tokens/s)." for a
-    setup that does not fit as asked — the fewest cards with their decode speed where it is an LLM run (``speed``)."""
+    setup that does not fit as asked — the fewest cards with their decode speed where it is an LLM run (``speed``).
+    Counts over ``most`` (one machine's cards) are no build anyone makes of a desktop card ("31× RTX 4090"): left
+    out, and when none is left, said to be beyond one machine."""
     options = []
+    beyond = None
     for i, (m, p, n) in enumerate(needed):
         if not n:
+            continue
+        if most is not None and n > most:
+            beyond = msg("canrun.take.beyond_machine", gpu=name, most=most, rung=_label(m, p))
             continue
         fast = speed(m, p, n) if i == len(needed) - 1 else None  # the fewest cards: the setup worth timing
         said: dict[str, Value] = {"count": n, "gpu": name, "rung": _label(m, p)}
         options.append(
             msg("canrun.take.speed", low=fast.low, high=fast.high, **said) if fast else msg("canrun.take", **said)
         )
-    if fitted or not options:
+    if fitted:
         return verdict
+    if not options:
+        return _sentences(verdict, beyond) if beyond is not None else verdict
     return msg("canrun.verdict.with_needed", verdict=verdict, options=tuple(options))
 
 
@@ -949,6 +958,7 @@ def _gpu_verdict(
             if m == "inference" and spec.kind == "llm"
             else None
         ),
+        most=None if gpu.gpu_class == "datacenter" else MAX_SERVER_GPUS,  # 8× 4090 servers are built; 31× are not
     )
     if offload is not None:
         verdict = _sentences(

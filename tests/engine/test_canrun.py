@@ -953,6 +953,11 @@ def test_a_model_too_big_for_the_card_points_to_the_largest_of_its_own_line_that
     # (GGUF Q4_K_M, 21.5 GB) — the model of the line asked about, before any other model
     report = assess(q(model="deepseek-r1", gpus=("rtx-4090",)))
     assert not report.verdicts[0].fits
+    # and no "31× RTX 4090": past one machine's 8 cards a desktop card's count is said to be beyond one
+    assert "No one machine of RTX 4090 cards holds it: even at GGUF Q3_K_M it takes more than 8." in english(
+        report.headline
+    )
+    assert "31×" not in english(report.headline)
     assert "RTX 4090 does run DeepSeek R1 Distill Qwen 32B (GGUF Q4_K_M: 21.5 GB" in english(report.headline)
     # Llama 3.1 70B on a 12 GB card: its own line's 8B (INT8, 9.5 GB); a line with no smaller model falls back
     # to the reference models (Llama 3.3 has only the 70B)
