@@ -40,7 +40,7 @@ def counted(name: str, count: int) -> str:
 def document_text(doc: Document) -> str:
     parts = [doc.title, doc.headline.replace("**", "")]
     for block in doc.blocks:
-        parts.append(_block_text(block))
+        parts.append(_block_text(block, doc.lang))
     if doc.footer:
         parts.append(doc.footer)
     if doc.question:
@@ -49,10 +49,10 @@ def document_text(doc: Document) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
-def _block_text(block: Block) -> str:
+def _block_text(block: Block, lang: Lang) -> str:
     lines: list[str] = []
     if block.title and block.role not in ("options", "details"):  # the table under the headline needs no title
-        lines.append(f"{block.title}:")
+        lines.append(say(lang, "text.section", title=block.title))  # "Why:", "原因："
     if block.text:
         lines.append(block.text)
     if block.table is not None:
