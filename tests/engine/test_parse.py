@@ -370,6 +370,10 @@ def test_kind(text: str, kind: str) -> None:
         ("想本地跑大模型", "llm_inference"),
         ("做预训练", "llm_pretrain"),
         ("训练模型", None),
+        # a paper named is no research lab: reproducing one says nothing of the domain
+        ("how long to reproduce the paper's numbers on two 3090s?", None),
+        ("想复现这篇论文，4张A100要训练多久", None),
+        ("which GPUs for our university research lab?", "research"),
     ],
 )
 def test_task(text: str, task: str | None) -> None:
