@@ -374,6 +374,11 @@ def test_kind(text: str, kind: str) -> None:
         ("how long to reproduce the paper's numbers on two 3090s?", None),
         ("想复现这篇论文，4张A100要训练多久", None),
         ("which GPUs for our university research lab?", "research"),
+        # image models named by their project ("FluxGym", "flux1-dev", "AnimeGANv3", "StyleGAN2", "RuinedFooocus")
+        ("can fluxgym train on a 4060 ti?", "image_generation"),
+        ("flux1-schnell 需要多少显存", "image_generation"),
+        ("StyleGAN2 on a 3060, how slow?", "image_generation"),
+        ("RuinedFooocus on an Arc A770?", "image_generation"),
     ],
 )
 def test_task(text: str, task: str | None) -> None:
