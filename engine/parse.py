@@ -885,9 +885,11 @@ class Parser:
         blocked = any(domains[d] for d in _BLOCKING_DOMAINS)
         kind = self._model_kind(model)
         llm_model = kind == "llm" if kind else model_llm and not blocked
-        if domains["kaggle"] and not (llm_model or domains["llm"]):  # "LLaMA 7B on Kaggle's T4": the LLM's
+        # vLLM, SGLang, TensorRT-LLM: an LLM's engines, unless another domain is named ("index-tts-vllm": speech)
+        llm_named = domains["llm"] or (domains["llm_runtime"] and not blocked)
+        if domains["kaggle"] and not (llm_model or llm_named):  # "LLaMA 7B on Kaggle's T4": the LLM's
             return "kaggle", False
-        if llm_model or domains["llm"] or (stage and domains["nlp"] and not blocked):
+        if llm_model or llm_named or (stage and domains["nlp"] and not blocked):
             if stage:
                 return stage, False
             if self.vocab.llm_train.find(words):  # "train a 7B model": fine-tuning, unless from scratch

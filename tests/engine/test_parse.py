@@ -379,6 +379,10 @@ def test_kind(text: str, kind: str) -> None:
         ("flux1-schnell 需要多少显存", "image_generation"),
         ("StyleGAN2 on a 3060, how slow?", "image_generation"),
         ("RuinedFooocus on an Arc A770?", "image_generation"),
+        # vLLM and SGLang serve speech models too: an LLM's engines only where no other domain is named
+        ("my-tts-vllm runs out of memory on a 4090", "other"),
+        ("语音识别用 sglang 部署需要多大显存", "other"),
+        ("can vllm serve on two 3090s?", "llm_inference"),
     ],
 )
 def test_task(text: str, task: str | None) -> None:
