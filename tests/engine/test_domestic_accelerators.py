@@ -171,6 +171,8 @@ def test_chatglm3_6b_on_a_z100_runs_in_fp16_worked() -> None:
         ("海光 K100 AI 跑 Qwen2.5-72B 要几张", ("hygon-k100-ai",)),
         ("海光Z100能微调chatglm3-6b吗", ("hygon-z100",)),
         ("Can a Hygon K100-AI run Llama 3 70B?", ("hygon-k100-ai",)),
+        ("昇腾910C能跑qwen 72b吗", ("ascend-910c",)),
+        ("Ascend 910C 跑 DeepSeek-R1 要几张", ("ascend-910c",)),
     ],
 )
 def test_questions_name_the_cards(text: str, gpus: tuple[str, ...]) -> None:
@@ -178,3 +180,50 @@ def test_questions_name_the_cards(text: str, gpus: tuple[str, ...]) -> None:
 
     query = parse(text, standalone=True).query
     assert query is not None and query.gpus == gpus
+
+
+# ---- Huawei Ascend 910C (added 2026-12-07) ----
+
+ASCEND_910C_NAMES = [
+    "910C",
+    "910c",
+    "Ascend 910C",
+    "Huawei 910C",
+    "P910C",
+    "昇腾910C",
+    "昇騰910C",
+    "华为910C",
+    "華為910C",
+]
+
+
+@pytest.mark.parametrize("text", ASCEND_910C_NAMES)
+def test_the_910c_resolves_from_english_and_chinese_names(catalog: Catalog, text: str) -> None:
+    assert catalog.resolve(text) == "ascend-910c"
+
+
+def test_the_910c_loads_with_its_sourced_figures(catalog: Catalog) -> None:
+    """Two dies of msmodeling's A3 profile (64 GB, 1.6 TB/s, FP16 376, INT8 752 each): the package's totals."""
+    gpu = catalog.get("ascend-910c")
+    assert (gpu.vendor, gpu.architecture, gpu.form_factor, gpu.release_year) == ("huawei", "davinci-c220", "oam", 2025)
+    assert (gpu.memory_gb, gpu.memory_type, gpu.bandwidth_gbs) == (2 * 64, "HBM2E", 2 * 1600)
+    assert (gpu.fp16_tensor_tflops, gpu.int8_tensor_tops, gpu.fp32_tflops) == (2 * 376, 2 * 752, 2 * 11)
+    assert (gpu.sm_count, gpu.tensor_cores) == (2 * 20, 2 * 20)  # HAMi's 20 AI cores per die
+    assert (gpu.software.pytorch, gpu.software.npu, gpu.software.cuda_cc) == ("vendor", True, None)
+    assert any("ATLAS_800_A3_752T_128G_DIE" in s for s in gpu.sources)
+    assert any("3,200 GB/s" in s and "HBM2E" in s for s in gpu.sources)
+    assert any("350 W" in s for s in gpu.sources)
+    assert "not a Huawei figure" in (gpu.notes or "")  # the power is a press report's, said so
+    assert gpu.launch_price is None
+
+
+def test_qwen_72b_on_one_910c_worked() -> None:
+    """Qwen2.5-72B on one 128 GB 910C: BF16 (145.4 GB of weights) does not fit, INT8 does.
+
+    weights 72.7e9 × 1 B = 72.7 GB; + KV 2.684 + activations 0.095 + runtime 1.0 = 76.48 GB = 71.23 GiB ≤ 128 GB
+    decode  3,200 GB/s / (72.7 + 2.684) GB = 42.4 token/s bound
+    """
+    verdict = assess(Query(kind="can_run", gpus=("ascend-910c",), model="Qwen2.5-72B")).verdicts[0]
+    assert (verdict.fits, verdict.precision, verdict.count) == (True, "int8", 1)
+    assert verdict.need_gib == pytest.approx(76.48e9 / 2**30, abs=0.01)
+    assert verdict.decode is not None and verdict.decode.bound == pytest.approx(3200 / (72.7 + 2.684), abs=0.01)
