@@ -16,8 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 # Appended at the end only: engine.codec encodes engine.query.Vendor's choices by index (same list there).
 Vendor = Literal["nvidia", "amd", "intel", "apple", "huawei"]
 # The catalog's vendors: engine.query's (the ones a user opts into) and the Chinese accelerators people ask
-# about by name only (Moore Threads, Cambricon), which no button or codec encodes.
-CatalogVendor = Literal["nvidia", "amd", "intel", "apple", "huawei", "moore_threads", "cambricon"]
+# about by name only (Moore Threads, Cambricon, Hygon), which no button or codec encodes.
+CatalogVendor = Literal["nvidia", "amd", "intel", "apple", "huawei", "moore_threads", "cambricon", "hygon"]
 GpuClass = Literal["consumer", "laptop", "workstation", "datacenter", "embedded"]
 # The physical part: a PCIe card, a server module (SXM, OAM), a laptop chip (mxm: the convention for
 # every laptop part, soldered or not), a system-on-chip sharing memory with the CPU (Apple M-series,
@@ -163,8 +163,12 @@ class Gpu(Frozen):
             raise ValueError("software.npu is set for Huawei Ascend NPUs, and only for them")
         if self.vendor == "huawei" and sw.cuda_cc is not None:
             raise ValueError("a Huawei Ascend NPU runs no CUDA: no software.cuda_cc")
-        if self.vendor in ("moore_threads", "cambricon") and (sw.cuda_cc is not None or sw.pytorch != "vendor"):
-            raise ValueError("a Moore Threads or Cambricon card runs no CUDA; PyTorch through its vendor's plugin")
+        if self.vendor in ("moore_threads", "cambricon", "hygon") and (
+            sw.cuda_cc is not None or sw.pytorch != "vendor"
+        ):
+            raise ValueError(
+                "a Moore Threads, Cambricon or Hygon card runs no CUDA; PyTorch through its vendor's build"
+            )
         return self
 
     def buyable(self, organization: bool) -> bool:
@@ -203,6 +207,7 @@ class Gpu(Frozen):
             "Huawei ",
             "Moore Threads ",
             "Cambricon ",
+            "Hygon ",
         )
         for prefix in prefixes:
             if self.name.startswith(prefix):

@@ -422,7 +422,7 @@ def test_the_catalog_covers_every_family(catalog):
     assert len(catalog.gpus) >= 160
     missing = {family: [g for g in ids if g not in catalog.gpus] for family, ids in FAMILIES.items()}
     assert {f: m for f, m in missing.items() if m} == {}
-    vendors = {"nvidia", "amd", "intel", "apple", "huawei", "moore_threads", "cambricon"}
+    vendors = {"nvidia", "amd", "intel", "apple", "huawei", "moore_threads", "cambricon", "hygon"}
     assert {g.vendor for g in catalog.gpus.values()} == vendors
     assert {g.platform for g in catalog.gpus.values()} == {"desktop", "laptop", "server", "embedded", "unified_memory"}
 

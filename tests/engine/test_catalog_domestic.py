@@ -163,7 +163,7 @@ def test_the_query_vendors_are_unchanged() -> None:
     from engine import query, specs
 
     assert get_args(query.Vendor) == ("nvidia", "amd", "intel", "apple", "huawei")
-    assert set(get_args(specs.CatalogVendor)) == {*get_args(query.Vendor), "moore_threads", "cambricon"}
+    assert set(get_args(specs.CatalogVendor)) == {*get_args(query.Vendor), "moore_threads", "cambricon", "hygon"}
 
 
 @pytest.mark.parametrize(

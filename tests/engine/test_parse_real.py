@@ -362,8 +362,8 @@ def _scorer():
 def test_the_scorer_scores_gpus_over_cards_the_catalog_knows() -> None:
     scorer = _scorer()
     assert scorer.field_right("gpus", ["rtx-3090-48gb"], ["rtx-3090"])  # a modded card outside it
-    assert scorer.field_right("gpus", ["ascend-910c", "a100"], ["a100-80gb-sxm"])
-    assert not scorer.field_right("gpus", ["ascend-910c"], ["rtx-4090"])  # a card read that was not named
+    assert scorer.field_right("gpus", ["ascend-950pr", "a100"], ["a100-80gb-sxm"])
+    assert not scorer.field_right("gpus", ["ascend-950pr"], ["rtx-4090"])  # a card read that was not named
     assert scorer.field_right("gpus", ["rtx-4090d"], ["rtx-4090-d"])  # the same id, hyphenated otherwise
     assert not scorer.field_right("gpus", ["gtx-1080"], ["gtx-1080-ti"])
 
@@ -1586,7 +1586,7 @@ def test_a_bare_apple_chip_with_a_memory_size_is_the_mac_sold_with_it(text: str,
 @pytest.mark.parametrize(
     ("text", "gpus", "kind"),
     [
-        ("请问FooX是否考虑适配昇腾910C？", ("ascend-910b",), "info"),  # a chip the catalog lacks: the line's stand-in
+        ("请问FooX是否考虑适配昇腾910D？", ("ascend-910b",), "info"),  # a chip the catalog lacks: the line's stand-in
         ("Does FooServe support Ascend NPUs?", ("ascend-910b",), "can_run"),
         ("昇腾和A100比哪个好", ("ascend-910b", "a100-80gb-sxm"), "compare"),
         ("昇腾910B能跑qwen 72b吗", ("ascend-910b",), "can_run"),  # a chip named stays that chip
