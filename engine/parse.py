@@ -99,6 +99,11 @@ _GEFORCE_ID = re.compile(r"rtx-([1-9][0-9])[5-9]0(?:-|$)")
 _TRAINING_PRECISIONS = frozenset({"bf16"})
 _ASCEND_LINE = re.compile(r"昇[腾騰]|(?<![a-z])ascend(?![a-z])")
 ASCEND_STAND_IN = "ascend-910b"
+# Hygon's DCU line named without a card ("海光DCU", "Hygon DCUs"), and the card that stands for it; a chip named
+# that the catalog lacks ("海光K100", "Z100L": other cards) or Hygon's CPUs ("海光3350", "海光CPU") get no stand-in
+_HYGON_LINE = re.compile(r"海光|(?<![a-z])hygon(?![a-z])")
+HYGON_STAND_IN = "hygon-k100-ai"
+_HYGON_CHIP = re.compile(r"[\s\-_]{0,2}(?:dcu[\s\-_]{0,2})?[a-z]{0,2}[0-9]|[\s\-_]{0,2}(?:cpu|处理器|處理器|c86)")
 # Intel's Arc line named without a card ("Intel Arc GPUs", "XPU / Intel Arc support"), and the card that stands for it
 _ARC_LINE = re.compile(
     r"(?<![a-z])intel\s*arc(?![a-z])|(?<![a-z])arc\s*(?:gpus?|graphics|cards?|显卡|顯卡)(?![a-z])|(?<![a-z])xpu(?![a-z])"
@@ -513,7 +518,11 @@ class Parser:
         if not mentions and (generation := self._generation(scan, laptop)):
             mentions.append(generation)
             unknown = [name for name in unknown if name not in scan.low[generation.start : generation.end]]
-        for line in (self._ascend_line(scan, mentions), self._arc_line(scan, mentions)):
+        for line in (
+            self._ascend_line(scan, mentions),
+            self._hygon_line(scan, mentions),
+            self._arc_line(scan, mentions),
+        ):
             if line is not None:
                 mentions = sorted([*mentions, line], key=lambda m: m.start)  # in the order named ("昇腾和A100比哪个好")
         return mentions, unknown, loose
@@ -537,6 +546,26 @@ class Parser:
             return None
         options = (ASCEND_STAND_IN, *(g for g in ascend if g != ASCEND_STAND_IN))
         return Mention(ASCEND_STAND_IN, line.start(), line.end(), None, True, None, options)
+
+    def _hygon_line(self, scan: Scan, mentions: list[Mention]) -> Mention | None:
+        """ "海光DCU能跑chatglm3-6b吗", "does vLLM support Hygon DCUs?": Hygon's K100-AI stands for the line, a guess
+        with the other Hygon cards as options — they share DTK, which is what such questions turn on, and the
+        user's own accelerator is answered rather than an NVIDIA shopping list. None beside a Hygon card, or for a
+        chip the catalog lacks ("海光K100" is not the K100-AI)."""
+        low = scan.low
+        line = _HYGON_LINE.search(low) if "海光" in low or "hygon" in low else None
+        if (
+            line is None
+            or not scan.free(line.start(), line.end())
+            or any(m.gpu_id.startswith("hygon-") for m in mentions)
+            or _HYGON_CHIP.match(low, line.end())
+        ):
+            return None
+        hygon = tuple(g for g in self.index.catalog.gpus if g.startswith("hygon-"))
+        if HYGON_STAND_IN not in hygon:
+            return None
+        options = (HYGON_STAND_IN, *(g for g in hygon if g != HYGON_STAND_IN))
+        return Mention(HYGON_STAND_IN, line.start(), line.end(), None, True, None, options)
 
     def _arc_line(self, scan: Scan, mentions: list[Mention]) -> Mention | None:
         """ "does FooTTS run on Intel Arc GPUs?", "any chance of XPU / Intel Arc support?": Intel's current Arc card

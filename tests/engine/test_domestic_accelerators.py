@@ -171,6 +171,11 @@ def test_chatglm3_6b_on_a_z100_runs_in_fp16_worked() -> None:
         ("海光 K100 AI 跑 Qwen2.5-72B 要几张", ("hygon-k100-ai",)),
         ("海光Z100能微调chatglm3-6b吗", ("hygon-z100",)),
         ("Can a Hygon K100-AI run Llama 3 70B?", ("hygon-k100-ai",)),
+        # the line named without a card: the K100-AI stands for it (a guess, the other Hygon cards as options)
+        ("海光DCU能跑chatglm3-6b吗", ("hygon-k100-ai",)),
+        ("Does vLLM support Hygon DCUs?", ("hygon-k100-ai",)),
+        ("海光Z100L能微调吗", ()),  # a chip the catalog lacks: no stand-in
+        ("电脑处理器是海光3350，能用显卡加速吗", ()),  # Hygon's CPUs are no DCU
         ("昇腾910C能跑qwen 72b吗", ("ascend-910c",)),
         ("Ascend 910C 跑 DeepSeek-R1 要几张", ("ascend-910c",)),
     ],
