@@ -45,6 +45,7 @@ from engine.parse_numbers import (
     take_context,
     take_hourly,
     take_kwh_price,
+    take_oom_capacity,
     take_percents,
 )
 from engine.parse_vocab import (
@@ -1068,6 +1069,7 @@ class Parser:
                 scan.take(m.start(), m.end())
         for engine_name in _LLAMA_CPP.finditer(low) if "cpp" in low else ():
             scan.take(engine_name.start(), engine_name.end())  # "llama.cpp" is an engine, not a Llama model
+        capacity = take_oom_capacity(scan)  # a pasted out-of-memory message: the card's size, its usage taken
         model, model_llm, model_sized = self.find_model(text, scan, words)
         laptop = vocab.laptop.find(words) is not None and vocab.laptop_in_general.find(words) is None
         mentions, unknown, loose = self.find_gpus(scan, laptop)
@@ -1082,7 +1084,7 @@ class Parser:
         context = take_context(scan)
         # an Apple chip named bare ("M2 32GB", "32G的M1/M2") is a Mac as much as "Mac" or "M2 Max" is
         apple = vocab.apple.find(words) is not None or any(m.gpu_id.startswith("apple-") for m in mentions)
-        memory = find_memory(scan, vocab, unified=apple)
+        memory = find_memory(scan, vocab, unified=apple) + ([capacity] if capacity else [])
         if memory:
             mentions = [self._variant_by_memory(m, memory) for m in mentions]
         # Beside a rental price, a card's price is what buying costs ("rent an A100 at $1.80/h or buy a 4090 for
@@ -1153,7 +1155,7 @@ class Parser:
             "mode": mode,
             "cpu_only": True if not mentions and vocab.cpu_only.find(words) else None,
             "ran_out": True
-            if (oom := vocab.oom_words.find(words)) and not _supposed(low, oom.start(), vocab)
+            if capacity or ((oom := vocab.oom_words.find(words)) and not _supposed(low, oom.start(), vocab))
             else None,
             "cloud_usd_per_hour": hourly,
             "electricity_usd_per_kwh": _per_kwh_usd(kwh_price),

@@ -8,6 +8,7 @@ GPU names, counts, watts, hours, memory) so that what is left for money is only 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -338,6 +339,31 @@ def take_context(scan: Scan) -> int | None:
     return None
 
 
+# PyTorch's out-of-memory message, pasted as it is: "Tried to allocate 20.00 MiB (GPU 0; 5.94 GiB total capacity; 4.50
+# GiB already allocated; …)" and, since PyTorch 2.1, "GPU 0 has a total capacity of 23.65 GiB of which 1.2 GiB is free".
+# The total capacity is the card's memory as CUDA counts it (a 6 GB card: 5.94 GiB); the other figures are usage.
+_OOM_CAPACITY = re.compile(
+    r"(?P<n>[0-9]+(?:\.[0-9]+)?)\s*gib\s+total\s+capacity|total\s+capacity\s+of\s+(?P<n2>[0-9]+(?:\.[0-9]+)?)\s*gib"
+)
+_OOM_FIGURE = re.compile(r"[0-9]+(?:\.[0-9]+)?\s*(?:gib|mib|kib|bytes)(?![a-z])")
+_OOM_TRACE_CHARS = 400  # the message's figures lie within this much of its capacity
+
+
+def take_oom_capacity(scan: Scan) -> float | None:
+    """The card's memory in GB from a pasted PyTorch out-of-memory message (its total capacity, rounded up to a
+    whole GB, as cards are sized: 5.94 GiB is a 6 GB card), with every figure of the message taken (the usage
+    figures are no memory need, and "20.00 MiB" no model name); None without one."""
+    if "total capac" not in scan.low:
+        return None
+    found = _OOM_CAPACITY.search(scan.low)
+    if found is None:
+        return None
+    start = max(0, found.start() - _OOM_TRACE_CHARS)
+    for figure in _OOM_FIGURE.finditer(scan.low, start, found.end() + _OOM_TRACE_CHARS):
+        scan.take(figure.start(), figure.end())
+    return float(math.ceil(float(found.group("n") or found.group("n2"))))
+
+
 _NUMBER_START = re.compile(f"[0-9{_CN_DIGITS}]")  # every amount starts with one
 
 
@@ -633,7 +659,7 @@ def unit_patterns(vocab: Vocab) -> UnitPatterns:
         week=PhraseSet(raw["week_words"]),
         percent=re.compile(rf"(?<![0-9.]){_NUM}(?:\s*(?:-|–|to)\s*{_NUM})?\s*%"),  # "30 %", "20-30%"
         memory=re.compile(
-            rf"(?<![0-9a-z.])(?P<n>{_NUM})\s*(?:gb|g|gig|gigs|gigabytes?)(?![a-z])\s*\+?"
+            rf"(?<![0-9a-z.])(?P<n>{_NUM})\s*(?:gb|gib|g|gig|gigs|gigabytes?)(?![a-z])\s*\+?"
             r"|(?<![0-9a-z.,])(?P<mb>[0-9]{3,5})\s*(?:mb|mib|megabytes?)(?![a-z])"  # "2048 MB" on old cards
         ),
         watts=re.compile(rf"(?<![0-9a-z.])(?P<n>{_NUM})\s*(?P<k>k)?\s*(?:w|watts?|瓦)(?![a-z])"),

@@ -896,3 +896,24 @@ def test_a_currency_with_no_rate_is_never_read_as_dollars(text: str, currency: s
     (note,) = [n for n in result.notes if n.key == "parse.note.currency_no_rate"]
     assert note["currency"] == currency
     assert parse("gpu under C$1500").query.budget.currency == "CAD"  # a dollar with a rate stays read
+
+
+@pytest.mark.parametrize(
+    ("text", "memory"),
+    [
+        # PyTorch's out-of-memory message as pasted: the total capacity is the card (rounded up, as cards are
+        # sized), the usage figures are no need, and "20.00 MiB" is no model
+        (
+            "FooGAN 训练报错 Tried to allocate 20.00 MiB (GPU 0; 5.94 GiB total capacity; 4.50 GiB already allocated; "
+            "12.00 MiB free; 4.60 GiB reserved in total by PyTorch)，是显存太小吗",
+            6.0,
+        ),
+        ("CUDA out of memory. GPU 0 has a total capacity of 23.65 GiB of which 1.21 GiB is free. Qwen2.5 14B?", 24.0),
+        ("my card has 11 GiB, enough for SDXL?", 11.0),  # GiB as a unit
+    ],
+)
+def test_a_pasted_out_of_memory_message_gives_the_cards_memory(text: str, memory: float) -> None:
+    query = q(text)
+    assert query.min_memory_gb == memory and query.model != "MiB"
+    if "capacity" in text:
+        assert query.ran_out
