@@ -1721,15 +1721,23 @@ def _words_lead(text: str, name: str) -> bool:
 _WORDS = re.compile(r"[a-z0-9]+")
 
 
+# Words that make a model of a family a specialist, left out of a family named without them ("LLaMA": not Llama 3.2
+# 11B Vision, "qwen": not Qwen2.5-VL or Qwen3-Coder)
+_SPECIALISED = frozenset({"vision", "vl", "coder", "guard", "math", "audio", "omni"})
+
+
 def _led_by(text: str) -> list[str]:
     """Every catalog model a name of several generations leads ("llama": Llama 2 7B to Llama 3.3 70B), smallest
     first: the family the user may mean, whole — the closest few suggested could stop short of what fits."""
     catalog = load_model_catalog()
     key = normalize_model_name(text)
+    said = set(_WORDS.findall(text.lower()))
     led = [
         spec
         for spec in map(catalog.get, catalog.ids())
-        if normalize_model_name(spec.name).startswith(key) and _words_lead(text, spec.name)
+        if normalize_model_name(spec.name).startswith(key)
+        and _words_lead(text, spec.name)
+        and not (_SPECIALISED & set(_WORDS.findall(spec.name.lower())) - said)  # "LLaMA" means a chat model
     ]
     return [spec.id for spec in sorted(led, key=lambda spec: (spec.params_b, spec.id))]
 

@@ -933,14 +933,18 @@ def test_a_family_without_a_card_is_answered_for_its_smallest_member_and_a_gener
     assert vague.model_id is None and vague.unresolved == "llama"
     assert re.search(r'"llama" comes in several generations and sizes \(Llama 2 7B', english(vague.headline))
     # On the user's own card the closest models are weighed, smallest first, and the question stays asked: the
-    # 3090 holds LLaMA 1 33B at GGUF Q4_K_M (22.4 GB of 24), the largest of the 18 that fits; a 2 GB GTX 1050
+    # 3090 holds LLaMA 1 33B at GGUF Q4_K_M (22.4 GB of 24), the largest of the 17 that fits; a 2 GB GTX 1050
     # Llama 3.2 1B (1.9 GB); a 1 GB memory size none of them.
     mine = assess(q(model="llama", gpus=("rtx-3090",)))
     assert mine.model_id == "llama-1-33b" and mine.verdicts[0].fits and round(mine.verdicts[0].need_gib, 1) == 22.4
     assert english(mine.headline).startswith(
-        '"llama" comes in several generations and sizes; of 18 sizes, from Llama 3.2 1B to Llama 3.1 405B, the largest '
+        '"llama" comes in several generations and sizes; of 17 sizes, from Llama 3.2 1B to Llama 3.1 405B, the largest '
         "that fits is LLaMA 1 33B (name the one you mean"
     )
+    # a family named without a specialist's word is its chat models: at INT4 a 3070 holds Llama 3.1 8B, not the
+    # 11B Vision model
+    three = assess(q(model="LLaMA", gpus=("rtx-3070",), precision="int4"))
+    assert three.model_id == "llama-3.1-8b" and round(three.verdicts[0].need_gib, 1) == 5.7
     small = assess(q(model="LLaMA", gpus=("gtx-1050",)))
     assert small.model_id == "llama-3.2-1b" and round(small.verdicts[0].need_gib, 1) == 1.9
     none = assess(q(model="LLaMA", min_memory_gb=1))
