@@ -775,7 +775,19 @@ def _with_needed(
             msg("canrun.take.speed", low=fast.low, high=fast.high, **said) if fast else msg("canrun.take", **said)
         )
     if fitted:
-        return verdict
+        # "Yes at INT8 … BF16 would need 70.0 GB per GPU": on datacenter cards, which serve models unquantized, how
+        # many of them that is ("At BF16 it takes 4× A100 40GB"), what "要几张？" asks (``most`` None: no desktop card)
+        top_mode, top_precision, top_count = needed[0] if len(needed) > 1 else ("inference", "bf16", None)
+        if not top_count or top_count < 2 or most is not None:
+            return verdict
+        top_speed = speed(top_mode, top_precision, top_count)
+        top: dict[str, Value] = {"count": top_count, "gpu": name, "rung": _label(top_mode, top_precision)}
+        take = (
+            msg("canrun.take.top_speed", low=top_speed.low, high=top_speed.high, **top)
+            if top_speed
+            else msg("canrun.take.top", **top)
+        )
+        return _sentences(verdict, take)
     if not options:
         return _sentences(verdict, beyond) if beyond is not None else verdict
     return msg("canrun.verdict.with_needed", verdict=verdict, options=tuple(options))

@@ -459,6 +459,8 @@ def _spread() -> list[object]:
         # a name of several generations on the user's card: the largest of its closest models that fits, or none
         assess(q(model="LLaMA", gpus=("rtx-3070",), precision="int4")),
         assess(q(model="LLaMA", min_memory_gb=1)),
+        # a datacenter card that fits a model only quantized: how many it takes at the top rung (untimed for training)
+        assess(q(model="llama-3.1-70b", gpus=("a100-80gb-sxm",)), mode="lora"),
     ]
     small_llm = spec("llama-3.1-8b").model_copy(update={"params_b": 0.5})
     figures = [
@@ -950,6 +952,20 @@ def test_a_family_without_a_card_is_answered_for_its_smallest_member_and_a_gener
     none = assess(q(model="LLaMA", min_memory_gb=1))
     assert none.model_id == "llama-3.2-1b" and not none.memory_verdict.fits
     assert "even the smallest, Llama 3.2 1B, does not fit" in english(none.headline)
+
+
+def test_a_datacenter_setup_that_fits_only_quantized_says_how_many_cards_the_top_rung_takes():
+    # "Qwen2.5 72B on 2× A100 40GB? / 要几张": INT8 fits (36.1 GB per GPU); BF16's 70.0 GB per GPU of two is 4 cards
+    served = assess(q(model="qwen2.5-72b", gpus=("a100-40gb-sxm",), gpu_counts=(2,), num_gpus=2))
+    text = english(served.headline)
+    assert "BF16 would need 70.0 GB per GPU. At BF16 it takes 4× A100 40GB SXM4 (~" in text
+    # a LoRA of Llama 3.1 70B on one A100 80GB: QLoRA fits (46.3 GB); the BF16-base LoRA's 140.5 GB takes 2 (no speed:
+    # training is timed in hours per 100M tokens)
+    tuned = english(assess(q(model="llama-3.1-70b", gpus=("a100-80gb-sxm",)), mode="lora").headline)
+    assert tuned.endswith("LoRA (BF16 base) would need 140.5 GB. At LoRA (BF16 base) it takes 2× A100 80GB SXM4.")
+    # a desktop card is not told to multiply for a model it runs quantized ("3× RTX 4060 for an 8B")
+    desk = assess(q(model="llama-3.1-8b", gpus=("rtx-4060",)))
+    assert desk.verdicts[0].fits and "canrun.take.top" not in " ".join(desk.headline.all_keys())
 
 
 def test_a_model_too_big_for_the_card_points_to_the_largest_of_its_own_line_that_fits():
