@@ -333,6 +333,7 @@ def decode_speed(
     offload_gb: float = 0.0,
     ram_gbs: float = RAM_BANDWIDTH_GBS,
     moe_share: bool = True,
+    tp_factor: bool = True,
 ) -> SpeedRange | None:
     """Tokens per second while generating, summed over ``batch`` sequences; None without a KV cache.
 
@@ -345,10 +346,15 @@ def decode_speed(
     (``pipeline``) runs the cards one after another: the sum of per-card times is one card's time for
     all the bytes, so it is never faster than one card. ``offload_gb`` of weights kept in system RAM
     are read at ``ram_gbs`` (llama.cpp's CPU offload). An MoE model's range is scaled by the share of that
-    estimate its routed experts reach in published runs (``moe_share``; engine.moe_decode).
+    estimate its routed experts reach in published runs (``moe_share``; engine.moe_decode). A tensor-parallel
+    range on linked data-centre cards (:func:`inference_split`) is scaled by the median of measured / estimated
+    over published tensor-parallel runs (``tp_factor``; engine.tp_decode): the single-card fit does not carry
+    over to the backends and step costs of a TP split. A desktop pair's tensor-parallel alternative is not
+    scaled, nor a GGUF or MLX model split over cards: no such runs were found.
     """
     from engine.calibration import decode_calibration
     from engine.moe_decode import moe_decode_share
+    from engine.tp_decode import tp_decode_factor, tp_precisions
 
     spec, card = resolve_model(model), _card(gpu)
     if not has_kv_cache(spec):
@@ -412,6 +418,19 @@ def decode_speed(
         low, high = low * moe.point, high * moe.point
         basis = clauses(
             basis, msg("canrun.basis.decode_moe", share=moe.point, rows=moe.rows, low=moe.low, high=moe.high)
+        )
+    linked_tp = gpus > 1 and split == "tensor" and inference_split(card, gpus) == "tensor"
+    if tp_factor and linked_tp and prec.name in tp_precisions():
+        # published TP runs on server cards, not the single-card fit, say how fast (desktop cards: none measured)
+        tp = tp_decode_factor(card.id)
+        low, high = low * tp.point, high * tp.point
+        basis = clauses(
+            basis,
+            msg("canrun.basis.decode_tp_card", factor=tp.point, rows=tp.rows, low=tp.low, high=tp.high)
+            if tp.on_card
+            else msg(
+                "canrun.basis.decode_tp_all", factor=tp.point, rows=tp.rows, cards=tp.cards, low=tp.low, high=tp.high
+            ),
         )
     bound = batch / ((weight_bytes - offload + kv) * share / (card.bandwidth_gbs * GB) + cpu_seconds)
     return SpeedRange(

@@ -79,9 +79,9 @@ def test_decode_slows_with_context_and_splits_over_tensor_parallel():
     long = decode_speed("llama-3.1-8b", "rtx-4090", "bf16", context=131072)
     assert long.high < short.high
     one = decode_speed("llama-3.1-70b", "h100-sxm", "bf16")
-    two = decode_speed("llama-3.1-70b", "h100-sxm", "bf16", gpus=2)
+    two = decode_speed("llama-3.1-70b", "h100-sxm", "bf16", gpus=2, tp_factor=False)
     piped = decode_speed("llama-3.1-70b", "h100-sxm", "bf16", gpus=2, split="pipeline")
-    assert one.high < two.high < 2 * one.high  # all-reduces cost something
+    assert one.high < two.high < 2 * one.high  # all-reduces cost something (the formula, before engine.tp_decode)
     assert piped.high == pytest.approx(one.high)  # a layer split takes turns
 
 
@@ -467,6 +467,8 @@ def _spread() -> list[object]:
         assess(q(model="qwen 0.5b", task="llm_finetune", gpus=("rtx-3090",))),
         training_time(small_llm, "rtx-3090", 1e8, mode="full_finetune", gpus=2),
         decode_speed("llama-3.1-70b", "h100-sxm", "bf16", gpus=2, split="pipeline"),
+        decode_speed("qwen3-235b-a22b", "h20", "bf16", gpus=8),  # tensor parallel: the card's own published runs
+        decode_speed("llama-3.1-70b", "h100-sxm", "bf16", gpus=2),  # … too few on this card: all runs'
         decode_speed("llama-3.3-70b", "rtx-4090", "q4_k_m", offload_gb=20),
         training_time("llama-3.1-8b", "rtx-4080", 1e8, mode="lora"),  # utilisation of its architecture
         training_time("llama-3.1-8b", "rx-7900-xtx", 1e8, mode="lora"),  # utilisation of all measured cards
