@@ -422,16 +422,22 @@ def decode_speed(
     linked_tp = gpus > 1 and split == "tensor" and inference_split(card, gpus) == "tensor"
     if tp_factor and linked_tp and prec.name in tp_precisions():
         # published TP runs on server cards, not the single-card fit, say how fast (desktop cards: none measured)
-        tp = tp_decode_factor(card.id)
-        low, high = low * tp.point, high * tp.point
-        basis = clauses(
-            basis,
-            msg("canrun.basis.decode_tp_card", factor=tp.point, rows=tp.rows, low=tp.low, high=tp.high)
-            if tp.on_card
-            else msg(
-                "canrun.basis.decode_tp_all", factor=tp.point, rows=tp.rows, cards=tp.cards, low=tp.low, high=tp.high
-            ),
-        )
+        tp = tp_decode_factor(card.id, moe=spec.active_params_b is not None)
+        if tp is not None:
+            low, high = low * tp.point, high * tp.point
+            basis = clauses(
+                basis,
+                msg("canrun.basis.decode_tp_card", factor=tp.point, rows=tp.rows, low=tp.low, high=tp.high)
+                if tp.on_card
+                else msg(
+                    "canrun.basis.decode_tp_all",
+                    factor=tp.point,
+                    rows=tp.rows,
+                    cards=tp.cards,
+                    low=tp.low,
+                    high=tp.high,
+                ),
+            )
     bound = batch / ((weight_bytes - offload + kv) * share / (card.bandwidth_gbs * GB) + cpu_seconds)
     return SpeedRange(
         low=min(low, bound),

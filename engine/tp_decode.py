@@ -8,7 +8,7 @@ only bandwidth, so that estimate is off in a way one card's fit cannot say: publ
 ``data/measurements/tp_decode.yaml`` holds those runs; each is set against the engine's own estimate for the same
 card, count, model and precision at the run's middle context, and the median of measured / estimated (with its
 10th-90th percentiles) is the factor a tensor-parallel estimate is given: over the runs on that card where there
-are at least ``MIN_CARD_ROWS``, else over all runs. Made once per process.
+are at least ``MIN_CARD_ROWS``, else over all runs (a dense model only). Made once per process.
 """
 
 from __future__ import annotations
@@ -108,11 +108,16 @@ def tp_precisions() -> frozenset[str]:
 
 
 @cache
-def tp_decode_factor(gpu_id: str) -> TpDecodeFactor:
+def tp_decode_factor(gpu_id: str, moe: bool = False) -> TpDecodeFactor | None:
     """The factor for a tensor-parallel estimate on ``gpu_id``: its own runs' median where it has
-    ``MIN_CARD_ROWS`` of them (the runs disagree by card more than by GPU count or model), else all runs'."""
+    ``MIN_CARD_ROWS`` of them (the runs disagree by card more than by GPU count or model), else all runs' — for a
+    dense model only. A large MoE model on a card without runs gets none (None): the one card with such runs (the
+    H20, Qwen3-235B-A22B) reaches 0.6× the estimate where dense runs elsewhere reach 1.3×, so all runs' median
+    would push DeepSeek-V3 on eight H200s further up, not down."""
     found = ratios()
     own = [r for card, r in found if card == gpu_id]
     if len(own) >= MIN_CARD_ROWS:
         return summarize(own, cards=1, on_card=True)
+    if moe:
+        return None
     return summarize([r for _, r in found], cards=len({card for card, _ in found}), on_card=False)

@@ -66,6 +66,12 @@ def test_the_factor_is_the_cards_own_median_else_all_runs() -> None:
     assert h100.point == pytest.approx(1.33, abs=0.01)
     assert h100.low == pytest.approx(0.76, abs=0.01) and h100.high == pytest.approx(1.64, abs=0.01)
     assert tp_decode_factor("h200") == h100  # no runs on it
+    # …for a dense model: a large MoE model on a card without runs gets no factor (H20's MoE runs reach 0.6×,
+    # dense runs elsewhere 1.3×): DeepSeek-R1 FP8 on 8× H200 keeps the estimate (129.9-201.9), not × 1.33
+    assert tp_decode_factor("h200", moe=True) is None
+    assert tp_decode_factor("h20", moe=True) == h20
+    r1 = decode_speed("deepseek-r1", "h200", "fp8", gpus=8)
+    assert r1 == decode_speed("deepseek-r1", "h200", "fp8", gpus=8, tp_factor=False)
 
 
 def test_qwen3_235b_on_8_h20_now_brackets_the_published_run() -> None:
