@@ -2132,12 +2132,19 @@ def _kin_that_fits(spec: ModelSpec, gpu: Gpu, count: int) -> tuple[str, GpuVerdi
     setup runs (an R1 distill, the 8B of a 70B's line) is what the user most likely can run, before any other
     model. None when the line has no smaller model that fits."""
     line = _NAME_SIZE.sub("", spec.name)
+    if spec.family == "generic" or not line:
+        return None  # "a 70B model" names no line
     catalog = load_model_catalog()
+    own = set(_WORDS.findall(spec.name.lower()))
     kin = sorted(
         (
             other
             for other in map(catalog.get, catalog.ids())
-            if other.kind == "llm" and other.params_b < spec.params_b and other.name.startswith(line)
+            if other.kind == "llm"
+            and other.params_b < spec.params_b
+            and other.name.startswith(line)
+            and other.name[len(line) : len(line) + 1] in ("", " ", "-")  # "Llama 3" is not "Llama 3.2"
+            and not (_SPECIALISED & set(_WORDS.findall(other.name.lower())) - own)  # nor its Vision model
         ),
         key=lambda other: -other.params_b,
     )

@@ -570,7 +570,7 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("在云平台上租四张4090一小时多少钱？", ("4× RTX 4090 按这个价格每小时", "AutoDL")),
         (
             "can my 3060 12GB run llama 3 70b?",
-            ("RTX 3060 12GB does run Qwen2.5 14B", "4× RTX 3060 12GB at GGUF Q4_K_M"),
+            ("RTX 3060 12GB does run Llama 3 8B", "4× RTX 3060 12GB at GGUF Q4_K_M"),
         ),
         ("M3 Max 36GB能跑70B模型吗", ("Apple M3 Max (36 GB) 能跑的是 Qwen2.5 32B", "不行")),
         ("€1500 for a GPU to QLoRA 7B models, which is best?", ("far less than your budget buys", "Best value")),

@@ -985,6 +985,10 @@ def test_a_model_too_big_for_the_card_points_to_the_largest_of_its_own_line_that
     # to the reference models (Llama 3.3 has only the 70B)
     own_line = english(assess(q(model="llama-3.1-70b", gpus=("rtx-3060-12gb",))).headline)
     assert "does run Llama 3.1 8B (INT8: 9.5 GB" in own_line
+    # "Llama 3 70B": its line is Llama 3 (8B), not Llama 3.2 or its Vision model; "a 70B model" names no line
+    assert "does run Llama 3 8B (INT8" in english(assess(q(model="llama-3-70b", gpus=("rtx-3060-12gb",))).headline)
+    generic = english(assess(q(model="70B", gpus=("rtx-3060-12gb",))).headline)
+    assert "does run Qwen2.5 14B" in generic and "Generic" not in generic.split("does run")[1]
     other_line = english(assess(q(model="llama-3.3-70b", gpus=("rtx-3060-12gb",))).headline)
     assert "RTX 3060 12GB does run Qwen2.5 14B (GGUF Q4_K_M: 10.8 GB" in other_line
 
