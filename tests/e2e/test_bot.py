@@ -581,6 +581,17 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("为什么我的3090训练速度和1080 Ti差不多？", ("混合精度", "带宽比")),
         ("Does FooCam support 50 series GPUs?", ("PyTorch 2.7 or newer built for CUDA 12.8", "cu128")),
         ("FooCam支持50系显卡吗？", ("需要 PyTorch 2.7 或更新", "cu128")),
+        # fourteenth session: a model too big for the card, its own line's smaller model; a pasted OOM message
+        (
+            "能在4090上跑deepseek吗",
+            ("RTX 4090 能跑的是 DeepSeek R1 Distill Qwen 32B", "一台机器装的 RTX 4090 放不下它"),
+        ),
+        (
+            "CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 5.94 GiB total capacity; 4.50 GiB already "
+            "allocated). Is my card too small to train FooGAN?",
+            ("6 GB ran out of memory as you ran it", "gradient checkpointing"),
+        ),
+        ("海光DCU能跑chatglm3-6b吗", ("DCU K100-AI：可以", "没有 CUDA")),
         ("best laptop for deep learning under $2000?", ("A laptop is sold whole", "RTX 5070 Ti Laptop GPU")),
         ("想买个笔记本跑深度学习，预算一万", ("笔记本是整机卖的", "RTX 5070 Ti Laptop GPU")),
         ("2x 3060 12GB or one 4070 Ti Super for LLMs?", ("the only one with the 24 GB", "24 GB between them")),
