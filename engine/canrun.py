@@ -425,19 +425,12 @@ def decode_speed(
         tp = tp_decode_factor(card.id, moe=spec.active_params_b is not None)
         if tp is not None:
             low, high = low * tp.point, high * tp.point
-            basis = clauses(
-                basis,
-                msg("canrun.basis.decode_tp_card", factor=tp.point, rows=tp.rows, low=tp.low, high=tp.high)
+            key, cards = (
+                ("canrun.basis.decode_tp_card", {})
                 if tp.on_card
-                else msg(
-                    "canrun.basis.decode_tp_all",
-                    factor=tp.point,
-                    rows=tp.rows,
-                    cards=tp.cards,
-                    low=tp.low,
-                    high=tp.high,
-                ),
+                else ("canrun.basis.decode_tp_all", {"cards": tp.cards})
             )
+            basis = clauses(basis, msg(key, factor=tp.point, rows=tp.rows, low=tp.low, high=tp.high, **cards))
     bound = batch / ((weight_bytes - offload + kv) * share / (card.bandwidth_gbs * GB) + cpu_seconds)
     return SpeedRange(
         low=min(low, bound),
