@@ -1415,7 +1415,7 @@ def _card_lean(gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, 
 
 
 def _tunes_headline(
-    setup: Msg, gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, full_first: bool = False
+    setup: str | Msg, gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, full_first: bool = False
 ) -> Msg:
     """ "RX 7900 XTX (24 GB) fine-tunes up to Qwen2.5 14B with QLoRA (14.9 GB) and Llama 3.1 8B with
     LoRA (19.2 GB)": for a fine-tuning question, the largest model each adapter method trains. Asked
@@ -1449,7 +1449,7 @@ def _tunes_headline(
 
 
 def _card_headline(
-    setup: Msg,
+    setup: str | Msg,
     gb: float,
     rows: tuple[CardRow, ...],
     floor: MemoryFloor | None,
@@ -1848,6 +1848,15 @@ def _cpu_report(query: Query, spec: ModelSpec | None, model_text: str | None) ->
     )
 
 
+def _card_setup(gpu: Gpu, count: int) -> str | Msg:
+    """ "RTX 3070 (8 GB)": a card headline's setup with its memory — unless its name says it already ("RTX 3060 12GB",
+    "Ascend 910B4 (32GB)"), which "(12 GB)" after it would only repeat."""
+    name = _card_name(gpu, count)
+    if gpu.platform != "unified_memory" and f"{gpu.memory_gb:g}gb" in gpu.short_name.lower().replace(" ", ""):
+        return name
+    return msg("canrun.card.setup", setup=name, gb=gpu.memory_gb)
+
+
 def _card_name(gpu: Gpu, count: int) -> str | Msg:
     """The setup as a card headline names it; a unified-memory computer by its GPU's share, since the
     name already says the whole memory ("Apple M2 (8 GB)'s GPU share (6 GB)")."""
@@ -1872,11 +1881,33 @@ def _other_cards(
     for gpu, count in setups[1:4]:
         if gpu.id == first.id:
             continue
-        setup = msg("canrun.card.setup", setup=_card_name(gpu, count), gb=gpu.memory_gb)
+        setup = _card_setup(gpu, count)
         out.append(
             _card_headline(setup, gpu.memory_gb, card_capabilities(gpu, count), said, task, mode, unknown=unknown)
         )
     return out
+
+
+def _floor_lines(setups: list[tuple[Gpu, int]], floor: MemoryFloor, unknown: bool) -> list[Msg]:
+    """ "Does FooASR run on an Ascend 910B2 and a 910B4?" (work that is no LLM's, the guide's floor the guidance): the
+    cards that meet the floor in one sentence and those under it in another, not the floor once per card."""
+    seen: dict[str, tuple[Gpu, int]] = {}
+    for gpu, count in setups[:4]:
+        seen.setdefault(gpu.id, (gpu, count))
+    suffix = ".unknown" if unknown else ""
+    lines = []
+    for key, group in (
+        ("canrun.card.floor_meets", [s for s in seen.values() if s[0].memory_gb >= floor.gb]),
+        ("canrun.card.floor_under", [s for s in seen.values() if s[0].memory_gb < floor.gb]),
+    ):
+        if not group:
+            continue
+        named = tuple(_card_setup(gpu, count) for gpu, count in group)
+        if len(named) == 1:
+            lines.append(msg(key + suffix, setup=named[0], floor=floor.gb, rule=floor.rule))
+        else:
+            lines.append(msg(key + "_many" + suffix, setups=named, floor=floor.gb, rule=floor.rule))
+    return lines
 
 
 def _ran_out(query: Query, setup: str | Msg) -> tuple[Msg, ...]:
@@ -1939,16 +1970,14 @@ def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -
             headline=_sentences(
                 *_ran_out(query, _card_name(gpu, count)),
                 *((_against_need(gpu, count, need),) if need is not None else ()),
-                _card_headline(
-                    msg("canrun.card.setup", setup=_card_name(gpu, count), gb=gpu.memory_gb),
-                    gpu.memory_gb,
-                    rows,
-                    floor,
-                    task,
-                    query.mode,
-                    unknown=unknown,
+                *(
+                    _floor_lines(setups, floor, unknown)
+                    if task in _NOT_LLM_TASKS and floor is not None
+                    else (
+                        _card_headline(_card_setup(gpu, count), gpu.memory_gb, rows, floor, task, query.mode, unknown),
+                        *_other_cards(setups, gpu, floor, task, query.mode, unknown=unknown),
+                    )
                 ),
-                *_other_cards(setups, gpu, floor, task, query.mode, unknown=unknown),
             ),
             notes=(
                 *egpu_notes([g for g, _ in setups]),

@@ -459,6 +459,11 @@ def _spread() -> list[object]:
         # a name of several generations on the user's card: the largest of its closest models that fits, or none
         assess(q(model="LLaMA", gpus=("rtx-3070",), precision="int4")),
         assess(q(model="LLaMA", min_memory_gb=1)),
+        # several cards against the guide's floor for work that is no LLM's: one sentence each for those over and under
+        assess(q(task="other", gpus=("rtx-3090", "rtx-4090"), gpu_counts=(1, 1))),
+        assess(q(task="other", gpus=("gtx-1060-6gb", "rtx-2060"), gpu_counts=(1, 1))),
+        assess(q(model="FooNet", task="other", gpus=("rtx-3090", "rtx-4090"), gpu_counts=(1, 1))),
+        assess(q(model="FooNet", task="other", gpus=("gtx-1060-6gb", "rtx-2060"), gpu_counts=(1, 1))),
         # a datacenter card that fits a model only quantized: how many it takes at the top rung (untimed for training)
         assess(q(model="llama-3.1-70b", gpus=("a100-80gb-sxm",)), mode="lora"),
     ]
@@ -954,6 +959,19 @@ def test_a_family_without_a_card_is_answered_for_its_smallest_member_and_a_gener
     none = assess(q(model="LLaMA", min_memory_gb=1))
     assert none.model_id == "llama-3.2-1b" and not none.memory_verdict.fits
     assert "even the smallest, Llama 3.2 1B, does not fit" in english(none.headline)
+
+
+def test_several_cards_against_a_floor_are_said_in_one_sentence_each_side():
+    # "Does FooASR run on a 3060 12GB, a 2060 or a 4090?": work that is no LLM's, the guide's 2020 prototyping floor
+    # (10 GB): the 4090 and the 3060 12GB meet it, the 2060 (6 GB) is under it — two sentences, not three; a name that
+    # says its memory ("RTX 3060 12GB") is not followed by "(12 GB)"
+    report = assess(
+        q(model="FooASR", task="other", gpus=("rtx-3060-12gb", "rtx-2060", "rtx-4090"), gpu_counts=(1, 1, 1))
+    )
+    text = english(report.headline)
+    assert "RTX 3060 12GB and RTX 4090 (24 GB) meet the guide's 10 GB for this work" in text
+    assert "RTX 2060 (6 GB) is under the guide's 10 GB" in text
+    assert text.count("the guide's 10 GB") == 2 and "12GB (12 GB)" not in text
 
 
 def test_a_datacenter_setup_that_fits_only_quantized_says_how_many_cards_the_top_rung_takes():
