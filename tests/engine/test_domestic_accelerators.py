@@ -176,6 +176,8 @@ def test_chatglm3_6b_on_a_z100_runs_in_fp16_worked() -> None:
         ("Does vLLM support Hygon DCUs?", ("hygon-k100-ai",)),
         ("海光Z100L能微调吗", ()),  # a chip the catalog lacks: no stand-in
         ("电脑处理器是海光3350，能用显卡加速吗", ()),  # Hygon's CPUs are no DCU
+        # the Atlas 800T A2 server is built of 910B2 modules: its "A2" is no NVIDIA A2
+        ("LMDeploy支持Atlas 800T A2，那是否支持910B2？", ("ascend-910b2",)),
         ("昇腾910C能跑qwen 72b吗", ("ascend-910c",)),
         ("Ascend 910C 跑 DeepSeek-R1 要几张", ("ascend-910c",)),
     ],
