@@ -152,8 +152,17 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
 
 
 # The parser's notes that answer what was asked rather than add to it (engine/parse.py): memory seen taken, one GPU of
-# several used, why a laptop is answered with its GPUs side by side and no price, whether NVLink is needed
-LEADING_NOTES = frozenset({"parse.note.reserved", "parse.note.one_gpu", "parse.note.laptop_tiers", "parse.note.nvlink"})
+# several used, a program on the CPU instead of the GPU, why a laptop is answered with its GPUs side by side and no
+# price, whether NVLink is needed
+LEADING_NOTES = frozenset(
+    {
+        "parse.note.reserved",
+        "parse.note.one_gpu",
+        "parse.note.cpu_fallback",
+        "parse.note.laptop_tiers",
+        "parse.note.nvlink",
+    }
+)
 
 
 def understand(text: str, previous: Query | None, default_currency: str = "USD") -> ParseResult:

@@ -62,7 +62,13 @@ from engine.parse_vocab import (
 )
 from engine.query import BOUNDS, ParseResult, Query
 from engine.specs import Gpu
-from engine.support import DEVICES_SOURCE, EGPU_SOURCE, RESERVED_SOURCES, SYSMEM_FALLBACK_SOURCE
+from engine.support import (
+    DEVICES_SOURCE,
+    EGPU_SOURCE,
+    PYTORCH_INSTALL_SOURCE,
+    RESERVED_SOURCES,
+    SYSMEM_FALLBACK_SOURCE,
+)
 
 FUZZY_REMEMBERED = 4096  # GPU-like names whose fuzzy match is remembered (an LRU; see _resolve_fuzzy)
 LIMIT = 2000  # characters read; longer text is cut before any regex runs
@@ -1495,11 +1501,30 @@ class Parser:
                 *((msg("parse.note.slow_run", source=SYSMEM_FALLBACK_SOURCE),) if slow_run else ()),
                 *((msg("parse.note.reserved", **RESERVED_SOURCES),) if _reserved(reading, kind) else ()),
                 *((msg("parse.note.one_gpu", source=DEVICES_SOURCE),) if _one_gpu_used(reading, kind) else ()),
+                *(
+                    (msg("parse.note.cpu_fallback", source=PYTORCH_INSTALL_SOURCE),)
+                    if self._cpu_fallback(reading, kind)
+                    else ()
+                ),
                 *((msg("parse.note.nvlink"),) if kind != "explain" and reading.topic == "nvlink" else ()),
                 *((self._laptop_note(laptop_tiers),) if laptop_tiers else ()),
                 *self._unpriced_provider(reading, kind),
                 *(msg("parse.note.not_out_yet", name=name.upper().replace(" TI", " Ti")) for name in future),
             ),
+        )
+
+    def _cpu_fallback(self, reading: Reading, kind: str | None) -> bool:
+        """ "My 3060 isn't used, it runs on the CPU", "1660 Ti … 但是切到cpu去了": a desktop or server NVIDIA card (or
+        none named) that a program does not use — most often a CPU-only PyTorch build, which the note says how to
+        replace. Not for AMD, Intel or Apple (other builds) nor a Jetson (JetPack's own wheels)."""
+        if kind not in ("can_run", "explain", "other", "info", None):
+            return False
+        if not _gated(reading.low, _CPU_FALLBACK_KEYS, _CPU_FALLBACK) or _NOT_PYTORCH.search(reading.low):
+            return False
+        cards = [self.index.catalog.gpus[m.gpu_id] for m in reading.mentions]
+        # (a card today's PyTorch no longer runs has its own answer: the spec card says which build last did)
+        return all(
+            g.vendor == "nvidia" and g.software.jetpack is None and g.software.pytorch != "dropped" for g in cards
         )
 
     def _unpriced_provider(self, reading: Reading, kind: str | None) -> tuple[Msg, ...]:
@@ -1933,6 +1958,25 @@ _ONE_GPU_KEYS = (
     "兩張",
     "全部",
 )
+
+
+# A program on the CPU instead of the GPU ("runs on the CPU instead", "not using my GPU", "torch.cuda.is_available()
+# returns False", "切到cpu去了", "没有调用显卡", "检测不到显卡")
+_CPU_FALLBACK = re.compile(  # asked only where a key word is (_gated)
+    r"\b(?:runs?|running|ran|falls?\s+back|fell\s+back|switch(?:es|ed)?|goes|went|uses?|using)\s+(?:on\s+|to\s+)?"
+    r"(?:the\s+|my\s+)?cpu\s+(?:instead|rather)"
+    r"|\b(?:only\s+(?:uses?|using|runs?\s+on)\s+(?:the\s+|my\s+)?cpu)\b"
+    r"|\b(?:doesn'?t|does\s+not|won'?t|isn'?t|is\s+not|not|never)\s+(?:use|using|used|detect|detected|see|seeing|find|"
+    r"recogni[sz]e)\s+(?:the\s+|my\s+)?(?:gpu|graphics\s+card|nvidia\s+(?:gpu|card))"
+    r"|\bcuda\s+(?:is\s+)?not\s+available|is_available\(\)\s*(?:returns?|is|gives|=+)\s*false"
+    r"|\bgpu\s+(?:is\s+)?not\s+(?:detected|used|being\s+used|found|recogni[sz]ed)"
+    r"|(?:切到|切换到|切換到|跑在|用的是|只用|只能用|走的是|调用的是|使用的是|都在)了?\s*cpu"
+    r"|(?:没有|沒有|没|沒|未|不)(?:被)?(?:调用|調用|使用|用上|用到|识别|識別|检测到|檢測到)(?:到)?(?:显卡|顯卡|gpu)"
+    r"|(?:检测|檢測|识别|識別)不到(?:显卡|顯卡|gpu)"
+)
+_CPU_FALLBACK_KEYS = ("cpu", "gpu", "graphics", "nvidia", "cuda", "is_available", "显卡", "顯卡")
+# …where PyTorch is not what runs: llama.cpp's builds (Ollama, LM Studio, KoboldCpp) and JetPack's on a Jetson
+_NOT_PYTORCH = re.compile(r"ollama|llama\.?cpp|lm\s?studio|koboldcpp|gguf|jetson|orin|xavier")
 
 
 def _one_gpu_used(reading: Reading, kind: str | None) -> bool:

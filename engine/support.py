@@ -215,6 +215,8 @@ def caveats_for(gpu_ids: tuple[str, ...], *, compared: bool = False) -> tuple[Ms
 
 # NVIDIA on the Windows driver's fallback to system memory when a card's memory is full (driver 536.40 on; it can be
 # turned off from 546.01): runs keep going, "albeit at lower speeds" — a common cause of a run far slower than the card.
+# PyTorch's install selector: the CUDA builds come from its own index (pip's Windows wheel is CPU-only)
+PYTORCH_INSTALL_SOURCE = "https://pytorch.org/get-started/locally/"
 SYSMEM_FALLBACK_SOURCE = "https://nvidia.custhelp.com/app/answers/detail/a_id/5490"
 # Where the memory a serving engine or framework takes up front is documented ("why does vLLM fill my 4090?"):
 # vLLM's gpu_memory_utilization (the share of each GPU it takes for weights and a KV-cache pool), LMDeploy's

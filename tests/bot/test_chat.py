@@ -200,6 +200,7 @@ def test_saying_amd_after_a_recommendation_opts_into_radeons_for_the_same_questi
     [
         ("一张4090部署FooLM占了20g，两张4090每张都各占20g，为啥不平摊？", "parse.note.reserved"),
         ("I have two 3090s but only the first GPU is used by FooTalk, why?", "parse.note.one_gpu"),
+        ("GTX 1660 Ti 6GB够FooTTS的显存要求，但是切到cpu去了，为什么？", "parse.note.cpu_fallback"),
     ],
 )
 def test_what_explains_what_the_user_saw_leads_the_answer(text, key):

@@ -600,6 +600,7 @@ def test_notes_read_in_every_language() -> None:
         "Can I use an eGPU with my MacBook for CUDA?",
         "vLLM grabs almost all my VRAM on a 3090, normal?",
         "I have two 3090s but only the first GPU is used, why?",
+        "My RTX 3060 isn't used, it runs on the CPU instead",
         "Do I need NVLink for two 3090s to fine-tune 13B?",
         "GPU para IA até R$ 4000?",
     ]
@@ -917,3 +918,24 @@ def test_a_pasted_out_of_memory_message_gives_the_cards_memory(text: str, memory
     assert query.min_memory_gb == memory and query.model != "MiB"
     if "capacity" in text:
         assert query.ran_out
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # a program on the CPU although an NVIDIA card is there: a CPU-only PyTorch, most often
+        ("My RTX 3060 isn't used, everything runs on the CPU instead. Why?", True),
+        ("torch.cuda.is_available() returns False on my 4090", True),
+        ("FooTTS没有调用显卡，一直用cpu跑，显卡是3060", True),
+        ("3070 Ti 明明够了，但是切到cpu去了", True),
+        # not: whether it can run on a CPU, llama.cpp's builds, a Jetson, AMD, a card PyTorch dropped
+        ("does FooTTS run on CPU only?", False),
+        ("Ollama doesn't use my GPU (RTX 3060)", False),
+        ("我的orin板子webui检测不到显卡", False),
+        ("My RX 7900 XTX is not detected, the GPU is not used", False),
+        ("my GTX 780 is not detected by PyTorch, the gpu is not used", False),
+    ],
+)
+def test_a_program_on_the_cpu_instead_of_the_gpu_gets_the_pytorch_build_note(text: str, said: bool) -> None:
+    notes = [n.key for n in parse(text, standalone=True).notes]
+    assert ("parse.note.cpu_fallback" in notes) == said
