@@ -497,7 +497,10 @@ def _answers() -> list:
         (q(kind="compare", gpus=("rx-7900-xtx", "arc-a770-16gb"), model="flash-attn"), None),
         (q(kind="info", gpus=("rx-7900-xtx",), model="vLLM"), None),
         (q(kind="explain", gpus=("apple-m4-16gb",), model="vLLM"), None),
-        *((q(kind="explain", model=name), None) for name in ("flash-attn", "vLLM", "Ollama", "llama.cpp")),
+        *(
+            (q(kind="explain", model=name), None)
+            for name in ("flash-attn", "vLLM", "Ollama", "llama.cpp", "LMDeploy", "bitsandbytes", "TensorRT-LLM")
+        ),
     ]
     return [advise(query, ctx) for query, ctx in asked]
 
