@@ -1807,6 +1807,9 @@ _LIBRARIES = (  # (engine.libraries' id, how the text names it)
     ("ollama", quick(re.compile(r"(?<![a-z0-9_-])ollama(?![a-z0-9_-])"))),
     # "llama.cpp", "llama-cpp-python": the engine, never the Llama family ("your llama.cpp fork on my MI50?")
     ("llama_cpp", quick(_LLAMA_CPP)),
+    ("tensorrt_llm", quick(re.compile(r"(?<![a-z0-9_-])(?:tensorrt|trt)[\s_-]?llm(?![a-z0-9_-])"))),
+    ("lmdeploy", quick(re.compile(r"(?<![a-z0-9_-])lm[\s_-]?deploy(?![a-z0-9_-])"))),
+    ("bitsandbytes", quick(re.compile(r"(?<![a-z0-9_-])(?:bitsandbytes|bnb)(?![a-z0-9_-])"))),
 )
 
 

@@ -109,11 +109,13 @@ def test_an_answer_cites_the_librarys_own_documentation(short: str, library: str
 @pytest.mark.parametrize(
     ("text", "model"),
     [
-        # these reach the library through the project name the question carries; "bitsandbytes"/"bnb"/"trt-llm"
-        # need the parser's own list (engine/parse.py _LIBRARIES), which this data does not change
+        # the parser's own list of libraries (engine/parse.py _LIBRARIES) names each, in the spellings people use
         ("does LMDeploy support the V100?", "LMDeploy"),
-        ("lmdeploy支持V100吗", "lmdeploy"),
+        ("lmdeploy支持V100吗", "LMDeploy"),
         ("TensorRT-LLM on a T4?", "TensorRT-LLM"),
+        ("trt-llm on a T4?", "TensorRT-LLM"),
+        ("can I use bitsandbytes on my GTX 1080?", "bitsandbytes"),
+        ("bnb on a 1080, does it work?", "bitsandbytes"),
     ],
 )
 def test_a_question_naming_the_library_carries_it(text: str, model: str) -> None:
