@@ -34,6 +34,7 @@ class Library(BaseModel):
     amd_gfx: tuple[str, ...] | Literal["all"]
     intel: bool | None
     apple: bool | None
+    huawei: bool | None = None  # Ascend NPUs, where the library's own documentation speaks of them
     source: str
 
 
@@ -77,7 +78,9 @@ def _runs(library: Library, gpu: Gpu) -> bool | None:
         return library.intel
     if gpu.vendor == "apple":
         return library.apple
-    return None  # Ascend, Moore Threads, Cambricon: their vendors' own ports (vllm-ascend, …), not the library's
+    if gpu.vendor == "huawei":
+        return library.huawei  # mostly None: Ascend runs the vendors' own ports (vllm-ascend, …), not the library
+    return None  # Moore Threads, Cambricon, Hygon: their vendors' own ports
 
 
 def library_verdict(library_id: str, gpu: Gpu) -> LibraryVerdict:

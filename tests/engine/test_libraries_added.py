@@ -123,3 +123,11 @@ def test_a_question_naming_the_library_carries_it(text: str, model: str) -> None
     assert query.model == model
     found = library_named(query.model)
     assert found is not None and found.short.casefold() == model.casefold()
+
+
+def test_an_ascend_npu_runs_a_library_only_where_its_documentation_says_so() -> None:
+    # LMDeploy's installation page builds for Ascend (LMDEPLOY_TARGET_DEVICE); vLLM's own says nothing of it
+    # (vllm-ascend is another project), so its verdict on an Ascend card stays "its documentation says nothing"
+    ascend = load_catalog().get("ascend-910b2")
+    assert library_verdict("lmdeploy", ascend).runs is True
+    assert library_verdict("vllm", ascend).runs is None
