@@ -1,5 +1,5 @@
 """Classic open LLMs of 2021-2023 added to data/models.yaml (GPT-J 6B, GPT-NeoX 20B, Falcon 7B and 40B,
-StarCoder 15B, MPT 7B, TinyLlama 1.1B): each resolves from the names people type, names that resolved
+StarCoder 15B, MPT 7B, TinyLlama 1.1B, OPT 6.7B/13B/30B): each resolves from the names people type, names that resolved
 before keep their models, the figures are the ones their configs and model cards give, the parameter
 count computed from each shape matches the published count, and worked can-run checks give the answers
 the sizes imply."""
@@ -54,6 +54,13 @@ NAMES = [
     ("tinyllama 1.1b", "tinyllama-1.1b"),
     ("TinyLlama-1.1B-Chat-v1.0", "tinyllama-1.1b"),
     ("TinyLlama/TinyLlama-1.1B-Chat-v1.0", "tinyllama-1.1b"),
+    ("opt-6.7b", "opt-6.7b"),
+    ("facebook/opt-6.7b", "opt-6.7b"),
+    ("OPT 6.7B", "opt-6.7b"),
+    ("opt-13b", "opt-13b"),
+    ("facebook/opt-13b", "opt-13b"),
+    ("opt 30b", "opt-30b"),
+    ("facebook/opt-30b", "opt-30b"),
 ]
 ADDED = sorted({model_id for _, model_id in NAMES})
 
@@ -68,7 +75,17 @@ UNCHANGED = [
     ("180b", "generic-180b"),
     ("mistral 7b", "mistral-7b"),
 ]
-NOT_THESE = ["falcon3 7b", "falcon 180b", "starcoder2 15b", "starcoder2 7b", "mpt 30b", "mpt-7b-storywriter"]
+NOT_THESE = [
+    "falcon3 7b",
+    "falcon 180b",
+    "starcoder2 15b",
+    "starcoder2 7b",
+    "mpt 30b",
+    "mpt-7b-storywriter",
+    "opt",
+    "opt 66b",
+    "opt 175b",
+]
 
 
 @pytest.mark.parametrize(("name", "model_id"), NAMES)
@@ -90,6 +107,8 @@ def test_falcon_without_a_size_is_a_family_not_a_guess() -> None:
     catalog = load_model_catalog()
     assert catalog.resolve("falcon") is None
     assert catalog.family("falcon") == ["falcon-7b", "falcon-40b"]
+    assert catalog.resolve("opt") is None
+    assert catalog.family("opt") == ["opt-6.7b", "opt-13b", "opt-30b"]
 
 
 @pytest.mark.parametrize("model_id", ADDED)
@@ -111,6 +130,9 @@ FIGURES = {
     "starcoder-15b": (15.5, 40, 6144, 24576, 48, 1, 128, 49152, 8192),
     "mpt-7b": (6.65, 32, 4096, 16384, 32, 32, 128, 50432, 2048),
     "tinyllama-1.1b": (1.1, 22, 2048, 5632, 32, 4, 64, 32000, 2048),
+    "opt-6.7b": (6.66, 32, 4096, 16384, 32, 32, 128, 50272, 2048),
+    "opt-13b": (12.85, 40, 5120, 20480, 40, 40, 128, 50272, 2048),
+    "opt-30b": (29.97, 48, 7168, 28672, 56, 56, 128, 50272, 2048),
 }
 
 
@@ -184,6 +206,11 @@ PUBLISHED: dict[str, tuple[dict, float]] = {
     "mpt-7b": ({**_NO_BIAS, "gated": False, "norms": 2, "tied": True}, 6.7e9),
     # model card: 1.1B; Llama architecture (SwiGLU, RMSNorm), untied head.
     "tinyllama-1.1b": ({**_NO_BIAS, "gated": True, "norms": 2, "tied": False}, 1.1e9),
+    # OPT paper (arXiv:2205.01068) table 1: 6.7B, 13B, 30B; biases, learned positions (a 2050-row table:
+    # 2048 tokens and OPT's offset of 2), tied LM head.
+    "opt-6.7b": ({**_BIASED, "gated": False, "norms": 2, "tied": True, "positions": 2050}, 6.7e9),
+    "opt-13b": ({**_BIASED, "gated": False, "norms": 2, "tied": True, "positions": 2050}, 13.0e9),
+    "opt-30b": ({**_BIASED, "gated": False, "norms": 2, "tied": True, "positions": 2050}, 30.0e9),
 }
 
 
@@ -216,6 +243,7 @@ def test_kv_cache_follows_each_attention_design() -> None:
     assert catalog.get("gpt-j-6b").kv_cache_bytes(1) == 28 * 2 * 16 * 256 * 2
     assert catalog.get("gpt-neox-20b").kv_cache_bytes(1) == 44 * 2 * 64 * 96 * 2
     assert catalog.get("mpt-7b").kv_cache_bytes(1) == 32 * 2 * 32 * 128 * 2
+    assert catalog.get("opt-30b").kv_cache_bytes(1) == 48 * 2 * 56 * 128 * 2
 
 
 def test_gpt_neox_20b_memory_worked_by_hand() -> None:
@@ -261,9 +289,16 @@ def test_gpt_j_lora_fits_a_3090() -> None:
     assert verdict.fits and 11.3 < verdict.need_gib < 24
 
 
-# Whole questions the reader already brings to these models. TinyLlama, MPT and GPT-NeoXT-Chat are not
-# here: the parser's family words (data/locales/parse.yaml) do not list them yet, so their questions fall
-# back to a generic size or no model.
+def test_opt_30b_fits_one_a100_80gb_at_bf16() -> None:
+    # 29.97B × 2 B = 59.9 GB (55.8 GiB) of BF16 weights + a full multi-head cache at 2,048 tokens (1.4 GB).
+    verdict = assess(q(model="opt-30b", gpus=("a100-80gb-sxm",))).verdicts[0]
+    assert verdict.fits and verdict.precision == "bf16"
+    assert 55.8 < verdict.need_gib < 65
+
+
+# Whole questions the reader already brings to these models. TinyLlama, MPT, OPT and GPT-NeoXT-Chat are
+# not here: the parser's family words (data/locales/parse.yaml) do not list them yet, so their questions
+# fall back to a generic size or no model.
 QUESTIONS = [
     ("Can I fine-tune GPT-J on a 3090?", "gpt-j-6b"),
     ("falcon 40b on 2x A100 40GB?", "falcon-40b"),
