@@ -98,7 +98,7 @@ def user_error_of(**fields: Any) -> UserError:
 
 def test_text_fields_are_stripped_and_blank_is_not_stated():
     assert Query(model="  Llama 3 8B  ").model == "llama-3-8b"  # a known model is read as its id
-    assert Query(model="  Falcon-40B  ").model == "Falcon-40B"  # unknown to the catalog: kept as typed
+    assert Query(model="  Falcon-180B  ").model == "Falcon-180B"  # unknown to the catalog: kept as typed
     assert Query(model="   ").model is None
     assert Query(model=" " * 150 + "x").model == "x"
 
