@@ -312,3 +312,18 @@ QUESTIONS = [
 def test_questions_reach_the_added_models(text: str, model_id: str) -> None:
     query = parse(text).query
     assert query is not None and query.kind == "can_run" and query.model == model_id
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        # the parser's LLM family words name them in a question (data/locales/parse.yaml llm_families)
+        ("tinyllama能在1050ti上跑吗", "tinyllama-1.1b"),
+        ("mpt-7b on a 3060?", "mpt-7b"),
+        ("GPT-NeoXT-Chat-Base-20B on a 3090?", "gpt-neox-20b"),
+    ],
+)
+def test_a_question_names_the_classic_model(text: str, model: str) -> None:
+    from engine.parse import parse
+
+    assert parse(text, standalone=True).query.model == model
