@@ -388,6 +388,24 @@ def fit_decode(rows: tuple[DecodeRow, ...] | None = None) -> DecodeFit:
     return fit.model_copy(update={"spread": spread})
 
 
+class MeasuredShare(BaseModel):
+    """Published runs' measured / estimated over ``rows`` runs: the median and its 10th-90th percentiles — how far
+    a kind of run the fits above do not cover lands from the engine's estimate (engine.moe_decode, engine.tp_decode)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    point: float
+    low: float
+    high: float
+    rows: int
+
+
+def measured_share(ratios: list[float]) -> MeasuredShare:
+    """The median and 10th-90th percentiles of ``ratios`` (measured / estimated, one per published run)."""
+    deciles = statistics.quantiles(sorted(ratios), n=10, method="inclusive")
+    return MeasuredShare(point=statistics.median(ratios), low=deciles[0], high=deciles[-1], rows=len(ratios))
+
+
 def _quantiles(values: list[float]) -> tuple[float, float]:
     lo, hi = (quantile(values, q) for q in RANGE_QUANTILES)
     return math.exp(min(lo, 0.0)), math.exp(max(hi, 0.0))

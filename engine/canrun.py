@@ -795,8 +795,10 @@ def _with_needed(
     if fitted:
         # "Yes at INT8 … BF16 would need 70.0 GB per GPU": on datacenter cards, which serve models unquantized, how
         # many of them that is ("At BF16 it takes 4× A100 40GB"), what "要几张？" asks (``most`` None: no desktop card)
-        top_mode, top_precision, top_count = needed[0] if len(needed) > 1 else ("inference", "bf16", None)
-        if not top_count or top_count < 2 or most is not None:
+        if most is not None or len(needed) < 2:  # (one rung tried: the one that fits is the top)
+            return verdict
+        top_mode, top_precision, top_count = needed[0]
+        if not top_count or top_count < 2:
             return verdict
         top_speed = speed(top_mode, top_precision, top_count)
         top: dict[str, Value] = {"count": top_count, "gpu": name, "rung": _label(top_mode, top_precision)}
@@ -1756,6 +1758,11 @@ _WORDS = re.compile(r"[a-z0-9]+")
 _SPECIALISED = frozenset({"vision", "vl", "coder", "guard", "math", "audio", "omni"})
 
 
+def _specialist_beyond(name: str, said: set[str]) -> bool:
+    """Whether model ``name`` is a specialist by a word ``said`` (the words of what was asked) does not hold."""
+    return bool(_SPECIALISED & set(_WORDS.findall(name.lower())) - said)
+
+
 def _led_by(text: str) -> list[str]:
     """Every catalog model a name of several generations leads ("llama": Llama 2 7B to Llama 3.3 70B), smallest
     first: the family the user may mean, whole — the closest few suggested could stop short of what fits."""
@@ -1767,7 +1774,7 @@ def _led_by(text: str) -> list[str]:
         for spec in map(catalog.get, catalog.ids())
         if normalize_model_name(spec.name).startswith(key)
         and _words_lead(text, spec.name)
-        and not (_SPECIALISED & set(_WORDS.findall(spec.name.lower())) - said)  # "LLaMA" means a chat model
+        and not _specialist_beyond(spec.name, said)  # "LLaMA" means a chat model
     ]
     return [spec.id for spec in sorted(led, key=lambda spec: (spec.params_b, spec.id))]
 
@@ -2166,7 +2173,7 @@ def _kin_that_fits(spec: ModelSpec, gpu: Gpu, count: int) -> tuple[str, GpuVerdi
             and other.params_b < spec.params_b
             and other.name.startswith(line)
             and other.name[len(line) : len(line) + 1] in ("", " ", "-")  # "Llama 3" is not "Llama 3.2"
-            and not (_SPECIALISED & set(_WORDS.findall(other.name.lower())) - own)  # nor its Vision model
+            and not _specialist_beyond(other.name, own)  # nor its Vision model
         ),
         key=lambda other: -other.params_b,
     )
@@ -2238,8 +2245,8 @@ def _family_report(
     """A family named without a size ("can my 3060 run Llama 3?", "how much VRAM does Qwen2.5 need?"):
     with a card or a memory size, the largest member that fits it (the smallest when none does); with
     neither, the smallest. The headline names the sizes there are, so the user can ask for another.
-    ``generations``: a name of several generations ("LLaMA on my 3070?"), weighed over the closest models
-    to it and asked which one is meant."""
+    ``generations``: a name of several generations ("LLaMA on my 3070?"), weighed over every chat model it
+    leads (:func:`_led_by`) and asked which one is meant."""
     catalog = load_model_catalog()
     specs = [catalog.get(m) for m in members]
     chosen = ask(query.model_copy(update={"model": specs[0].name}))
@@ -2259,9 +2266,7 @@ def _family_report(
         if len(names) <= _FAMILY_LISTED
         else msg("canrun.family.range", count=len(names), first=names[0], last=names[-1])
     )
-    key = "canrun.family.largest" if largest else "canrun.family.smallest"
-    if generations:
-        key = "canrun.family.which_largest" if largest else "canrun.family.which_smallest"
+    key = ("canrun.family.which_" if generations else "canrun.family.") + ("largest" if largest else "smallest")
     said = msg(key, family=text, sizes=sizes, model=chosen.model_name or names[0])
     return chosen.model_copy(update={"model_text": text, "headline": _sentences(said, chosen.headline)})
 
@@ -2314,41 +2319,24 @@ def assess(
     if not text:
         return _floor_report(query, text)
     spec, basis, suggestions = _resolve(text)
+
+    def again(named: Query) -> CanRunReport:
+        """The same question of another model: a family's member, the closest version, a generation's size."""
+        return assess(named, snapshot=snapshot, condition=condition, mode=mode, context=context, precision=precision)
+
     if spec is None and (members := load_model_catalog().family(text)):
-        return _family_report(
-            query,
-            text,
-            members,
-            lambda q: assess(
-                q, snapshot=snapshot, condition=condition, mode=mode, context=context, precision=precision
-            ),
-        )
+        return _family_report(query, text, members, again)
     if spec is None and _is_family(text, suggestions) and _alike_in_size(suggestions):
         # "whisper large" (large-v3, large-v2, turbo: 0.8-1.6B): versions of one size are answered for the closest
         # match, said so, rather than asked about — their needs hardly differ
         closest = load_model_catalog().get(suggestions[0])
-        report = assess(
-            query.model_copy(update={"model": closest.name}),
-            snapshot=snapshot,
-            condition=condition,
-            mode=mode,
-            context=context,
-            precision=precision,
-        )
+        report = again(query.model_copy(update={"model": closest.name}))
         said = msg("canrun.family.read_as", family=text, model=closest.name)
         return report.model_copy(update={"model_text": text, "headline": _sentences(said, report.headline)})
     if spec is None and _is_family(text, suggestions) and (named_setups(query) or query.min_memory_gb):
         # "Has anyone run LLaMA on a single 3070?": a name of several generations on the user's own card is
-        # weighed over its closest models, smallest first — the largest that fits answers, and which is asked
-        return _family_report(
-            query,
-            text,
-            _led_by(text),
-            lambda q: assess(
-                q, snapshot=snapshot, condition=condition, mode=mode, context=context, precision=precision
-            ),
-            generations=True,
-        )
+        # weighed over every chat model it leads, smallest first — the largest that fits answers, and which is asked
+        return _family_report(query, text, _led_by(text), again, generations=True)
     if spec is None:
         headline = _unknown(text, suggestions)
         if named_setups(query) or query.min_memory_gb:

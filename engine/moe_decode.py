@@ -11,11 +11,11 @@ estimate is given (engine.canrun.decode_speed). Made once per process.
 
 from __future__ import annotations
 
-import statistics
 from functools import cache
 
 from pydantic import BaseModel, ConfigDict
 
+from engine.calibration import MeasuredShare, measured_share
 from engine.datafiles import data_dir, read_yaml, validate_entries
 
 
@@ -31,17 +31,6 @@ class MoeDecodeRow(BaseModel):
     tg: float
     source: str
     note: str | None = None
-
-
-class MoeDecodeShare(BaseModel):
-    """Measured / estimated decode over ``rows`` published MoE runs: the median and its 10th-90th percentiles."""
-
-    model_config = ConfigDict(frozen=True)
-
-    point: float
-    low: float
-    high: float
-    rows: int
 
 
 def moe_rows() -> tuple[MoeDecodeRow, ...]:
@@ -63,7 +52,6 @@ def ratios() -> tuple[float, ...]:
 
 
 @cache
-def moe_decode_share() -> MoeDecodeShare:
-    found = sorted(ratios())
-    deciles = statistics.quantiles(found, n=10, method="inclusive")
-    return MoeDecodeShare(point=statistics.median(found), low=deciles[0], high=deciles[-1], rows=len(found))
+def moe_decode_share() -> MeasuredShare:
+    """Measured / estimated decode over the published MoE runs."""
+    return measured_share(list(ratios()))

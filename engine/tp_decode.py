@@ -14,11 +14,11 @@ are at least ``MIN_CARD_ROWS``, else over all runs (a dense model only). Made on
 from __future__ import annotations
 
 import datetime as dt
-import statistics
 from functools import cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.calibration import MeasuredShare, measured_share
 from engine.datafiles import data_dir, read_yaml, validate_entries
 
 # A card's own runs set its factor only when there are at least this many; one run could be one backend's quirk.
@@ -49,16 +49,10 @@ class TpDecodeRow(BaseModel):
         return self.prompt + self.generated // 2
 
 
-class TpDecodeFactor(BaseModel):
+class TpDecodeFactor(MeasuredShare):
     """Measured / estimated tensor-parallel decode over ``rows`` runs on ``cards`` kinds of card: the median and
     its 10th-90th percentiles. ``on_card``: the runs are the asked card's own, not all of them."""
 
-    model_config = ConfigDict(frozen=True)
-
-    point: float
-    low: float
-    high: float
-    rows: int
     cards: int
     on_card: bool
 
@@ -88,16 +82,7 @@ def ratios() -> tuple[tuple[str, float], ...]:
 
 
 def summarize(found: list[float], cards: int, on_card: bool) -> TpDecodeFactor:
-    found = sorted(found)
-    deciles = statistics.quantiles(found, n=10, method="inclusive")
-    return TpDecodeFactor(
-        point=statistics.median(found),
-        low=deciles[0],
-        high=deciles[-1],
-        rows=len(found),
-        cards=cards,
-        on_card=on_card,
-    )
+    return TpDecodeFactor(**measured_share(found).model_dump(), cards=cards, on_card=on_card)
 
 
 @cache
