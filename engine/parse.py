@@ -100,24 +100,48 @@ _SIZES_BETWEEN = re.compile(r"(?:\s*(?:and|or|&|,|/|和|或|、)?\s*[0-9]+(?:\.[
 # (xx50 to xx90: the workstation RTX 6000 / 4000 are no GeForce series)
 _GEFORCE_NUMBER = re.compile(r"rtx\s*([1-9][0-9])(?:[5-9]0(?:\s*ti)?)?")  # a card ("rtx 6090") or its series ("rtx 60")
 _GEFORCE_ID = re.compile(r"rtx-([1-9][0-9])[5-9]0(?:-|$)")
-# Huawei's Ascend line named without a chip the catalog has ("Ascend NPUs", "昇腾", "昇腾910C"), and the card that
-# stands for it
 # Precisions a training question keeps: a card may lack them, which the answer must say (engine.support).
 _TRAINING_PRECISIONS = frozenset({"bf16"})
-_ASCEND_LINE = re.compile(r"昇[腾騰]|(?<![a-z])ascend(?![a-z])")
-ASCEND_STAND_IN = "ascend-910b"
-# Hygon's DCU line named without a card ("海光DCU", "Hygon DCUs"), and the card that stands for it; a chip named
-# that the catalog lacks ("海光K100", "Z100L": other cards) or Hygon's CPUs ("海光3350", "海光CPU") get no stand-in
-_HYGON_LINE = re.compile(r"海光|(?<![a-z])hygon(?![a-z])")
-HYGON_STAND_IN = "hygon-k100-ai"
-_HYGON_CHIP = re.compile(r"[\s\-_]{0,2}(?:dcu[\s\-_]{0,2})?[a-z]{0,2}[0-9]|[\s\-_]{0,2}(?:cpu|处理器|處理器|c86)")
+
+
+@dataclass(frozen=True)
+class _VendorLine:
+    """A vendor's line named without a card the catalog has, and the card that stands for it — a guess, with the
+    line's other cards as options: they share one software stack (CANN and torch_npu, DTK), which is what such
+    questions turn on, and the user's own accelerator is answered rather than an NVIDIA shopping list."""
+
+    words: re.Pattern[str]  # the line's name
+    gate: tuple[str, ...]  # one of these is in any text the name is in (a substring test before the search)
+    owns: tuple[str, ...]  # id prefixes of the line's cards (the first: those offered): one named, no stand-in
+    chip: re.Pattern[str]  # right after the name, a chip the stand-in is not: no stand-in
+    stand_in: str
+
+
+_VENDOR_LINES = (
+    # "Does Xinference support Ascend NPUs?", "PaddleX适配昇腾910C吗": the 910B; "Ascend 310" is an inference chip
+    _VendorLine(
+        re.compile(r"昇[腾騰]|(?<![a-z])ascend(?![a-z])"),
+        ("昇", "ascend"),
+        ("ascend-", "atlas-"),
+        re.compile(r"[\s\-_]{0,2}(?!910)[0-9]{3}"),
+        "ascend-910b",
+    ),
+    # "海光DCU能跑chatglm3-6b吗", "does vLLM support Hygon DCUs?": the K100-AI; "海光K100" and "Z100L" are other cards,
+    # "海光3350" and "海光CPU" Hygon's CPUs
+    _VendorLine(
+        re.compile(r"海光|(?<![a-z])hygon(?![a-z])"),
+        ("海光", "hygon"),
+        ("hygon-",),
+        re.compile(r"[\s\-_]{0,2}(?:dcu[\s\-_]{0,2})?[a-z]{0,2}[0-9]|[\s\-_]{0,2}(?:cpu|处理器|處理器|c86)"),
+        "hygon-k100-ai",
+    ),
+)
 # Intel's Arc line named without a card ("Intel Arc GPUs", "XPU / Intel Arc support"), and the card that stands for it
 _ARC_LINE = re.compile(
     r"(?<![a-z])intel\s*arc(?![a-z])|(?<![a-z])arc\s*(?:gpus?|graphics|cards?|显卡|顯卡)(?![a-z])|(?<![a-z])xpu(?![a-z])"
 )
 ARC_STAND_IN = "arc-b580"
 _ARC_MEMORY = re.compile(r"([0-9]{1,2})\s?(?:gb|g)\b")
-_OTHER_ASCEND_CHIP = re.compile(r"[\s\-_]{0,2}(?!910)[0-9]{3}")
 # Hardware asked for ("what kind of hardware is needed", "a PC configuration", "the cheapest computer", "需要什么配置",
 # "硬件推荐")
 _HARDWARE_ASKED = quick(
@@ -525,54 +549,28 @@ class Parser:
         if not mentions and (generation := self._generation(scan, laptop)):
             mentions.append(generation)
             unknown = [name for name in unknown if name not in scan.low[generation.start : generation.end]]
-        for line in (
-            self._ascend_line(scan, mentions),
-            self._hygon_line(scan, mentions),
-            self._arc_line(scan, mentions),
-        ):
+        for line in (*(self._vendor_line(scan, mentions, v) for v in _VENDOR_LINES), self._arc_line(scan, mentions)):
             if line is not None:
                 mentions = sorted([*mentions, line], key=lambda m: m.start)  # in the order named ("昇腾和A100比哪个好")
         return mentions, unknown, loose
 
-    def _ascend_line(self, scan: Scan, mentions: list[Mention]) -> Mention | None:
-        """ "Does Xinference support Ascend NPUs?", "PaddleX适配昇腾910C吗" (a chip the catalog lacks): the catalog's
-        Ascend 910B stands for the line, a guess with the other Ascend cards as options — they share CANN and
-        torch_npu, which is what such questions turn on. None beside an Ascend card, or for another chip number
-        ("Ascend 310" is an inference chip, no 910B)."""
+    def _vendor_line(self, scan: Scan, mentions: list[Mention], line: _VendorLine) -> Mention | None:
+        """The stand-in for a vendor's line named without a card (:class:`_VendorLine`); None beside one of its
+        cards, or for a chip the stand-in is not."""
         low = scan.low
-        line = _ASCEND_LINE.search(low) if "昇" in low or "ascend" in low else None
+        found = line.words.search(low) if any(word in low for word in line.gate) else None
         if (
-            line is None
-            or not scan.free(line.start(), line.end())
-            or any(m.gpu_id.startswith(("ascend-", "atlas-")) for m in mentions)
-            or _OTHER_ASCEND_CHIP.match(low, line.end())
+            found is None
+            or not scan.free(found.start(), found.end())
+            or any(m.gpu_id.startswith(line.owns) for m in mentions)
+            or line.chip.match(low, found.end())
         ):
             return None
-        ascend = tuple(g for g in self.index.catalog.gpus if g.startswith("ascend-"))
-        if ASCEND_STAND_IN not in ascend:
+        cards = tuple(g for g in self.index.catalog.gpus if g.startswith(line.owns[0]))
+        if line.stand_in not in cards:
             return None
-        options = (ASCEND_STAND_IN, *(g for g in ascend if g != ASCEND_STAND_IN))
-        return Mention(ASCEND_STAND_IN, line.start(), line.end(), None, True, None, options)
-
-    def _hygon_line(self, scan: Scan, mentions: list[Mention]) -> Mention | None:
-        """ "海光DCU能跑chatglm3-6b吗", "does vLLM support Hygon DCUs?": Hygon's K100-AI stands for the line, a guess
-        with the other Hygon cards as options — they share DTK, which is what such questions turn on, and the
-        user's own accelerator is answered rather than an NVIDIA shopping list. None beside a Hygon card, or for a
-        chip the catalog lacks ("海光K100" is not the K100-AI)."""
-        low = scan.low
-        line = _HYGON_LINE.search(low) if "海光" in low or "hygon" in low else None
-        if (
-            line is None
-            or not scan.free(line.start(), line.end())
-            or any(m.gpu_id.startswith("hygon-") for m in mentions)
-            or _HYGON_CHIP.match(low, line.end())
-        ):
-            return None
-        hygon = tuple(g for g in self.index.catalog.gpus if g.startswith("hygon-"))
-        if HYGON_STAND_IN not in hygon:
-            return None
-        options = (HYGON_STAND_IN, *(g for g in hygon if g != HYGON_STAND_IN))
-        return Mention(HYGON_STAND_IN, line.start(), line.end(), None, True, None, options)
+        options = (line.stand_in, *(g for g in cards if g != line.stand_in))
+        return Mention(line.stand_in, found.start(), found.end(), None, True, None, options)
 
     def _arc_line(self, scan: Scan, mentions: list[Mention]) -> Mention | None:
         """ "does FooTTS run on Intel Arc GPUs?", "any chance of XPU / Intel Arc support?": Intel's current Arc card
