@@ -9,29 +9,20 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field
 
 from engine.canrun import CanRunReport
 from engine.cloud import BreakEven
 from engine.cost import PriceQuote
 from engine.cycles import CycleBreakdown
-from engine.message import Msg, share_fields_set
+from engine.message import Frozen, Msg
 from engine.money import Money
 from engine.performance import RelativeSpeed
 from engine.power import PowerPlan
 from engine.query import Kind, Query
 from engine.specs import Gpu, Workload
-
-
-class Frozen(BaseModel):
-    """Frozen, and its instances given the same fields share one set of them (issue #24)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    def model_post_init(self, context: Any, /) -> None:
-        share_fields_set(self, context)
 
 
 class Rule(Frozen):
@@ -129,7 +120,7 @@ class Explanation(Frozen):
     text: str
     figures: tuple[str, ...]
     source: str
-    translations: dict[str, Wording] = {}
+    translations: dict[str, Wording] = Field(default_factory=dict)
 
     def wording(self, lang: str) -> Wording:
         """The words in ``lang`` when the guide's answer has them, else English."""

@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.catalog import load_catalog
 from engine.datafiles import data_dir, read_yaml
 from engine.memory import GB, get_precision
-from engine.message import share_fields_set
+from engine.message import Frozen
 from engine.specs import Gpu
 
 REFERENCE = "rtx-3090"
@@ -51,15 +51,6 @@ MIN_ROWS_FOR_OWN_RANGE = 6
 GIB = 1024**3
 # Non-Tensor-Core NVIDIA architectures share Pascal's fitted efficiency (same FP32 path for AMP).
 SAME_PATH = {"maxwell": "pascal", "kepler": "pascal"}
-
-
-class Frozen(BaseModel):
-    """Frozen, and its instances given the same fields share one set of them (issue #24)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    def model_post_init(self, context: Any, /) -> None:
-        share_fields_set(self, context)
 
 
 class TrainingRow(Frozen):

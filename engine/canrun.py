@@ -22,9 +22,7 @@ import re
 from collections.abc import Callable
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict
+from typing import Literal
 
 from engine.catalog import load_catalog
 from engine.cost import PriceCondition, PriceQuote, cheapest_card, price_quote
@@ -52,7 +50,7 @@ from engine.memory import (
     resolve_model,
 )
 from engine.memory import active_params_b as _active_b
-from engine.message import Msg, Value, msg, share_fields_set
+from engine.message import Frozen, Msg, Value, msg
 from engine.model_specs import ModelSpec, load_model_catalog, normalize_model_name
 from engine.money import local_estimate
 from engine.performance import RelativeSpeed, scaling_efficiency
@@ -91,15 +89,6 @@ _BARE_SIZE = re.compile(
 )
 
 _SIZE_IN_NAME = re.compile(r"(?<![0-9.x])(?P<size>\d+(?:\.\d+)?)\s*b(?![a-z0-9])", re.IGNORECASE)
-
-
-class Frozen(BaseModel):
-    """Frozen, and its instances given the same fields share one set of them (issue #24)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    def model_post_init(self, context: Any, /) -> None:
-        share_fields_set(self, context)
 
 
 class SpeedRange(Frozen):

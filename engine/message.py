@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Union
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from engine.money import Money
 
@@ -75,8 +75,7 @@ def share_fields_set(model: BaseModel, context: Any = None, /) -> None:
     Safe for frozen models only: pydantic adds to the set on assignment, which a frozen model refuses
     before it touches the set, and ``model_copy`` copies the set before it adds the updated names.
     The shared sets are this module's own copies, so a caller's ``model_construct(_fields_set=...)``
-    set is never the shared one. The base classes take it as ``model_post_init`` (engine.canrun,
-    engine.answer, engine.calibration)."""
+    set is never the shared one. :class:`Frozen` takes it as ``model_post_init``."""
     given = model.__pydantic_fields_set__
     shared = _FIELD_SETS.get(key := frozenset(given))
     if shared is None:
@@ -84,3 +83,13 @@ def share_fields_set(model: BaseModel, context: Any = None, /) -> None:
             return
         shared = _FIELD_SETS[key] = set(key)
     object.__setattr__(model, "__pydantic_fields_set__", shared)
+
+
+class Frozen(BaseModel):
+    """Frozen, and its instances given the same fields share one set of them (issue #24): the base of the
+    models engine.canrun, engine.answer and engine.calibration make by the thousand."""
+
+    model_config = ConfigDict(frozen=True)
+
+    def model_post_init(self, context: Any, /) -> None:
+        share_fields_set(self, context)
