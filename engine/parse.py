@@ -1975,7 +1975,8 @@ _CPU_FALLBACK = re.compile(  # asked only where a key word is (_gated)
     r"|(?:没有|沒有|没|沒|未|不)(?:被)?(?:调用|調用|使用|用上|用到|识别|識別|检测到|檢測到)(?:到)?(?:显卡|顯卡|gpu)"
     r"|(?:检测|檢測|识别|識別)不到(?:显卡|顯卡|gpu)"
 )
-_CPU_FALLBACK_KEYS = ("cpu", "gpu", "graphics", "nvidia", "cuda", "is_available", "显卡", "顯卡")
+# (every match holds one of these: "cpu", a negation or is_available — "gpu" alone is in most questions)
+_CPU_FALLBACK_KEYS = ("cpu", "not", "n't", "never", "doesnt", "wont", "isnt", "is_available", "不", "没", "沒", "未")
 # …where PyTorch is not what runs: llama.cpp's builds (Ollama, LM Studio, KoboldCpp) and JetPack's on a Jetson
 _NOT_PYTORCH = re.compile(r"ollama|llama\.?cpp|lm\s?studio|koboldcpp|gguf|jetson|orin|xavier")
 
