@@ -2114,6 +2114,12 @@ _HARDWARE_PARTS = frozenset({"gpu", "gpus", "cpu", "cpus", "card", "cards"})
 _INTEL_CPU = re.compile(r"[iI][3579]-?[0-9]{4,5}[A-Za-z]{0,2}")  # Intel Core model numbers
 
 
+# An error message pasted in, to the end of its clause: "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB
+# (GPU 0; …)", "torch.OutOfMemoryError: …", "CUDA out of memory" — its words ("out", "Tried") are no project's name
+# (an exception's class name with its colon, as Python prints it: the word "error" in a sentence starts none)
+_ERROR_TEXT = re.compile(r"(?:[A-Za-z_.]*(?:Error|Exception):|(?i:cuda out of memory))[^，。？！,?!\n]*")
+
+
 def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
     """The project or model a can-run question asks about when it is none the catalog knows: in a
     Chinese question any Latin name ("运行WriteGPT这个模型"), in others one typed like a project
@@ -2124,6 +2130,8 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
         return None
     chinese = reading.language != "en"
     taken = [(m.start, m.end) for m in reading.mentions]
+    if "rror" in text or "emory" in text or "xception" in text:
+        taken += [e.span() for e in _ERROR_TEXT.finditer(text)]  # a pasted error names no project
     for m in _NAME.finditer(text):
         name = m.group(1)
         if not chinese and name.islower():

@@ -939,3 +939,20 @@ def test_a_pasted_out_of_memory_message_gives_the_cards_memory(text: str, memory
 def test_a_program_on_the_cpu_instead_of_the_gpu_gets_the_pytorch_build_note(text: str, said: bool) -> None:
     notes = [n.key for n in parse(text, standalone=True).notes]
     assert ("parse.note.cpu_fallback" in notes) == said
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        # the words of a pasted error name no project ("out" of "CUDA out of memory", "RuntimeError", "Tried")
+        ("训练时报错 CUDA out of memory，我的3060是不是不够？", None),
+        (
+            "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 11.76 GiB total capacity)，"
+            "3060不够吗",
+            None,
+        ),
+        ("torch.OutOfMemoryError: CUDA out of memory，FooGAN在3060上训练不了", "FooGAN"),  # named outside the error
+    ],
+)
+def test_a_pasted_error_names_no_project(text: str, model: str | None) -> None:
+    assert q(text).model == model
