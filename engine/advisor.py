@@ -917,7 +917,7 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
         verdict=verdict,
         pick=pick,
     )
-    if len(ids) == 2 and not excluded:
+    if len(ids) == 2 and not excluded and max(main.ratio, 1 / main.ratio) >= LEVEL:
         faster, slower, ratio = (
             (label[0], label[1], main.ratio) if main.ratio >= 1 else (label[1], label[0], 1 / main.ratio)
         )
@@ -1128,7 +1128,7 @@ def _verdict(
         )
         return pick, said, excluded
     fastest = max(fitting, key=lambda i: speeds[i])
-    said = _by_speed_and_value(label, speeds, values, workload, fitting, fastest)
+    fastest, said = _by_speed_and_value(label, speeds, values, workload, fitting, fastest)
     roomy = max(fitting, key=lambda i: (memory_gb[i], speeds[i]))
     if model is None and memory_gb[roomy] > memory_gb[fastest]:
         # Memory first (guide): the fastest with less per GPU is picked with what it cannot hold.
@@ -1142,6 +1142,11 @@ def _verdict(
     return fastest, said, excluded
 
 
+# Setups within this share of the fastest one's speed are level: the guide's model does not tell them apart (an
+# M1 Max and an M2 Max decode at the same 400 GB/s), so neither is "the fastest" and price or memory decides.
+LEVEL = 1.05
+
+
 def _by_speed_and_value(
     label: list[Msg],
     speeds: tuple[float, ...],
@@ -1149,19 +1154,27 @@ def _by_speed_and_value(
     workload: Workload,
     fitting: list[int],
     fastest: int,
-) -> Msg:
-    """The pick among the setups that fit: the fastest, and the best value beside it when that is
-    another setup."""
+) -> tuple[int, Msg]:
+    """(the pick, why) among the setups that fit: the fastest, and the best value beside it when that is
+    another setup; setups level with the fastest are said to be level, and the best value among them
+    picked where all have a price."""
     priced = [i for i in fitting if values[i] is not None]
     best_value = max(priced, key=lambda i: values[i].perf_per_kusd) if priced else None  # type: ignore[union-attr]
     work = msg(f"workload.{workload}")
+    level = [i for i in fitting if speeds[i] * LEVEL >= speeds[fastest]]
+    if len(level) > 1:
+        names = tuple(label[i] for i in level)
+        if all(values[i] is not None for i in level):
+            pick = max(level, key=lambda i: values[i].perf_per_kusd)  # type: ignore[union-attr]
+            return pick, msg("advice.compare.verdict.level_value", names=names, pick=label[pick], workload=work)
+        return fastest, msg("advice.compare.verdict.level", names=names, workload=work)
     if best_value is None or len(priced) < len(fitting):
-        return msg("advice.compare.verdict.fastest", pick=label[fastest], workload=work)
+        return fastest, msg("advice.compare.verdict.fastest", pick=label[fastest], workload=work)
     if best_value == fastest:
-        return msg("advice.compare.verdict.both", pick=label[fastest], workload=work)
+        return fastest, msg("advice.compare.verdict.both", pick=label[fastest], workload=work)
     fast_v, cheap_v = values[fastest], values[best_value]
     assert fast_v is not None and cheap_v is not None
-    return msg(
+    return fastest, msg(
         "advice.compare.verdict.split",
         fast=label[fastest],
         value=label[best_value],

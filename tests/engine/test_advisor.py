@@ -891,6 +891,26 @@ def test_a_compare_pick_with_less_memory_per_gpu_says_which_setup_holds_more():
     assert same.comparison.verdict.key != "advice.compare.verdict.less_memory"
 
 
+def test_setups_level_on_the_yardstick_are_said_to_be_level_not_one_the_fastest():
+    # "M1 Max 64 GB, would an M2 Max be a lot faster for Llama 2 70B?": both decode at 400 GB/s, so the guide's
+    # model gives them the same speed; calling one "the fastest" would answer a question the numbers do not.
+    macs = advise(Query(kind="compare", gpus=("apple-m1-max-64gb", "apple-m2-max-64gb"), model="llama-2-70b"))
+    assert macs.comparison.workload == "decode"
+    assert macs.comparison.verdict.key == "advice.compare.verdict.level"
+    assert "advice.compare.verdict.fastest" not in macs.headline.all_keys()
+    said = english(macs.headline)
+    assert "Apple M1 Max (64 GB) and Apple M2 Max (64 GB) are level for LLM decode speed" in said
+    # Level and both priced: the best value among them is the pick (RTX 4090 D: same 1008 GB/s, a lower price).
+    twins = advise(Query(kind="compare", gpus=("rtx-4090", "rtx-4090-d"), mode="full_finetune"))
+    verdict = twins.comparison.verdict
+    assert verdict.key == "advice.compare.verdict.level_value" and english(verdict.args["pick"]) == "RTX 4090 D"
+    assert twins.comparison.pick == 1
+    assert english(twins.headline) == english(verdict)  # no "1.00×" ratio headline
+    # 8 % apart is not level: the fastest and the best value are named as before.
+    apart = advise(Query(kind="compare", gpus=("rtx-3090", "rtx-3090-ti"), task="llm_inference"))
+    assert apart.comparison.verdict.key == "advice.compare.verdict.split"
+
+
 def test_the_best_gpu_for_a_named_llm_within_a_budget_is_the_setups_that_hold_it():
     # "What's the best GPU for Llama 3 70B under $2,000?": a 24 GB card ranked by the guide's floor
     # cannot hold it; the answer is the setups that do (can-run's, within the budget).

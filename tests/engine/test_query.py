@@ -485,6 +485,8 @@ def _answers() -> list:
         (q(kind="cloud_vs_buy", gpus=("rtx-4090",), gpu_counts=(4,)), None),
         (q(kind="power", gpus=("rtx-4090",), psu_w=850), None),
         (q(kind="compare", gpus=("gtx-1080-ti", "rtx-3090")), None),
+        (q(kind="compare", gpus=("rtx-4090", "rtx-4090-d"), mode="full_finetune"), None),  # level, both priced
+        (q(kind="compare", gpus=("apple-m1-max-64gb", "apple-m2-max-64gb"), model="llama-2-70b"), None),  # level
         (
             q(kind="recommend", model="generic-7b", mode="qlora", budget=Money(amount=Decimal(1500), currency="EUR")),
             None,
