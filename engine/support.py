@@ -248,10 +248,12 @@ def mac_and_nvidia(gpus: list[Gpu]) -> tuple[Gpu, Gpu] | None:
 
 def _merged_macs(caveats: list[Msg]) -> tuple[Msg, ...]:
     """Several Macs in one answer ("Can my MacBook run it?" answered for three sizes): what runs on an Apple
-    GPU said once for all of them, and macOS's default GPU share of each in one sentence, not per Mac."""
+    GPU said once for all of them, macOS's default GPU share of each in one sentence (a size shared by two
+    Macs once), and that each is a whole computer in one sentence, not per Mac."""
     apple = [c for c in caveats if c.key == "support.apple"]
     shares = [c for c in caveats if c.key == "support.unified.macos"]
-    if len(apple) < 2 and len(shares) < 2:
+    whole = [c for c in caveats if c.key == "support.not_a_card"]
+    if len(apple) < 2 and len(shares) < 2 and len(whole) < 2:
         return tuple(caveats)
     out: list[Msg] = []
     for c in caveats:
@@ -262,8 +264,12 @@ def _merged_macs(caveats: list[Msg]) -> tuple[Msg, ...]:
                 out.append(msg("support.apple.several", gpus=tuple(str(a.args["gpu"]) for a in apple)))
         elif c.key == "support.unified.macos" and len(shares) > 1:
             if c is shares[0]:
-                each = tuple(msg("support.unified.share", gb=m.args["gb"], total=m.args["total"]) for m in shares)
+                sizes = dict.fromkeys((m.args["gb"], m.args["total"]) for m in shares)  # two 64 GB Macs: said once
+                each = tuple(msg("support.unified.share", gb=gb, total=total) for gb, total in sizes)
                 out.append(msg("support.unified.macos.several", each=each))
+        elif c.key == "support.not_a_card" and len(whole) > 1:
+            if c is whole[0]:
+                out.append(msg("support.not_a_card.several", gpus=tuple(str(w.args["gpu"]) for w in whole)))
         else:
             out.append(c)
     return tuple(out)

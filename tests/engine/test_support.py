@@ -315,6 +315,19 @@ def test_several_macs_share_one_software_caveat_and_one_memory_share_line():
     assert [c.key for c in one] == ["support.apple", "support.unified.macos"]
 
 
+def test_two_macs_of_one_size_give_their_share_once_and_one_whole_computer_line():
+    # "M1 Max 64 GB or M2 Max 64 GB?": "about 48 GB of 64 GB" once, not "48 GB of 64 GB and 48 GB of 64 GB", and
+    # "… are each part of a whole computer" once for both
+    said = caveats_for(("apple-m1-max-64gb", "apple-m2-max-64gb"))
+    (shares,) = [c for c in said if c.key == "support.unified.macos.several"]
+    assert [(m.args["gb"], m.args["total"]) for m in shares.args["each"]] == [(48, 64)]
+    answer = advise(Query(kind="compare", gpus=("apple-m1-max-64gb", "apple-m2-max-64gb"), model="llama-2-70b"))
+    keys = [k for m in answer.caveats for k in m.all_keys()]
+    assert keys.count("support.not_a_card.several") == 1 and "support.not_a_card" not in keys
+    said_text = " ".join(english(m) for m in answer.caveats)
+    assert "Apple M1 Max (64 GB) and Apple M2 Max (64 GB) are each part of a whole computer" in said_text
+
+
 @pytest.mark.parametrize(
     ("gpu", "sm"),
     [("rtx-5080", "120"), ("rtx-5060-laptop", "120"), ("b200", "100")],
