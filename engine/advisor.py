@@ -599,8 +599,17 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
     # months 4× RTX 3080"; its Kaggle pick is one RTX 3070 (guide 2020 TL;DR).
     # An image is made on one card (pipelines do not split one image across cards): no offer either, unless
     # image models are trained.
+    # Running a model that is no LLM ("a PC for the RVC voice changer in real time") likewise takes one card per
+    # input: more cards serve more users at once, not one faster.
     images = query.task == "image_generation" and query.mode in (None, "inference")
-    more_speed = not query.num_gpus and workload != "decode" and query.task not in ("learning", "kaggle") and not images
+    running = query.mode == "inference" and query.task not in ("llm_inference", None)
+    more_speed = (
+        not query.num_gpus
+        and workload != "decode"
+        and query.task not in ("learning", "kaggle")
+        and not images
+        and not running
+    )
     alternatives = _multi_gpu(query, workload, floor_gb, budget, ctx, best, organization) if more_speed else ()
     community = tuple(
         msg("advice.note.community_price", gpu=o.name, source=o.price.source)

@@ -1084,6 +1084,11 @@ def test_image_generation_is_offered_no_several_card_setups_unless_training():
     assert making.options and making.alternatives == ()
     training = advise(Query(kind="recommend", task="image_generation", mode="lora"))
     assert training.alternatives != ()
+    # Running any model that is no LLM: one card per input, so no several-card offer either ("a PC for the RVC
+    # voice changer in real time"); training the same kind of model may be offered several
+    for task in ("other", "computer_vision", "nlp"):
+        assert advise(Query(kind="recommend", task=task, mode="inference")).alternatives == (), task
+    assert advise(Query(kind="recommend", task="computer_vision", mode="full_finetune")).alternatives != ()
 
 
 def test_amd_and_intel_cards_offered_as_what_fits_come_with_their_software_caveats():
