@@ -22,8 +22,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import flowchart
-from engine.answer import Answer, CompareRow, Comparison, FollowUp, Option, Rental, Rule
-from engine.canrun import CanRunReport, assess, named_setups, rung_label
+from engine.answer import Answer, CompareRow, Comparison, FollowUp, Option, Rental, Rule, RunCost
+from engine.canrun import FINETUNE_TOKENS, CanRunReport, assess, named_setups, rung_label, training_time
 from engine.catalog import load_catalog
 from engine.cloud import HOURS_PER_YEAR, BreakEven, break_even
 from engine.cloud import SOURCE as CLOUD_SOURCE
@@ -45,7 +45,7 @@ from engine.libraries import LibraryVerdict, library_named, library_verdict
 from engine.memo import ANSWERS_REMEMBERED
 from engine.memory import TRAINING_MODES, memory_floor, model_words
 from engine.message import Msg, Value, msg
-from engine.model_specs import load_model_catalog
+from engine.model_specs import ModelSpec, load_model_catalog
 from engine.money import local_estimate
 from engine.performance import compare, relative_speed, speed
 from engine.power import SUGGESTED_CUT_W, plan, power_limit_tradeoff
@@ -1055,7 +1055,9 @@ def _model_need(query: Query) -> tuple[float | None, tuple[Msg, ...]]:
     report = assess(query.model_copy(update={"kind": "can_run", "gpus": (), "gpu_counts": (), "min_memory_gb": None}))
     if not report.needs or report.model is None:
         return None, ()
-    least = min(report.needs, key=lambda n: n.gib)
+    # a fine-tune asked about at one mode ("a LoRA of Llama 3 8B") is priced at that mode: offers hold it
+    asked = [n for n in report.needs if n.mode == query.mode and query.mode in TRAINING_MODES]
+    least = min(asked or report.needs, key=lambda n: n.gib)
     said = msg(
         "advice.note.rent_for_model",
         model=model_words(report.model),
@@ -1063,6 +1065,34 @@ def _model_need(query: Query) -> tuple[float | None, tuple[Msg, ...]]:
         gb=least.gib,
     )
     return least.gib, (said,)
+
+
+def _fine_tune(query: Query) -> tuple[ModelSpec, str] | None:
+    """A named LLM's fine-tune asked about in a rent question ("what does a QLoRA of Qwen2.5 14B cost on a
+    rented GPU?"): the model and the mode, whose run each offer is priced for."""
+    if not query.model or query.mode not in TRAINING_MODES:
+        return None
+    models = load_model_catalog()
+    model_id = models.resolve(query.model)
+    spec = models.get(model_id) if model_id else None
+    return (spec, query.mode) if spec is not None and spec.kind == "llm" else None
+
+
+def _run_cost(run: tuple[ModelSpec, str], gpu_id: str, hourly: Decimal) -> RunCost | None:
+    """One fine-tuning run (FINETUNE_TOKENS tokens) of ``run``'s model on one rented ``gpu_id``: its hours by
+    the cycle model (engine.canrun.training_time) times the hourly price."""
+    spec, mode = run
+    time = training_time(spec, gpu_id, FINETUNE_TOKENS, mode=mode)  # type: ignore[arg-type]
+    if time is None:
+        return None
+    return RunCost(
+        model=model_words(spec),
+        mode=mode,
+        time=time,
+        hourly_usd=hourly,
+        usd_low=hourly * Decimal(str(time.hours_low)),
+        usd_high=hourly * Decimal(str(time.hours_high)),
+    )
 
 
 def _memory_need(query: Query) -> float | None:
@@ -1222,7 +1252,8 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     notes = (_cloud_price_note(instance),) if instance else ()
     rules = (_break_even_rule(),)
     need, model_note = _model_need(query)
-    offers = rentals(workload_for(query), max(need or 0, _memory_need(query) or 0) or None, ctx.reference_gpu)
+    run = _fine_tune(query)
+    offers = rentals(workload_for(query), max(need or 0, _memory_need(query) or 0) or None, ctx.reference_gpu, run=run)
     notes = (*notes, *model_note)
     if any(catalog.get(r.gpu_id).vendor == "amd" for r in offers):
         notes = (*notes, msg("advice.caveat.amd"))
@@ -1260,12 +1291,14 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         else None
     )
     card_offers = (
-        rentals(workload_for(query), need, ctx.reference_gpu, named=(rented,))
+        rentals(workload_for(query), need, ctx.reference_gpu, named=(rented,), run=run)
         if rented and query.desktop_usd is None and query.cloud_usd_per_hour is None
         else ()
     )
     if card_offers:
         offers = card_offers
+    if offers and offers[0].run:  # how the run's hours were worked out, for the offer the answer leads with
+        notes = (*notes, msg("canrun.note.training_time", basis=offers[0].run.time.basis))
 
     def lead(headline: Msg) -> Msg:
         """A question that names no card asks what to rent: the cheapest offer per hour of work first; one
@@ -1294,6 +1327,8 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
                 date=top.date,
                 **({"spot": min(spots)} if spots else {}),
             )
+            if top.run:  # "what does a LoRA of Llama 3 8B cost on a rented A100?": the run on that offer
+                offer = msg("sentences", items=(offer, _run_words(top)))
             at = query.gpus.index(rented)
             count = max(query.gpu_counts[at] if at < len(query.gpu_counts) else 1, query.num_gpus or 1)
             if count > 1:  # "四张4090一小时多少钱": the hour of the whole setup asked about, at that rate
@@ -1304,6 +1339,8 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         if not (asks_what_to_rent and offers):
             return headline
         top = offers[0]
+        if top.run:  # a named model's fine-tune: what one run costs leads, on the offer where it costs least
+            return msg("sentences", items=(msg("advice.cloud.rent_pick.run", run=_run_words(top)), headline))
         pick = msg(
             "advice.cloud.rent_pick",
             gpu=top.name,
@@ -1366,6 +1403,25 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
 MAX_RENTALS = 5
 
 
+def _run_words(offer: Rental) -> Msg:
+    """One fine-tuning run on ``offer``: hours and dollars, from the cycle model and the offer's price."""
+    run = offer.run
+    assert run is not None
+    return msg(
+        "advice.cloud.run_cost",
+        work=msg(f"canrun.by_size.work.{run.mode}"),
+        model=run.model,
+        gpu=offer.name,
+        provider=offer.provider,
+        tokens=run.time.tokens / 1e6,
+        hours_low=run.time.hours_low,
+        hours_high=run.time.hours_high,
+        low=run.usd_low,
+        high=run.usd_high,
+        hourly=run.hourly_usd,
+    )
+
+
 def _card_line(gpu_id: str) -> str:
     """A card without its memory and form-factor variant ("a100-80gb-sxm" → "a100"): the cloud
     offers of any variant answer "rent an A100"."""
@@ -1377,10 +1433,12 @@ def rentals(
     min_memory_gb: float | None,
     reference_gpu: str = "rtx-3090",
     named: tuple[str, ...] = (),
+    run: tuple[ModelSpec, str] | None = None,
 ) -> tuple[Rental, ...]:
     """The cheapest current cloud offer per GPU type with the memory the work needs, ranked by the
     cost of an hour of the reference card's work (guide §cloud: price the run, not the hour);
-    with ``named`` cards, only offers of those cards (any memory or form-factor variant)."""
+    with ``named`` cards, only offers of those cards (any memory or form-factor variant). With a
+    named LLM's fine-tune (``run``), each offer is priced for one run of it and ranked by that."""
     catalog = load_catalog()
     lines = {_card_line(g) for g in named}
     best: dict[str, tuple[Decimal, CloudInstance]] = {}
@@ -1414,8 +1472,15 @@ def rentals(
                 usd_per_reference_hour=per_gpu / Decimal(str(relative)),
                 date=c.date,
                 source=c.source,
+                run=_run_cost(run, gpu_id, per_gpu) if run else None,
             )
         )
+    if run:  # a run's price on each card, where the cycle model has the card's throughput; the others after
+
+        def run_price(r: Rental) -> tuple[bool, Decimal]:
+            return (r.run is None, r.run.usd_low + r.run.usd_high if r.run else r.usd_per_reference_hour)
+
+        return tuple(sorted(out, key=run_price)[:MAX_RENTALS])
     return tuple(sorted(out, key=lambda r: r.usd_per_reference_hour)[:MAX_RENTALS])
 
 

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from engine.canrun import CanRunReport
+from engine.canrun import CanRunReport, TimeEstimate
 from engine.cloud import BreakEven
 from engine.cost import PriceQuote
 from engine.cycles import CycleBreakdown
@@ -88,6 +88,18 @@ class Comparison(Frozen):
     pick: int | None = None
 
 
+class RunCost(Frozen):
+    """What one fine-tuning run of a named LLM costs on a rented GPU: the run's hours on that card (the
+    cycle model of engine.canrun.training_time, for ``time.tokens`` tokens) times its hourly price."""
+
+    model: Msg | str
+    mode: str
+    time: TimeEstimate
+    hourly_usd: Decimal
+    usd_low: Decimal
+    usd_high: Decimal
+
+
 class Rental(Frozen):
     """A cloud GPU to rent, priced per GPU-hour and per hour of work: ``usd_per_reference_hour`` is
     what an hour of the reference card's work costs on it (its $/GPU-hour over its relative speed),
@@ -104,6 +116,7 @@ class Rental(Frozen):
     usd_per_reference_hour: Decimal
     date: dt.date
     source: str
+    run: RunCost | None = None  # a named LLM's fine-tune asked about: one run of it on this card
 
 
 class Wording(Frozen):

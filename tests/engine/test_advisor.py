@@ -356,6 +356,38 @@ def test_nvidia_leads_unless_the_user_opts_into_amd():
     )
 
 
+def test_renting_for_a_named_llms_fine_tune_prices_one_run_on_each_offer():
+    """ "What does a LoRA of Llama 3 8B cost on a rented GPU?": each offer that holds the model at LoRA is
+    priced for one run (100M tokens, the cycle model's hours × its hourly price), cheapest run first, and
+    the cheapest run leads; asked about one card, that card's run follows its offer."""
+    from engine.canrun import FINETUNE_TOKENS, training_time
+
+    answer = advise(Query(kind="cloud_vs_buy", model="llama-3-8b", mode="lora", cloud_interest=True))
+    offers = answer.rentals
+    assert offers and all(r.run is not None and r.memory_gb >= 19 for r in offers)  # LoRA (BF16 base): 19.2 GB
+    for r in offers:
+        time = training_time("llama-3-8b", r.gpu_id, FINETUNE_TOKENS, mode="lora")
+        hourly = r.on_demand_usd_per_hour or r.spot_usd_per_hour
+        assert r.run.time == time and r.run.hourly_usd == hourly
+        assert float(r.run.usd_low) == pytest.approx(time.hours_low * float(hourly))
+        assert float(r.run.usd_high) == pytest.approx(time.hours_high * float(hourly))
+    runs = [r.run.usd_low + r.run.usd_high for r in offers]
+    assert runs == sorted(runs)
+    lead = answer.headline["items"][0]
+    assert lead.key == "advice.cloud.rent_pick.run" and lead["run"]["gpu"] == offers[0].name
+    said = english(lead)
+    assert said.startswith(f"To rent: LoRA fine-tuning of Llama 3 8B costs least on {offers[0].name}")
+    assert f"${offers[0].run.usd_low:,.2f}-{offers[0].run.usd_high:,.2f} a run" in said
+    assert "canrun.note.training_time" in [n.key for n in answer.notes]  # how the hours were worked out
+    # one card named: its cheapest offer, then the run on it
+    a100 = advise(Query(kind="cloud_vs_buy", gpus=("a100-80gb-sxm",), model="llama-3-8b", mode="lora"))
+    assert "LoRA fine-tuning of Llama 3 8B costs least on A100" in english(a100.headline)
+    # no fine-tune asked (running it): offers per hour of work, as before, no run priced
+    running = advise(Query(kind="cloud_vs_buy", model="llama-3-8b", cloud_interest=True))
+    assert all(r.run is None for r in running.rentals)
+    assert running.headline["items"][0].key == "advice.cloud.rent_pick"
+
+
 def test_renting_is_priced_per_hour_of_work_and_a_card_question_leads_with_the_pick():
     """ "Which cloud GPU should I rent?": offers with the memory the task needs, cheapest per hour of
     an RTX 3090's work first ($/GPU-hour over relative speed), the pick in the headline."""

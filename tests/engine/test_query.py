@@ -483,6 +483,7 @@ def _answers() -> list:
         (q(kind="other", workload="train16"), None),  # "an epoch takes 10 min, why so slow?", no card: what sets it
         (q(kind="info", gpus=("rtx-3090",), model="llama-2-7b", mode="lora"), None),
         (q(kind="cloud_vs_buy", gpus=("rtx-4090",), gpu_counts=(4,)), None),
+        (q(kind="cloud_vs_buy", model="llama-3-8b", mode="lora", cloud_interest=True), None),  # a run's price
         (q(kind="power", gpus=("rtx-4090",), psu_w=850), None),
         (q(kind="compare", gpus=("gtx-1080-ti", "rtx-3090")), None),
         (q(kind="compare", gpus=("rtx-4090", "rtx-4090-d"), mode="full_finetune"), None),  # level, both priced
