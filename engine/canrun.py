@@ -1625,10 +1625,10 @@ def _published_report(
     several = next(((g, n) for g, n in named_setups(query) if n > 1), None)
     # "Two 3090s for SDXL training, does 24 GB + 24 GB work?": an image or video model is not split over cards —
     # each holds all of it (data parallel; in serving, each its own requests), so a second card adds speed, never
-    # memory; said first
+    # memory; said right after the verdict, which leads (the yes or no is what was asked)
     per_card = "canrun.published.per_card" + (".inference" if need.mode == "inference" else "")
     pooled = [msg(per_card, setup=_setup(several[0].short_name, several[1]))] if several else []
-    parts = [*pooled, *lines, said]
+    parts = [*lines, *pooled, said]
     cards = _published_cards(query, need, snapshot, condition) if not checks else None
     parts.extend([cards] if cards is not None else [])
     lighter = next(
@@ -1638,7 +1638,7 @@ def _published_report(
         # "Can my 6 GB 1660 Super run Whisper large-v2?": no by openai-whisper's ~10 GB, yes by faster-whisper's
         # measured 2.9 GB (int8) — the other tool's figures lead, then the first tool's verdict
         parts.insert(  # leads: the setup does run it, with that tool
-            len(pooled),
+            0,
             msg(
                 "canrun.published.other_tool",
                 tool=lighter.tool or "",

@@ -840,13 +840,16 @@ def test_sdxl_lora_training_is_answered_from_kohyas_published_figures():
     assert report.needs[0].gib == 8 and "canrun.published.need" in report.headline.all_keys()
 
 
-def test_two_cards_for_an_image_model_say_first_that_memory_does_not_add_up():
+def test_two_cards_for_an_image_model_say_right_after_the_verdict_that_memory_does_not_add_up():
     # "I lack a little memory for SDXL training: two 3090s, does 24 GB + 24 GB work?" — each card holds the whole
-    # U-Net (data parallel): the need is per card, and the second card adds speed, not memory.
+    # U-Net (data parallel): the need is per card, and the second card adds speed, not memory. The verdict leads
+    # (the yes or no asked for, shared/ANSWERS.md §8); why two cards do not add up follows it at once.
     report = assess(q(model="sdxl", gpus=("rtx-3090",), gpu_counts=(2,)), mode="full_finetune")
     keys = report.headline.all_keys()
-    assert keys.index("canrun.published.per_card") < keys.index("canrun.published.yes")
-    assert english(report.headline).startswith("2× RTX 3090 do not add up to one larger memory")
+    assert keys.index("canrun.published.yes") < keys.index("canrun.published.per_card")
+    said = english(report.headline)
+    assert said.startswith("2× RTX 3090: Yes, 24 GB meets the 24 GB recommended.")
+    assert said.index("2× RTX 3090 do not add up to one larger memory") < said.index("Stable Diffusion XL")
     assert "canrun.published.per_card" not in assess(q(model="sdxl", gpus=("rtx-3090",))).headline.all_keys()
     served = assess(q(model="minigpt-4", gpus=("rtx-4090",), gpu_counts=(2,)), mode="inference").headline.all_keys()
     assert "canrun.published.per_card.inference" in served  # serving: each card its own requests
