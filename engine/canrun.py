@@ -2411,27 +2411,29 @@ def assess(
             needs.append(Need(mode=target_mode, precision=prec, gib=est.per_gpu_gib))
             breakdown = breakdown or est
     own_fix = any(v.own_fix for v in verdicts)  # their own machine does it another way: no shopping list
+    max_usd = query.budget_usd()
+
+    def search(mode: Mode, vendor: str | None) -> list[Alternative]:
+        return [
+            alt
+            for target_mode, prec in _alternative_targets(spec, mode)
+            for alt in cheapest_setups(
+                spec,
+                target_mode,
+                prec,
+                context=context,
+                snapshot=snapshot,
+                condition=condition,
+                max_usd=max_usd,
+                organization=bool(query.organization),
+                vendor=vendor,
+            )
+        ]
+
+    cheaper_too: Msg | None = None
     if not any(v.fits for v in verdicts) and not own_fix and not split_holds and (memory is None or not memory.fits):
-        max_usd = query.budget_usd()
         if query.budget is not None and max_usd is None:
             notes.append(msg("canrun.note.no_exchange_rate", currency=query.budget.currency))
-
-        def search(mode: Mode, vendor: str | None) -> list[Alternative]:
-            return [
-                alt
-                for target_mode, prec in _alternative_targets(spec, mode)
-                for alt in cheapest_setups(
-                    spec,
-                    target_mode,
-                    prec,
-                    context=context,
-                    snapshot=snapshot,
-                    condition=condition,
-                    max_usd=max_usd,
-                    organization=bool(query.organization),
-                    vendor=vendor,
-                )
-            ]
 
         # NVIDIA first, as the guide advises, unless the user opted into a vendor; any vendor when
         # no NVIDIA setup fits (the AMD/Intel caveats come with those cards).
@@ -2475,6 +2477,16 @@ def assess(
             notes.extend(_rig_notes(alternatives))
         elif max_usd is not None:
             notes.append(msg("canrun.note.none_in_budget", desktop=MAX_DESKTOP_GPUS, server=MAX_SERVER_GPUS))
+    elif query.objective == "cheapest" and verdicts and all(v.fits for v in verdicts):
+        # "What's the minimum GPU to fine-tune Llama 3 8B, must it be an A100?": yes, the A100 does it, and the
+        # least that does it at the work asked is said beside the yes (the cheapest single card, another one)
+        named = {v.gpu_id for v in verdicts}
+        singles = [a for a in search(chosen, query.vendor or "nvidia") if a.count == 1 and a.gpu_id not in named]
+        if singles:
+            alternatives = [min(singles, key=lambda a: a.gpus_usd)]
+            quote_date, snapshot_id = alternatives[0].price.date, alternatives[0].price.snapshot_id
+            currency = query.budget.currency if query.budget else "USD"
+            cheaper_too = msg("canrun.cheapest_also", cheapest=_alternative_words(alternatives[0], currency=currency))
     if other == "qlora" and chosen == "lora":
         notes.append(msg("canrun.note.qlora"))
         if mode is None:  # "fine-tune" said without how: what the whole fine-tune would take on each setup
@@ -2512,6 +2524,7 @@ def assess(
                 currency=query.budget.currency if query.budget else "USD",
                 runs_instead=_runs_instead(spec, chosen, verdicts),
             ),
+            *((cheaper_too,) if cheaper_too else ()),
             *_ran_out_though_it_fits(query, verdicts, memory),
         ),
         needs=tuple(needs),

@@ -466,6 +466,8 @@ def _spread() -> list[object]:
         assess(q(model="FooNet", task="other", gpus=("gtx-1060-6gb", "rtx-2060"), gpu_counts=(1, 1))),
         # a datacenter card that fits a model only quantized: how many it takes at the top rung (untimed for training)
         assess(q(model="llama-3.1-70b", gpus=("a100-80gb-sxm",)), mode="lora"),
+        # "the minimum GPU to fine-tune it, must it be an A100?": yes, and the least that does it beside the yes
+        assess(q(model="llama-3-8b", task="llm_finetune", gpus=("a100-80gb-sxm",), objective="cheapest")),
     ]
     small_llm = spec("llama-3.1-8b").model_copy(update={"params_b": 0.5})
     figures = [
@@ -838,6 +840,25 @@ def test_sdxl_lora_training_is_answered_from_kohyas_published_figures():
     assert verdict("gtx-1060-6gb") == "canrun.published.no"  # 6 GB < 8
     report = assess(q(model="sdxl"), mode="lora")
     assert report.needs[0].gib == 8 and "canrun.published.need" in report.headline.all_keys()
+
+
+def test_asked_for_the_least_hardware_a_named_card_that_fits_gets_the_cheapest_one_that_does_too():
+    # "What's the minimum GPU to fine-tune Llama 3 8B, must it be an A100?": the A100 does it (yes, at LoRA), and
+    # the least that does it is said beside the yes: the cheapest single card, at the lightest fine-tune that fits
+    asked = q(model="llama-3-8b", task="llm_finetune", gpus=("a100-80gb-sxm",), objective="cheapest")
+    report = assess(asked)
+    assert report.verdicts[0].fits and len(report.alternatives) == 1
+    least = report.alternatives[0]
+    cheapest = min(
+        (a for a in assess(q(model="llama-3-8b", task="llm_finetune")).alternatives if a.count == 1),
+        key=lambda a: a.gpus_usd,
+    )
+    assert (least.gpu_id, least.mode, least.gpus_usd) == (cheapest.gpu_id, cheapest.mode, cheapest.gpus_usd)
+    said = english(report.headline)
+    assert said.startswith("A100 80GB SXM4: Yes") and f"The least that does it: {least.name} at QLoRA" in said
+    # not asked for the least: the yes alone, as before
+    plain = assess(asked.model_copy(update={"objective": None}))
+    assert not plain.alternatives and "The least that does it" not in english(plain.headline)
 
 
 def test_two_cards_for_an_image_model_say_right_after_the_verdict_that_memory_does_not_add_up():
