@@ -2023,8 +2023,8 @@ def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -
 def _by_size_report(query: Query, model_text: str | None, first: Msg, context: int | None) -> CanRunReport:
     """A model the engine cannot size, or none named: ``first`` (the question back, or "I don't know
     WriteGPT"), then what a model of each common size needs for the work asked — the user's model card
-    gives the size to read off."""
-    mode: Mode = query.mode or "inference"
+    gives the size to read off. A fine-tune asked without how is read as LoRA, as for a named model."""
+    mode: Mode = query.mode or ("lora" if query.task == "llm_finetune" else "inference")
     rows = needs_by_size(mode, context)
     if not rows:
         return CanRunReport(query=query, model_text=model_text, headline=first)

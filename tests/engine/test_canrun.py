@@ -1345,6 +1345,9 @@ def test_a_model_the_engine_cannot_size_gets_what_each_size_needs():
     # Fine-tuning asked: the LoRA and QLoRA columns instead.
     lora = assess(q(model="WriteGPT", mode="lora"))
     assert [(n.mode, n.precision) for n in lora.by_size[0].needs] == [("lora", "bf16"), ("qlora", "nf4")]
+    # ... and a fine-tune asked without how ("微调LLaMA最低需要什么显卡？"): LoRA, as for a named model
+    tune = assess(q(model="LLaMA", task="llm_finetune"))
+    assert tune.by_size == lora.by_size and "(LoRA fine-tuning)" in english(tune.headline)
     # No model named at all ("how much VRAM do I need to run it?"): the same table after "which model?".
     none = assess(q())
     assert none.by_size == report.by_size and set(none.headline.all_keys()) >= {
