@@ -921,6 +921,24 @@ def test_a_pasted_out_of_memory_message_gives_the_cards_memory(text: str, memory
 
 
 @pytest.mark.parametrize(
+    ("text", "ran_out"),
+    [
+        # reported: the run did not fit ("显示超出显存", "提示GPU内存不足")
+        ("我用24GB的A30训练FooNet，示例demo显示超出显存，两张A30可以吗？", True),
+        ("跑FooGAN的demo提示GPU内存不足，我的卡是MX150 2G，要换卡吗？", True),
+        ("FooLM全参数微调batchsize=1也会超显存，单卡要多少显存？", True),
+        ("FooLM在3090上显卡内存不足怎么办", True),
+        # supposed: asked whether it will happen
+        ("两张3090跑FooLM会不会超显存？", None),
+        ("4090跑FooLM是否会显存不足？", None),
+        ("担心超出显存，3060 12G能跑FooLM吗", None),
+    ],
+)
+def test_running_out_of_memory_is_read_when_reported_not_when_asked(text: str, ran_out: bool | None) -> None:
+    assert q(text).ran_out is ran_out
+
+
+@pytest.mark.parametrize(
     ("text", "said"),
     [
         # a program on the CPU although an NVIDIA card is there: a CPU-only PyTorch, most often
