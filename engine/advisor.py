@@ -438,6 +438,18 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
                 Rule(id="tldr.2020.little_money", text=msg("advice.rule.little_money"), source="Guide 2020 TL;DR")
             )
     guide_floor = floor_gb if query.min_memory_gb is None else None
+    other_vendor: ValueOption | None = None
+    if (
+        query.vendor is None
+        and found
+        and budget is not None
+        and guide_floor is not None
+        and all(catalog.get(v.gpu_id).vendor != "nvidia" for v in found)
+    ):
+        # Only another vendor's card meets the guide's floor within the budget ("local LLMs under $1,000": an
+        # RX 7900 XTX): NVIDIA still leads, as the guide advises and unless the user opts in (guide §10) — the
+        # NVIDIA card with the most memory the budget buys, under the floor — and that card is said beside it
+        other_vendor, found = found[0], []
     if not found and budget is not None and guide_floor is not None:
         # The guide's floor is guidance, not a wall: the budget buys no card with it, so lead with the
         # most memory the budget buys (memory decides what fits first), and say how far that is short.
@@ -454,6 +466,16 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
                 short = msg("sentences", items=(short, meets))
             if workload == "decode" and (pair := _pair_meeting(guide_floor, budget, query, ctx)) is not None:
                 short = msg("sentences", items=(short, pair))  # an LLM splits over two cards by layers
+            if other_vendor is not None:
+                amd = catalog.get(other_vendor.gpu_id)
+                beside = msg(
+                    "advice.caveat.floor_other_vendor",
+                    gpu=amd.short_name,
+                    gb=amd.memory_gb,
+                    usd=other_vendor.price.usd,
+                    vendor=_OPT_IN_VENDORS.get(amd.vendor, amd.vendor),
+                )
+                short = msg("sentences", items=(short, beside))
             caveats.append(short)
 
     if query.task is None and not query.workload:

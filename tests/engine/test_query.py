@@ -484,6 +484,8 @@ def _answers() -> list:
         (q(kind="info", gpus=("rtx-3090",), model="llama-2-7b", mode="lora"), None),
         (q(kind="cloud_vs_buy", gpus=("rtx-4090",), gpu_counts=(4,)), None),
         (q(kind="cloud_vs_buy", model="llama-3-8b", mode="lora", cloud_interest=True), None),  # a run's price
+        # a stated need only a Radeon meets within the budget: it leads, and why
+        (q(kind="recommend", task="llm_inference", min_memory_gb=24, budget=usd(1150)), None),
         (q(kind="power", gpus=("rtx-4090",), psu_w=850), None),
         (q(kind="compare", gpus=("gtx-1080-ti", "rtx-3090")), None),
         (q(kind="compare", gpus=("rtx-4090", "rtx-4090-d"), mode="full_finetune"), None),  # level, both priced
