@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import unicodedata
 
@@ -56,3 +57,36 @@ def test_rung_words_are_the_rung_labels_rendered():
     for mode, precision, offload in (("inference", "q4_k_m", False), ("qlora", "nf4", True), ("lora", "bf16", False)):
         for lang in ("en", "zh-Hans"):
             assert rung_words(mode, precision, offload, lang) == render(rung_label(mode, precision, offload), lang)
+
+
+def _tuples_only(value: object) -> bool:
+    """No list anywhere in a Document: pydantic made tuples of lists; the dataclasses keep what they get."""
+    if isinstance(value, list):
+        return False
+    if isinstance(value, tuple):
+        return all(_tuples_only(v) for v in value)
+    if dataclasses.is_dataclass(value):
+        return all(_tuples_only(getattr(value, f.name)) for f in dataclasses.fields(value))
+    return True
+
+
+def test_documents_are_frozen_values_made_of_tuples():
+    """The Document, its Blocks and Tables are frozen slotted dataclasses (issue #24): equal and hashable by
+    value, unchangeable, and what ``compose`` builds holds tuples only, as the pydantic models did."""
+    from bot.chat import respond, understand
+    from bot.compose import compose
+    from engine.advisor import AdviceContext
+
+    table = Table(headers=("a", "b"), rows=(("1", "2"),), optional=(1,))
+    assert table == Table(headers=("a", "b"), rows=(("1", "2"),), optional=(1,))
+    assert hash(table) == hash(Table(headers=("a", "b"), rows=(("1", "2"),), optional=(1,)))
+    assert table.without_optional() == Table(headers=("a",), rows=(("1",),))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        table.headers = ()  # type: ignore[misc]
+    assert not hasattr(table, "__dict__")
+    for text in ("which GPU for Kaggle under $500?", "rtx 4090 vs 2x 3090 for llms?", "can a 3060 run llama 3 8b?"):
+        answer = respond(understand(text, None), AdviceContext())
+        for lang in ("en", "zh-Hans"):
+            doc = compose(answer, lang)
+            assert doc.blocks and _tuples_only(doc)
+            hash(doc)
