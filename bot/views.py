@@ -439,12 +439,19 @@ class AnswerView(NeverListens):
 
 
 def answer_view(answer: Answer, lang: Lang) -> AnswerView | None:
-    """The buttons that help next: follow-up choices, or compare / cloud / why under a pick."""
-    view = AnswerView(timeout=None)
-    if answer.follow_up and answer.follow_up.field in ("task", "budget", "kind"):
-        for value, label in answer.follow_up.choices[:10]:
-            view.add_item(FollowUpButton(answer.follow_up.field, value, render(label, lang), lang))
+    """The buttons that help next: follow-up choices, or compare / cloud / why under a pick. None for an
+    answer with none of them (most: 927 of the corpus's 1,573), without building the view first (≈3 µs
+    in discord.py, issue #24)."""
+    follow_up = answer.follow_up
+    if follow_up and follow_up.field in ("task", "budget", "kind"):
+        view = AnswerView(timeout=None)  # sent as it is, even with no choices (an empty view), as before
+        for value, label in follow_up.choices[:10]:
+            view.add_item(FollowUpButton(follow_up.field, value, render(label, lang), lang))
         return view
+    chart = charted(answer)
+    if not (answer.options or answer.comparison or chart or answer.kind == "recommend"):
+        return None
+    view = AnswerView(timeout=None)
     if answer.options:
         top = answer.options[0]
         if len(answer.options) >= 2:
@@ -453,9 +460,9 @@ def answer_view(answer: Answer, lang: Lang) -> AnswerView | None:
         view.add_item(WhyButton(top.gpu_id, top.workload, lang))
     elif answer.comparison:
         view.add_item(WhyButton(answer.comparison.gpu_ids[0], answer.comparison.workload, lang))
-    if charted(answer) or answer.kind == "recommend":
+    if chart or answer.kind == "recommend":
         query = encode(answer.query)
-        if charted(answer):
+        if chart:
             view.add_item(ChartButton(query, lang))
         if answer.kind == "recommend":
             view.add_item(VoteButton("up", query))
