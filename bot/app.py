@@ -480,13 +480,45 @@ class GpuAdvisorBot(internals.LighterState, commands.AutoShardedBot):
                 )
 
 
+# Questions whose replies the warm-up builds in every language (warm_up_replies).
+WARM_UP_REPLIES = (
+    "which GPU for Kaggle under $500?",
+    "4090 vs 2x 3090",
+    "can a 3060 12GB run llama 3 8b?",
+    "what can my 3060 run?",
+)
+
+
 def warm_up_engine() -> None:
     """In the warm-up's thread: import the engine and the composer (not imported before READY), then
-    load the data and fill the engine's caches (engine.advisor.warm_up)."""
+    load the data and fill the engine's caches (engine.advisor.warm_up), and build a few replies in every
+    language (warm_up_replies)."""
     import bot.compose  # noqa: F401  # the composer: the first answer's embed needs it
     from engine.advisor import warm_up
 
     warm_up()
+    warm_up_replies()
+
+
+def warm_up_replies() -> None:
+    """A few replies (embed and buttons) built in every language, here rather than by the first answers:
+    the first reply in a language loaded Babel's data for it (a month is worded through Babel) on the
+    event loop, 7-22 ms each (issue #24), a stall that every event behind it waited for. Nothing is
+    remembered but what the composer's own bounded caches keep (months, rung names, cell widths)."""
+    from bot.compose import compose
+    from bot.embeds import document_embed
+    from bot.locales import LANGS
+    from bot.views import answer_view
+    from engine.advisor import advise
+    from engine.parse import parse
+
+    for text in WARM_UP_REPLIES:
+        answer = advise(parse(text).query)
+        for lang in LANGS:
+            document_embed(compose(answer, lang))
+            view = answer_view(answer, lang)
+            if view is not None:
+                view.clear_items()  # each button points back at its view: freed at once, not by the collector
 
 
 def _answer_slots() -> asyncio.Semaphore | contextlib.nullcontext[None]:

@@ -9,9 +9,8 @@ what an answer means. Nothing here imports discord.py.
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 from typing import Literal
-
-from pydantic import BaseModel, ConfigDict
 
 from bot.locales import Lang
 
@@ -20,11 +19,14 @@ Role = Literal[
 ]
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True)
+# Slotted frozen dataclasses, not pydantic models (issue #24): every reply builds a Document, its Blocks and
+# Tables (≈5.4 of them a reply over the corpus), and a model's validation of each, of values the composer has
+# already made of the right types, was ≈8 % of composing. Only ``bot.compose`` builds them, with tuples
+# throughout (mypy checks the types).
 
 
-class Table(_Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Table:
     """A monospace table. ``optional`` columns are the ones a narrow layout (an embed) may drop."""
 
     headers: tuple[str, ...]
@@ -49,7 +51,8 @@ class Table(_Frozen):
         return "\n".join([line(self.headers), line(tuple("-" * w for w in widths)), *map(line, self.rows)])
 
 
-class Block(_Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Block:
     """One part below the headline, under a title: a table, a paragraph, or bullet lines (each
     with its source, shown where there is room: the terminal)."""
 
@@ -61,7 +64,8 @@ class Block(_Frozen):
     sources: tuple[str, ...] = ()
 
 
-class Document(_Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Document:
     kind: str
     lang: Lang
     title: str

@@ -70,9 +70,14 @@ _maybe_wide = re.compile(f"[{_FIRST_WIDE}-\U0010ffff]").search  # half the time 
 def _padded(column: tuple[str, ...]) -> list[str]:
     """A column's header, its dashes and its cells, each padded to the column's display width (measured
     only for cells that may hold a wide character)."""
-    widths = [len(cell) if cell.isascii() or not _maybe_wide(cell) else _wide_width(cell) for cell in column]
-    most = max(widths)
-    cells = [cell + " " * (most - w) for cell, w in zip(column, widths, strict=True)]
+    joined = "".join(column)
+    if joined.isascii() or not _maybe_wide(joined):  # every cell as wide as it is long: one look at the column
+        most = max(map(len, column))
+        cells = [cell.ljust(most) for cell in column]
+    else:
+        widths = [len(cell) if cell.isascii() or not _maybe_wide(cell) else _wide_width(cell) for cell in column]
+        most = max(widths)
+        cells = [cell + " " * (most - w) for cell, w in zip(column, widths, strict=True)]
     cells.insert(1, "-" * most)
     return cells
 

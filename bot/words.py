@@ -134,14 +134,19 @@ def render(message: Msg, lang: Lang = "en") -> str:
     """``message`` as a sentence in ``lang``. A key missing from the catalogs is a bug (tests
     check every key the engine emits), so it raises KeyError rather than showing the key."""
     template = catalog()[message.key][lang]
-    if not message.args:
+    args = message.args
+    if not args:
         return template
-    return template.format_map(
-        {
-            name: v if type(v) in _PLAIN and name != "source" else _argument(name, v, lang)
-            for name, v in message.args.items()
-        }
-    )
+    values: dict[str, Any] = {}
+    for name, v in args.items():
+        kind = type(v)
+        if kind in _PLAIN and name != "source":
+            values[name] = v
+        elif kind is Msg:  # a nested message (a verdict in a headline): rendered here, not through _argument
+            values[name] = render(v, lang)  # type: ignore[arg-type]  # type(v) is Msg
+        else:
+            values[name] = _argument(name, v, lang)
+    return template.format_map(values)
 
 
 def _argument(name: str, value: Any, lang: Lang) -> Any:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import unicodedata
 
 import pytest
 from babel.dates import format_skeleton
+from hypothesis import HealthCheck, given, settings
 
 from bot import embeds, words
 from bot.compose import rung_words
@@ -15,6 +17,7 @@ from bot.words import catalog, render
 from engine.canrun import rung_label
 from engine.message import Msg
 from tests.bot.test_cpu_embeds import reference
+from tests.engine.test_codec import queries
 
 
 def test_no_character_before_the_first_wide_one_is_wide():
@@ -56,3 +59,98 @@ def test_rung_words_are_the_rung_labels_rendered():
     for mode, precision, offload in (("inference", "q4_k_m", False), ("qlora", "nf4", True), ("lora", "bf16", False)):
         for lang in ("en", "zh-Hans"):
             assert rung_words(mode, precision, offload, lang) == render(rung_label(mode, precision, offload), lang)
+
+
+def _tuples_only(value: object) -> bool:
+    """No list anywhere in a Document: pydantic made tuples of lists; the dataclasses keep what they get."""
+    if isinstance(value, list):
+        return False
+    if isinstance(value, tuple):
+        return all(_tuples_only(v) for v in value)
+    if dataclasses.is_dataclass(value):
+        return all(_tuples_only(getattr(value, f.name)) for f in dataclasses.fields(value))
+    return True
+
+
+def test_documents_are_frozen_values_made_of_tuples():
+    """The Document, its Blocks and Tables are frozen slotted dataclasses (issue #24): equal and hashable by
+    value, unchangeable, and what ``compose`` builds holds tuples only, as the pydantic models did."""
+    from bot.chat import respond, understand
+    from bot.compose import compose
+    from engine.advisor import AdviceContext
+
+    table = Table(headers=("a", "b"), rows=(("1", "2"),), optional=(1,))
+    assert table == Table(headers=("a", "b"), rows=(("1", "2"),), optional=(1,))
+    assert hash(table) == hash(Table(headers=("a", "b"), rows=(("1", "2"),), optional=(1,)))
+    assert table.without_optional() == Table(headers=("a",), rows=(("1",),))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        table.headers = ()  # type: ignore[misc]
+    assert not hasattr(table, "__dict__")
+    for text in ("which GPU for Kaggle under $500?", "rtx 4090 vs 2x 3090 for llms?", "can a 3060 run llama 3 8b?"):
+        answer = respond(understand(text, None), AdviceContext())
+        for lang in ("en", "zh-Hans"):
+            doc = compose(answer, lang)
+            assert doc.blocks and _tuples_only(doc)
+            hash(doc)
+
+
+def _encode_field_by_field(query) -> str:
+    """engine.codec.encode as it was written before its plan (issue #24): every field of LAYOUT put
+    through ``_Writer.put`` in turn."""
+    import base64
+    from decimal import Decimal
+
+    from engine import codec
+
+    out = codec._Writer()
+    out.put(0, 1)
+    out.put(codec.VERSION, codec.VERSION_BITS)
+    text = b""
+    for name, spec in codec.LAYOUT:
+        value = getattr(query, name)
+        stated = value is not None and value != ()
+        out.put(int(stated), 1)
+        if not stated:
+            continue
+        kind = spec[0]
+        if kind == "choice":
+            options = codec._options(name, spec)
+            out.put(options.index(value), codec._bits(len(options)))
+        elif kind == "bool":
+            out.put(int(value), 1)
+        elif kind == "int":
+            out.put(value - spec[1], codec._bits(spec[2] - spec[1] + 1))
+        elif kind == "fixed":
+            step, bits = codec._scaled(spec[1], spec[2])
+            out.put(int(Decimal(str(value)) / step), bits)
+        elif kind == "money":
+            for letter in value.currency:
+                out.put(ord(letter) - ord("A"), codec.CURRENCY_LETTER_BITS)
+            out.put(int(value.amount * 100), codec.BUDGET_CENTS_BITS)
+        elif kind == "gpus":
+            out.put(len(value), codec.MAX_ITEMS_BITS)
+            for gpu in value:
+                out.put(codec._code(gpu), codec.ID_BITS)
+        elif kind == "counts":
+            out.put(len(value), codec.MAX_ITEMS_BITS)
+            for count in value:
+                out.put(count - 1, codec.COUNT_BITS)
+        elif kind == "model":
+            known = codec._code(value) in codec._model_codes() and codec._model_codes()[codec._code(value)] == value
+            out.put(int(known), 1)
+            if known:
+                out.put(codec._code(value), codec.ID_BITS)
+            else:
+                text = value.encode()
+    payload = out.to_bytes() + text
+    return base64.b85encode(payload + codec._check(payload)).decode()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(queries)
+def test_a_button_carries_the_query_as_written_field_by_field(query):
+    """``encode`` reads the layout through a plan made once and writes one integer (issue #24): the same
+    text as putting every field through the writer in turn."""
+    from engine.codec import encode
+
+    assert encode(query) == _encode_field_by_field(query)
