@@ -2228,6 +2228,26 @@ def _answers_yes(report: CanRunReport) -> bool:
 _FAMILY_LISTED = 5
 
 
+# Several model sizes asked about together ("7B, 13B and 70B on a 3090?") travel in Query.model as bare sizes
+# joined by "/" ("7B/13B/70B": the parser writes them so, short enough for a button's model text).
+_SIZES = re.compile(r"\d+(?:\.\d+)?[bB](?:/\d+(?:\.\d+)?[bB])+")
+SIZES_JOIN = "/"
+
+
+def several_sizes(text: str) -> list[str] | None:
+    """The sizes of a model text that asks about several ("7B/13B/70B" → ["7B", "13B", "70B"]), or None."""
+    return text.split(SIZES_JOIN) if _SIZES.fullmatch(text) else None
+
+
+def _sizes_report(query: Query, sizes: list[str], ask: Callable[[Query], CanRunReport]) -> CanRunReport:
+    """Several sizes asked together: each answered as a model of that size would be, one sentence each, in the
+    order asked; the table, breakdown and verdicts are the first size's (the question's yes or no is its)."""
+    reports = [ask(query.model_copy(update={"model": size})) for size in sizes]
+    lines = tuple(msg("canrun.size_line", size=size, line=r.headline) for size, r in zip(sizes, reports, strict=True))
+    first = reports[0]
+    return first.model_copy(update={"model_text": query.model, "headline": _sentences(*lines)})
+
+
 def _family_report(
     query: Query, text: str, members: list[str], ask: Callable[[Query], CanRunReport], generations: bool = False
 ) -> CanRunReport:
@@ -2307,11 +2327,14 @@ def assess(
         return _cpu_report(query, _resolve(text)[0] if text else None, text)
     if not text:
         return _floor_report(query, text)
-    spec, basis, suggestions = _resolve(text)
 
     def again(named: Query) -> CanRunReport:
         """The same question of another model: a family's member, the closest version, a generation's size."""
         return assess(named, snapshot=snapshot, condition=condition, mode=mode, context=context, precision=precision)
+
+    if (sizes := several_sizes(text)) is not None:
+        return _sizes_report(query, sizes, again)
+    spec, basis, suggestions = _resolve(text)
 
     if spec is None and (members := load_model_catalog().family(text)):
         return _family_report(query, text, members, again)

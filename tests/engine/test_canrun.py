@@ -26,6 +26,7 @@ from engine.canrun import (
     ladder,
     needs_by_size,
     prefill_speed,
+    several_sizes,
     training_time,
 )
 from engine.catalog import load_catalog
@@ -466,6 +467,8 @@ def _spread() -> list[object]:
         assess(q(model="FooNet", task="other", gpus=("gtx-1060-6gb", "rtx-2060"), gpu_counts=(1, 1))),
         # a datacenter card that fits a model only quantized: how many it takes at the top rung (untimed for training)
         assess(q(model="llama-3.1-70b", gpus=("a100-80gb-sxm",)), mode="lora"),
+        # several sizes asked together: a sentence each
+        assess(q(model="7B/13B/70B", gpus=("rtx-3090",))),
         # "the minimum GPU to fine-tune it, must it be an A100?": yes, and the least that does it beside the yes
         assess(q(model="llama-3-8b", task="llm_finetune", gpus=("a100-80gb-sxm",), objective="cheapest")),
     ]
@@ -840,6 +843,23 @@ def test_sdxl_lora_training_is_answered_from_kohyas_published_figures():
     assert verdict("gtx-1060-6gb") == "canrun.published.no"  # 6 GB < 8
     report = assess(q(model="sdxl"), mode="lora")
     assert report.needs[0].gib == 8 and "canrun.published.need" in report.headline.all_keys()
+
+
+def test_several_sizes_asked_together_are_each_answered_as_that_size_would_be():
+    # "Can a 3090 run 7B, 13B and 70B models?": the parser writes the sizes as "7B/13B/70B" (a button's model
+    # text holds it); each size gets the sentence a question of that size alone gets, in the order asked
+    together = assess(q(model="7B/13B/70B", gpus=("rtx-3090",)))
+    alone = {size: assess(q(model=size, gpus=("rtx-3090",))) for size in ("7B", "13B", "70B")}
+    expected = [msg("canrun.size_line", size=s, line=r.headline) for s, r in alone.items()]
+    assert together.headline == msg(
+        "canrun.sentences", first=msg("canrun.sentences", first=expected[0], then=expected[1]), then=expected[2]
+    )
+    assert together.verdicts == alone["7B"].verdicts and together.model_text == "7B/13B/70B"
+    said = english(together.headline)
+    assert said.startswith("7B: RTX 3090: Yes") and "70B: RTX 3090: No" in said
+    assert Query(kind="can_run", model="7B/13B/70B").model == "7B/13B/70B"  # kept as typed, within a button
+    assert several_sizes("7B/13B/70B") == ["7B", "13B", "70B"] and several_sizes("7B") is None
+    assert several_sizes("Qwen 7B/14B") is None  # a family's sizes are a family question
 
 
 def test_asked_for_the_least_hardware_a_named_card_that_fits_gets_the_cheapest_one_that_does_too():
