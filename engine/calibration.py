@@ -1,6 +1,6 @@
 """Calibration of the guide's models against published measurements (docs/models.md, "Calibration").
 
-Two fits, both made once per process from the measurement files in ``data/measurements/``:
+Three fits, each made once per process from the measurement files in ``data/measurements/``:
 
 **16-bit training** (``training.yaml``: Lambda Labs' deeplearning-benchmark, one GPU, relative to an
 RTX 3090). The guide's model is a roofline: the bandwidth-bound speed ``B`` (bandwidth × the
@@ -16,6 +16,27 @@ The correction shown with an answer is ``(speed_cal(g)/speed_cal(3090)) / (speed
 how far the measurements move the guide's ratio. An architecture's factor applies to its cards of
 the tier that was measured (data-centre or desktop/workstation), or to all its cards when two or
 more of them were measured; elsewhere (AMD, Apple, Intel, RTX 50) the guide's figure stands alone.
+
+**16-bit inference for image generation** (``diffusion_inference.yaml``: Stable Diffusion 1.5 it/s from the
+Hugging Face diffusers PyTorch 2.0 benchmark, OneDiff's PyTorch baseline and Tom's Hardware's RTX 4060
+review; each set relative to its own reference card). The data is small — 10 rows, 6 cards, three
+architectures — so the fit is the simplest that explains it: the guide's infer16 speed ``G`` (bandwidth ×
+architecture factors × L2, capped by the FP16-accumulate ceiling) times one efficiency per architecture,
+one scale per set, least squares in log space with ``e[ampere] = 1``:
+
+    log(relative) = log G(g) + log e[arch(g)] + log s[set]
+
+No compute share as in training: the guide's ceiling binds on none of the measured cards, and two
+measured Ada cards at opposite ends give about the same factor over the guide (RTX 4060: 1.40-1.44;
+RTX 4090: 1.19-1.43), so one number per architecture is what the data supports. A direct measured ratio
+per card was rejected: most cards users ask about (the RTX 4060 Ti, 4070, 3080) are unmeasured, and the
+per-card ratios of the measured ones sit within the fit's error of their architecture's factor. The
+factor applies by the training rule (tier measured, or two cards or more): Ada and Ampere everywhere,
+Turing's (the T4 only) on data-centre Turing; RTX 50, AMD, Apple, Intel and consumer Turing keep the
+guide's figure. Unlike training, the corrected figure *is* the infer16 speed
+(engine.performance._inference_calibrated): the guide's bandwidth model puts the RTX 3060 12GB ahead of
+the RTX 4060 Ti for image generation, which the collected runs contradict for Ada against Ampere (the RTX
+4060, 272 GB/s, beats the RTX 3060 12GB, 360 GB/s, by 6-9 %), and rankings should not carry that.
 
 **Decode** (``decode.yaml``: llama.cpp, MLX, ExLlama, MLC batch-1 decode). A token reads every
 active weight once; kernels reach a fraction ``f`` of peak bandwidth that depends on the backend,
@@ -294,6 +315,140 @@ def leave_one_architecture_out(rows: tuple[TrainingRow, ...] | None = None) -> l
         )
         errors += training_errors(test, fit)
     return errors
+
+
+# ---- 16-bit image-generation inference ---------------------------------------------------------
+
+
+class InferenceRow(Frozen):
+    set_id: str
+    reference: str  # the set's reference card (relative = 1): the RTX 3090 where the set has one
+    gpu: str
+    relative: float
+    source: str
+    it_s: float | None = None
+
+
+class InferenceFit(Frozen):
+    efficiency: dict[str, float]
+    measured_gpus: dict[str, tuple[str, ...]]
+    set_scale: dict[str, float]
+
+
+@cache
+def inference_rows() -> tuple[InferenceRow, ...]:
+    raw = _read("diffusion_inference.yaml")
+    return tuple(
+        InferenceRow(
+            set_id=s["id"],
+            reference=s["reference"],
+            gpu=r["gpu"],
+            relative=float(r["relative"]),
+            source=s["source"],
+            it_s=r.get("it_s"),
+        )
+        for s in raw["sets"]
+        for r in s["rows"]
+    )
+
+
+@cache
+def guide_inference_speed(gpu_id: str) -> float:
+    """The guide's own 16-bit inference speed (engine.performance without any correction)."""
+    from engine.performance import guide_estimate
+
+    return guide_estimate(load_catalog().get(gpu_id), "infer16").speed
+
+
+def fit_inference(rows: tuple[InferenceRow, ...] | None = None) -> InferenceFit:
+    """Least squares in log space: log(relative) = log(guide speed) + log e[arch] + log s[set], e[ampere] = 1.
+
+    Architectures measured on no card but the sets' references still get a factor only through the
+    other rows; ``measured_gpus`` lists every measured card per architecture (references included)."""
+    rows = rows if rows is not None else inference_rows()
+    catalog = load_catalog()
+    archs = sorted({catalog.get(r.gpu).architecture for r in rows} - {"ampere"})
+    sets = sorted({r.set_id for r in rows})
+    x, y = [], []
+    for r in rows:
+        arch = catalog.get(r.gpu).architecture
+        x.append([float(arch == a) for a in archs] + [float(r.set_id == s) for s in sets])
+        y.append(math.log(r.relative) - math.log(guide_inference_speed(r.gpu)))
+    sol = _least_squares(x, y)
+    eff = {a: float(math.exp(v)) for a, v in zip(archs, sol[: len(archs)], strict=True)}
+    eff["ampere"] = 1.0
+    measured: dict[str, set[str]] = {}
+    for r in rows:
+        measured.setdefault(catalog.get(r.gpu).architecture, set()).add(r.gpu)
+    return InferenceFit(
+        efficiency=eff,
+        measured_gpus={a: tuple(sorted(g)) for a, g in measured.items()},
+        set_scale={s: float(math.exp(v)) for s, v in zip(sets, sol[len(archs) :], strict=True)},
+    )
+
+
+@cache
+def inference_fit() -> InferenceFit:
+    return fit_inference()
+
+
+def inference_efficiency(gpu: Gpu, fit: InferenceFit) -> float | None:
+    """The fitted image-generation efficiency for this card, or None where no measurement speaks for it:
+    the training fit's rule (its architecture measured on a card of its tier, or on two cards or more)."""
+    if gpu.architecture not in fit.efficiency or gpu.architecture not in fit.measured_gpus:
+        return None
+    catalog = load_catalog()
+    measured = fit.measured_gpus[gpu.architecture]
+    if _tier(gpu) in {_tier(catalog.get(g)) for g in measured} or len(measured) >= 2:
+        return fit.efficiency[gpu.architecture]
+    return None
+
+
+def calibrated_inference_ratio(gpu_id: str, reference: str = REFERENCE, fit: InferenceFit | None = None) -> float:
+    """Calibrated 16-bit inference speed of ``gpu_id`` over ``reference`` (uncorrected architectures: e = 1)."""
+    fit = fit or inference_fit()
+    catalog = load_catalog()
+    e_g = inference_efficiency(catalog.get(gpu_id), fit) or 1.0
+    e_r = inference_efficiency(catalog.get(reference), fit) or 1.0
+    return e_g * guide_inference_speed(gpu_id) / (e_r * guide_inference_speed(reference))
+
+
+def inference_errors(rows: tuple[InferenceRow, ...], fit: InferenceFit | None) -> list[float]:
+    """log(predicted / measured) of each row's ratio to its set's reference card, references left out
+    (the guide's model when ``fit`` is None)."""
+    out = []
+    for r in rows:
+        if r.gpu == r.reference:
+            continue
+        if fit is None:
+            predicted = guide_inference_speed(r.gpu) / guide_inference_speed(r.reference)
+        else:
+            predicted = calibrated_inference_ratio(r.gpu, r.reference, fit)
+        out.append(math.log(predicted / r.relative))
+    return out
+
+
+def leave_one_set_out(rows: tuple[InferenceRow, ...] | None = None) -> list[float]:
+    """Errors of each set's rows when the fit never saw that set (an architecture only that set measured
+    falls back to the guide, e = 1)."""
+    rows = rows if rows is not None else inference_rows()
+    errors: list[float] = []
+    for set_id in sorted({r.set_id for r in rows}):
+        fit = fit_inference(tuple(r for r in rows if r.set_id != set_id))
+        errors += inference_errors(tuple(r for r in rows if r.set_id == set_id), fit)
+    return errors
+
+
+@cache
+def inference_correction(gpu_id: str) -> float | None:
+    """How much image-generation measurements move the guide's infer16 ratio to the RTX 3090 (None: not
+    calibrated; the guide's figure stands). engine.performance multiplies the card's infer16 speed by it."""
+    fit = inference_fit()
+    if inference_efficiency(load_catalog().get(gpu_id), fit) is None:
+        return None
+    return calibrated_inference_ratio(gpu_id, fit=fit) / (
+        guide_inference_speed(gpu_id) / guide_inference_speed(REFERENCE)
+    )
 
 
 # ---- decode ---------------------------------------------------------------------------------
