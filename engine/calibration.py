@@ -17,26 +17,27 @@ how far the measurements move the guide's ratio. An architecture's factor applie
 the tier that was measured (data-centre or desktop/workstation), or to all its cards when two or
 more of them were measured; elsewhere (AMD, Apple, Intel, RTX 50) the guide's figure stands alone.
 
-**16-bit inference for image generation** (``diffusion_inference.yaml``: Stable Diffusion 1.5 it/s from the
-Hugging Face diffusers PyTorch 2.0 benchmark, OneDiff's PyTorch baseline and Tom's Hardware's RTX 4060
-review; each set relative to its own reference card). The data is small — 10 rows, 6 cards, three
-architectures — so the fit is the simplest that explains it: the guide's infer16 speed ``G`` (bandwidth ×
-architecture factors × L2, capped by the FP16-accumulate ceiling) times one efficiency per architecture,
-one scale per set, least squares in log space with ``e[ampere] = 1``:
+**16-bit inference for image generation** (``diffusion_inference.yaml``: Stable Diffusion 1.x it/s — the
+Hugging Face diffusers PyTorch 2.0 benchmark, OneDiff's PyTorch baseline, Tom's Hardware's RTX 4060 review,
+and the medians of the crowd-submitted SD WebUI System Info benchmark runs; each set relative to its own
+reference card). 33 rows on 25 cards, Pascal to Ada, so the fit is the simplest that explains them: the
+guide's infer16 speed ``G`` (bandwidth × architecture factors × L2, capped by the FP16-accumulate ceiling)
+times one efficiency per architecture, one scale per set, least squares in log space, ``e[ampere] = 1``:
 
     log(relative) = log G(g) + log e[arch(g)] + log s[set]
 
-No compute share as in training: the guide's ceiling binds on none of the measured cards, and two
-measured Ada cards at opposite ends give about the same factor over the guide (RTX 4060: 1.40-1.44;
-RTX 4090: 1.19-1.43), so one number per architecture is what the data supports. A direct measured ratio
-per card was rejected: most cards users ask about (the RTX 4060 Ti, 4070, 3080) are unmeasured, and the
-per-card ratios of the measured ones sit within the fit's error of their architecture's factor. The
-factor applies by the training rule (tier measured, or two cards or more): Ada and Ampere everywhere,
-Turing's (the T4 only) on data-centre Turing; RTX 50, AMD, Apple, Intel and consumer Turing keep the
-guide's figure. Unlike training, the corrected figure *is* the infer16 speed
-(engine.performance._inference_calibrated): the guide's bandwidth model puts the RTX 3060 12GB ahead of
-the RTX 4060 Ti for image generation, which the collected runs contradict for Ada against Ampere (the RTX
-4060, 272 GB/s, beats the RTX 3060 12GB, 360 GB/s, by 6-9 %), and rankings should not carry that.
+A compute share as in training (``1/B + k/C``) was tried and left out: it takes the median error from
+0.068 to 0.061 at best, for a parameter more. The architecture factor alone misses compute-rich cards by
+up to 36 % (RTX A4000, 2080 Ti, 3070 run faster than their bandwidth) and can move a measured card away
+from its own runs (the RTX 2080 Ti: guide 0.63×, measured 0.64×, Turing's factor 0.47×), so a measured
+card takes its own factor — the geometric mean of its rows over ``G · s[set]`` — and the architecture's
+applies to the cards no run measured, by the training rule (tier measured, or two cards or more): Pascal,
+Turing, Ampere and Ada everywhere; RTX 50, Hopper, AMD, Apple and Intel keep the guide's figure. Unlike
+training, the corrected figure *is* the infer16 speed (engine.performance._inference_calibrated): the
+guide's bandwidth model puts the RTX 3060 12GB ahead of the RTX 4060 Ti for image generation, which the
+collected runs contradict for Ada against Ampere (the RTX 4060, 272 GB/s, beats the RTX 3060 12GB, 360
+GB/s, by 6-9 %; the RTX 4070, 504 GB/s, ties the RTX 3080 10GB, 760 GB/s), and rankings should not carry
+that.
 
 **Decode** (``decode.yaml``: llama.cpp, MLX, ExLlama, MLC batch-1 decode). A token reads every
 active weight once; kernels reach a fraction ``f`` of peak bandwidth that depends on the backend,
@@ -330,9 +331,10 @@ class InferenceRow(Frozen):
 
 
 class InferenceFit(Frozen):
-    efficiency: dict[str, float]
+    efficiency: dict[str, float]  # per architecture: unmeasured cards of a measured architecture
     measured_gpus: dict[str, tuple[str, ...]]
     set_scale: dict[str, float]
+    card_efficiency: dict[str, float]  # per measured card: its own rows over G · s[set] (geometric mean)
 
 
 @cache
@@ -377,13 +379,19 @@ def fit_inference(rows: tuple[InferenceRow, ...] | None = None) -> InferenceFit:
     sol = _least_squares(x, y)
     eff = {a: float(math.exp(v)) for a, v in zip(archs, sol[: len(archs)], strict=True)}
     eff["ampere"] = 1.0
+    scale = {s: float(math.exp(v)) for s, v in zip(sets, sol[len(archs) :], strict=True)}
     measured: dict[str, set[str]] = {}
+    own: dict[str, list[float]] = {}
     for r in rows:
         measured.setdefault(catalog.get(r.gpu).architecture, set()).add(r.gpu)
+        own.setdefault(r.gpu, []).append(
+            math.log(r.relative) - math.log(guide_inference_speed(r.gpu)) - math.log(scale[r.set_id])
+        )
     return InferenceFit(
         efficiency=eff,
         measured_gpus={a: tuple(sorted(g)) for a, g in measured.items()},
-        set_scale={s: float(math.exp(v)) for s, v in zip(sets, sol[len(archs) :], strict=True)},
+        set_scale=scale,
+        card_efficiency={g: float(math.exp(statistics.fmean(v))) for g, v in own.items()},
     )
 
 
@@ -393,8 +401,11 @@ def inference_fit() -> InferenceFit:
 
 
 def inference_efficiency(gpu: Gpu, fit: InferenceFit) -> float | None:
-    """The fitted image-generation efficiency for this card, or None where no measurement speaks for it:
-    the training fit's rule (its architecture measured on a card of its tier, or on two cards or more)."""
+    """The fitted image-generation efficiency for this card, or None where no measurement speaks for it: a
+    measured card's own, else its architecture's by the training fit's rule (its architecture measured on a
+    card of its tier, or on two cards or more)."""
+    if gpu.id in fit.card_efficiency:
+        return fit.card_efficiency[gpu.id]
     if gpu.architecture not in fit.efficiency or gpu.architecture not in fit.measured_gpus:
         return None
     catalog = load_catalog()
@@ -428,9 +439,16 @@ def inference_errors(rows: tuple[InferenceRow, ...], fit: InferenceFit | None) -
     return out
 
 
+def architecture_only(fit: InferenceFit) -> InferenceFit:
+    """The fit without its per-card factors: every card at its architecture's efficiency (what the model
+    explains, as against what it merely remembers)."""
+    return fit.model_copy(update={"card_efficiency": {}})
+
+
 def leave_one_set_out(rows: tuple[InferenceRow, ...] | None = None) -> list[float]:
-    """Errors of each set's rows when the fit never saw that set (an architecture only that set measured
-    falls back to the guide, e = 1)."""
+    """Errors of each set's rows when the fit never saw that set: a card measured elsewhere keeps its own
+    factor from the other sets, one measured only there gets its architecture's, and an architecture only
+    that set measured falls back to the guide (e = 1)."""
     rows = rows if rows is not None else inference_rows()
     errors: list[float] = []
     for set_id in sorted({r.set_id for r in rows}):

@@ -14,11 +14,18 @@ from engine.catalog import load_catalog
 from engine.datafiles import data_dir, read_yaml
 from engine.performance import estimate, guide_estimate, relative_speed, speed
 
-# The fit reproduces every measured ratio (to its set's reference card) within this |log error| (≈ ±14 %);
-# the median is far below it. The largest miss is OneDiff's batch-1 RTX 4090 (+13 %), whose set runs
-# closer to the launch-bound regime than the diffusers batch-4 set (docs/models.md §8.4).
-MAX_LOG_ERROR = 0.13
-MAX_MEDIAN_LOG_ERROR = 0.07
+# What the fit reproduces, in |log(predicted / measured)| of each card's ratio to its set's reference.
+# With the measured cards' own factors (what answers use): every row within 0.12 (≈ ±13 %; OneDiff's batch-1
+# RTX 4090 is the largest miss, +12 %, against the same card's 1.92-1.95 elsewhere), median within 0.04.
+# With architecture factors alone (what the model explains for unmeasured cards): median within 0.08, at
+# least 80 % of the rows within 0.14 (the guide alone: 11 of 28), no row beyond 0.47 (x1.6; the RTX A4000,
+# 2080 Ti and 3070 beat their bandwidth; docs/models.md §8.4).
+MAX_LOG_ERROR = 0.12
+MAX_MEDIAN_LOG_ERROR = 0.04
+ARCH_MAX_MEDIAN_LOG_ERROR = 0.08
+BAND = 0.14
+MIN_SHARE_IN_BAND = 0.8
+ARCH_MAX_LOG_ERROR = 0.47
 
 
 def _sets() -> list[dict]:
@@ -47,12 +54,19 @@ def test_rows_resolve_to_catalog_gpus_and_cite_https_sources():
 
 def test_fit_reproduces_the_measured_ratios_within_tolerance():
     fit = cal.inference_fit()
-    errors = cal.inference_errors(cal.inference_rows(), fit)
-    assert errors and max(map(abs, errors)) <= MAX_LOG_ERROR
+    rows = cal.inference_rows()
+    errors = cal.inference_errors(rows, fit)
+    assert len(errors) == sum(r.gpu != r.reference for r in rows)
+    assert max(map(abs, errors)) <= MAX_LOG_ERROR
     assert statistics.median(map(abs, errors)) <= MAX_MEDIAN_LOG_ERROR
-    guide = cal.inference_errors(cal.inference_rows(), None)
-    assert statistics.median(map(abs, errors)) < statistics.median(map(abs, guide)) / 2
+    arch = cal.inference_errors(rows, cal.architecture_only(fit))
+    assert max(map(abs, arch)) <= ARCH_MAX_LOG_ERROR
+    assert statistics.median(map(abs, arch)) <= ARCH_MAX_MEDIAN_LOG_ERROR
+    assert sum(abs(e) <= BAND for e in arch) >= MIN_SHARE_IN_BAND * len(arch)
+    guide = cal.inference_errors(rows, None)
+    assert statistics.median(map(abs, arch)) < statistics.median(map(abs, guide)) / 2
     assert fit.efficiency["ampere"] == 1.0
+    assert set(fit.card_efficiency) == {r.gpu for r in rows}
 
 
 def test_leave_one_set_out_still_beats_the_guide():
@@ -62,9 +76,9 @@ def test_leave_one_set_out_still_beats_the_guide():
 
 
 def test_measured_pairs_come_out_in_the_measured_order():
-    """Each measured non-reference card lands on the same side of its set's reference as measured."""
+    """Each measured card at least 10 % faster or slower than its set's reference lands on the same side."""
     for r in cal.inference_rows():
-        if r.gpu == r.reference or math.isclose(r.relative, 1.0):
+        if r.gpu == r.reference or abs(math.log(r.relative)) < math.log(1.1):
             continue
         assert (cal.calibrated_inference_ratio(r.gpu, r.reference) > 1) == (r.relative > 1), (r.set_id, r.gpu)
 
@@ -72,9 +86,10 @@ def test_measured_pairs_come_out_in_the_measured_order():
 def test_rtx_4060_ti_16gb_against_rtx_3060_12gb_follows_the_data():
     """The guide alone says the RTX 3060 12GB is 1.25x the 4060 Ti 16GB (360 vs 288 GB/s). No collected set
     measures the 4060 Ti; Ada's measured cards (the RTX 4060 against the RTX 3060 12GB in Tom's Hardware's
-    review, the RTX 4090 against the RTX 3090 in two sets) all run well above their bandwidth ratio, and the
-    4060 Ti gets Ada's fitted factor. The 4060 Ti comes out faster because, and only if, the Ada cards the data
-    measured beat the guide by more than the 4060 Ti's bandwidth deficit."""
+    review, the RTX 4090 against the RTX 3090 in three sets, the RTX 4070, 4070 Ti and 4080 in the crowd set)
+    run well above their bandwidth ratio, and the 4060 Ti gets Ada's fitted factor. The 4060 Ti comes out
+    faster because, and only if, the Ada cards the data measured beat the guide by more than the 4060 Ti's
+    bandwidth deficit."""
     guide_ratio = (
         guide_estimate(load_catalog().get("rtx-4060-ti-16gb"), "infer16").speed
         / guide_estimate(load_catalog().get("rtx-3060-12gb"), "infer16").speed
@@ -102,7 +117,7 @@ def test_speed_uses_the_corrected_figure_and_says_so():
 
 def test_unmeasured_architectures_keep_the_guides_figure():
     catalog = load_catalog()
-    for gpu_id in ("apple-m2-ultra-192gb", "rx-7900-xtx", "rtx-5090", "rtx-2080-ti"):
+    for gpu_id in ("apple-m2-ultra-192gb", "rx-7900-xtx", "rtx-5090", "h100-sxm"):
         assert cal.inference_correction(gpu_id) is None, gpu_id
         est = estimate(catalog.get(gpu_id), "infer16", catalog)
         assert est.measured_correction is None
