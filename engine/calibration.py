@@ -1,6 +1,6 @@
 """Calibration of the guide's models against published measurements (docs/models.md, "Calibration").
 
-Two fits, both made once per process from the measurement files in ``data/measurements/``:
+Three fits, each made once per process from the measurement files in ``data/measurements/``:
 
 **16-bit training** (``training.yaml``: Lambda Labs' deeplearning-benchmark, one GPU, relative to an
 RTX 3090). The guide's model is a roofline: the bandwidth-bound speed ``B`` (bandwidth × the
@@ -16,6 +16,28 @@ The correction shown with an answer is ``(speed_cal(g)/speed_cal(3090)) / (speed
 how far the measurements move the guide's ratio. An architecture's factor applies to its cards of
 the tier that was measured (data-centre or desktop/workstation), or to all its cards when two or
 more of them were measured; elsewhere (AMD, Apple, Intel, RTX 50) the guide's figure stands alone.
+
+**16-bit inference for image generation** (``diffusion_inference.yaml``: Stable Diffusion 1.x it/s — the
+Hugging Face diffusers PyTorch 2.0 benchmark, OneDiff's PyTorch baseline, Tom's Hardware's RTX 4060 review,
+and the medians of the crowd-submitted SD WebUI System Info benchmark runs; each set relative to its own
+reference card). 33 rows on 25 cards, Pascal to Ada, so the fit is the simplest that explains them: the
+guide's infer16 speed ``G`` (bandwidth × architecture factors × L2, capped by the FP16-accumulate ceiling)
+times one efficiency per architecture, one scale per set, least squares in log space, ``e[ampere] = 1``:
+
+    log(relative) = log G(g) + log e[arch(g)] + log s[set]
+
+A compute share as in training (``1/B + k/C``) was tried and left out: it takes the median error from
+0.068 to 0.061 at best, for a parameter more. The architecture factor alone misses compute-rich cards by
+up to 36 % (RTX A4000, 2080 Ti, 3070 run faster than their bandwidth) and can move a measured card away
+from its own runs (the RTX 2080 Ti: guide 0.63×, measured 0.64×, Turing's factor 0.47×), so a measured
+card takes its own factor — the geometric mean of its rows over ``G · s[set]`` — and the architecture's
+applies to the cards no run measured, by the training rule (tier measured, or two cards or more): Pascal,
+Turing, Ampere and Ada everywhere; RTX 50, Hopper, AMD, Apple and Intel keep the guide's figure. Unlike
+training, the corrected figure *is* the infer16 speed (engine.performance._inference_calibrated): the
+guide's bandwidth model puts the RTX 3060 12GB ahead of the RTX 4060 Ti for image generation, which the
+collected runs contradict for Ada against Ampere (the RTX 4060, 272 GB/s, beats the RTX 3060 12GB, 360
+GB/s, by 6-9 %; the RTX 4070, 504 GB/s, ties the RTX 3080 10GB, 760 GB/s), and rankings should not carry
+that.
 
 **Decode** (``decode.yaml``: llama.cpp, MLX, ExLlama, MLC batch-1 decode). A token reads every
 active weight once; kernels reach a fraction ``f`` of peak bandwidth that depends on the backend,
@@ -294,6 +316,157 @@ def leave_one_architecture_out(rows: tuple[TrainingRow, ...] | None = None) -> l
         )
         errors += training_errors(test, fit)
     return errors
+
+
+# ---- 16-bit image-generation inference ---------------------------------------------------------
+
+
+class InferenceRow(Frozen):
+    set_id: str
+    reference: str  # the set's reference card (relative = 1): the RTX 3090 where the set has one
+    gpu: str
+    relative: float
+    source: str
+    it_s: float | None = None
+
+
+class InferenceFit(Frozen):
+    efficiency: dict[str, float]  # per architecture: unmeasured cards of a measured architecture
+    measured_gpus: dict[str, tuple[str, ...]]
+    set_scale: dict[str, float]
+    card_efficiency: dict[str, float]  # per measured card: its own rows over G · s[set] (geometric mean)
+
+
+@cache
+def inference_rows() -> tuple[InferenceRow, ...]:
+    raw = _read("diffusion_inference.yaml")
+    return tuple(
+        InferenceRow(
+            set_id=s["id"],
+            reference=s["reference"],
+            gpu=r["gpu"],
+            relative=float(r["relative"]),
+            source=s["source"],
+            it_s=r.get("it_s"),
+        )
+        for s in raw["sets"]
+        for r in s["rows"]
+    )
+
+
+@cache
+def guide_inference_speed(gpu_id: str) -> float:
+    """The guide's own 16-bit inference speed (engine.performance without any correction)."""
+    from engine.performance import guide_estimate
+
+    return guide_estimate(load_catalog().get(gpu_id), "infer16").speed
+
+
+def fit_inference(rows: tuple[InferenceRow, ...] | None = None) -> InferenceFit:
+    """Least squares in log space: log(relative) = log(guide speed) + log e[arch] + log s[set], e[ampere] = 1.
+
+    Architectures measured on no card but the sets' references still get a factor only through the
+    other rows; ``measured_gpus`` lists every measured card per architecture (references included)."""
+    rows = rows if rows is not None else inference_rows()
+    catalog = load_catalog()
+    archs = sorted({catalog.get(r.gpu).architecture for r in rows} - {"ampere"})
+    sets = sorted({r.set_id for r in rows})
+    x, y = [], []
+    for r in rows:
+        arch = catalog.get(r.gpu).architecture
+        x.append([float(arch == a) for a in archs] + [float(r.set_id == s) for s in sets])
+        y.append(math.log(r.relative) - math.log(guide_inference_speed(r.gpu)))
+    sol = _least_squares(x, y)
+    eff = {a: float(math.exp(v)) for a, v in zip(archs, sol[: len(archs)], strict=True)}
+    eff["ampere"] = 1.0
+    scale = {s: float(math.exp(v)) for s, v in zip(sets, sol[len(archs) :], strict=True)}
+    measured: dict[str, set[str]] = {}
+    own: dict[str, list[float]] = {}
+    for r in rows:
+        measured.setdefault(catalog.get(r.gpu).architecture, set()).add(r.gpu)
+        own.setdefault(r.gpu, []).append(
+            math.log(r.relative) - math.log(guide_inference_speed(r.gpu)) - math.log(scale[r.set_id])
+        )
+    return InferenceFit(
+        efficiency=eff,
+        measured_gpus={a: tuple(sorted(g)) for a, g in measured.items()},
+        set_scale=scale,
+        card_efficiency={g: float(math.exp(statistics.fmean(v))) for g, v in own.items()},
+    )
+
+
+@cache
+def inference_fit() -> InferenceFit:
+    return fit_inference()
+
+
+def inference_efficiency(gpu: Gpu, fit: InferenceFit) -> float | None:
+    """The fitted image-generation efficiency for this card, or None where no measurement speaks for it: a
+    measured card's own, else its architecture's by the training fit's rule (its architecture measured on a
+    card of its tier, or on two cards or more)."""
+    if gpu.id in fit.card_efficiency:
+        return fit.card_efficiency[gpu.id]
+    if gpu.architecture not in fit.efficiency or gpu.architecture not in fit.measured_gpus:
+        return None
+    catalog = load_catalog()
+    measured = fit.measured_gpus[gpu.architecture]
+    if _tier(gpu) in {_tier(catalog.get(g)) for g in measured} or len(measured) >= 2:
+        return fit.efficiency[gpu.architecture]
+    return None
+
+
+def calibrated_inference_ratio(gpu_id: str, reference: str = REFERENCE, fit: InferenceFit | None = None) -> float:
+    """Calibrated 16-bit inference speed of ``gpu_id`` over ``reference`` (uncorrected architectures: e = 1)."""
+    fit = fit or inference_fit()
+    catalog = load_catalog()
+    e_g = inference_efficiency(catalog.get(gpu_id), fit) or 1.0
+    e_r = inference_efficiency(catalog.get(reference), fit) or 1.0
+    return e_g * guide_inference_speed(gpu_id) / (e_r * guide_inference_speed(reference))
+
+
+def inference_errors(rows: tuple[InferenceRow, ...], fit: InferenceFit | None) -> list[float]:
+    """log(predicted / measured) of each row's ratio to its set's reference card, references left out
+    (the guide's model when ``fit`` is None)."""
+    out = []
+    for r in rows:
+        if r.gpu == r.reference:
+            continue
+        if fit is None:
+            predicted = guide_inference_speed(r.gpu) / guide_inference_speed(r.reference)
+        else:
+            predicted = calibrated_inference_ratio(r.gpu, r.reference, fit)
+        out.append(math.log(predicted / r.relative))
+    return out
+
+
+def architecture_only(fit: InferenceFit) -> InferenceFit:
+    """The fit without its per-card factors: every card at its architecture's efficiency (what the model
+    explains, as against what it merely remembers)."""
+    return fit.model_copy(update={"card_efficiency": {}})
+
+
+def leave_one_set_out(rows: tuple[InferenceRow, ...] | None = None) -> list[float]:
+    """Errors of each set's rows when the fit never saw that set: a card measured elsewhere keeps its own
+    factor from the other sets, one measured only there gets its architecture's, and an architecture only
+    that set measured falls back to the guide (e = 1)."""
+    rows = rows if rows is not None else inference_rows()
+    errors: list[float] = []
+    for set_id in sorted({r.set_id for r in rows}):
+        fit = fit_inference(tuple(r for r in rows if r.set_id != set_id))
+        errors += inference_errors(tuple(r for r in rows if r.set_id == set_id), fit)
+    return errors
+
+
+@cache
+def inference_correction(gpu_id: str) -> float | None:
+    """How much image-generation measurements move the guide's infer16 ratio to the RTX 3090 (None: not
+    calibrated; the guide's figure stands). engine.performance multiplies the card's infer16 speed by it."""
+    fit = inference_fit()
+    if inference_efficiency(load_catalog().get(gpu_id), fit) is None:
+        return None
+    return calibrated_inference_ratio(gpu_id, fit=fit) / (
+        guide_inference_speed(gpu_id) / guide_inference_speed(REFERENCE)
+    )
 
 
 # ---- decode ---------------------------------------------------------------------------------

@@ -78,8 +78,9 @@ class SpeedEstimate:
     compute_ceiling: float | None
     notes: tuple[Msg, ...] = ()
     source: str = SOURCE
-    # Measured data's correction of the guide's figure (16-bit training; engine.calibration), or None
-    # where no measurement speaks for this card: the figure is then the guide's model alone.
+    # Measured data's correction of the guide's figure (16-bit training and inference; engine.calibration), or
+    # None where no measurement speaks for this card: the figure is then the guide's model alone. For training
+    # it is reported beside the guide's speed; for 16-bit inference ``speed`` already includes it.
     measured_correction: float | None = None
 
 
@@ -127,12 +128,15 @@ def compute_tflops(gpu: Gpu, workload: Workload) -> float | None:
 
 def estimate(gpu: Gpu, workload: Workload, catalog: Catalog | None = None) -> SpeedEstimate:
     """The model's speed for one GPU and workload, with every factor that went into it, and — for
-    16-bit training — whether measured data corrects the guide's figure (``measured_correction``)."""
+    16-bit training and inference — whether measured data corrects the guide's figure
+    (``measured_correction``; for inference the speed includes it, for training it is reported beside)."""
     if workload not in WORKLOADS:
         raise ValueError(f"workload must be one of {', '.join(WORKLOADS)}, not {workload!r}")
     if workload == "decode":
         return _decode_estimate(gpu)
     est = guide_estimate(gpu, workload, catalog)
+    if workload == "infer16":
+        return _inference_calibrated(est)
     if workload != "train16":
         return est
     from engine.calibration import training_correction
@@ -144,6 +148,26 @@ def estimate(gpu: Gpu, workload: Workload, catalog: Catalog | None = None) -> Sp
         else msg("perf.note.measured_training", correction=correction, reference="RTX 3090")
     )
     return replace(est, notes=(*est.notes, note), measured_correction=correction)
+
+
+def _inference_calibrated(est: SpeedEstimate) -> SpeedEstimate:
+    """16-bit inference (image generation) corrected by published Stable Diffusion runs (engine.calibration,
+    docs/models.md §8.4). Unlike training, whose correction is only reported beside the guide's figure, the
+    corrected figure is the speed itself: every answer that ranks or compares cards for image generation
+    uses it. Architectures no run measured keep the guide's figure and say so."""
+    from engine.calibration import inference_correction
+
+    correction = inference_correction(est.gpu_id)
+    if correction is None:
+        return replace(est, notes=(*est.notes, _said("perf.note.guide_only")))
+    basis = msg("perf.basis.measured_inference", correction=correction, reference="RTX 3090")
+    return replace(
+        est,
+        speed=est.speed * correction,
+        factors=(*est.factors, _factor("measured_inference", correction, basis)),
+        notes=(*est.notes, msg("perf.note.measured_inference", correction=correction, reference="RTX 3090")),
+        measured_correction=correction,
+    )
 
 
 def guide_estimate(gpu: Gpu, workload: Workload, catalog: Catalog | None = None) -> SpeedEstimate:

@@ -1115,9 +1115,11 @@ def test_a_question_outside_the_bots_work_about_a_named_card_gets_that_cards_spe
     assert "0.63× an RTX 3090 for 16-bit training" in said and "0.66× for LLM decoding" in said
     assert advise(Query(kind="other")).kind == "other"  # nothing named: what the bot answers
     assert "× an RTX 3090" not in english(advise(Query(kind="info", gpus=("rtx-3090",))).headline)
-    # The work named picks the yardstick: running a vision model is 16-bit inference (0.63× for the 2080 Ti).
+    # The work named picks the yardstick: running a vision model is 16-bit inference (0.62× for the 2080 Ti:
+    # the guide's 0.63× corrected by published Stable Diffusion runs, where the 2080 Ti measured 0.64×;
+    # docs/models.md §8.4).
     running = advise(Query(kind="other", gpus=("rtx-2080-ti",), mode="inference"))
-    assert "For 16-bit inference it is 0.63× an RTX 3090" in english(running.headline)
+    assert "For 16-bit inference it is 0.62× an RTX 3090" in english(running.headline)
 
 
 def test_image_generation_is_offered_no_several_card_setups_unless_training():
