@@ -1094,7 +1094,8 @@ class Parser:
         # Beside a rental price, a card's price is what buying costs ("rent an A100 at $1.80/h or buy a 4090 for
         # $2,500?"), and asked whether it is a good deal, the price weighed ("a 2080 Ti for 350 bucks, good
         # deal?"): kept as the budget, which those answers weigh
-        kept = hourly or self.vocab.kinds["cloud"].find(words) or self.vocab.worth_words.find(words)
+        cues = self.cues(words)  # read here: the cloud cue decides what is kept (one search, asked again below)
+        kept = hourly or cues.kinds["cloud"] or self.vocab.worth_words.find(words)
         budget, notes, budget_guessed, budget_per_card = self.budget(
             scan, words, lang, default_currency, [] if kept else mentions
         )
@@ -1115,7 +1116,6 @@ class Parser:
         if budget is not None and budget_per_card:
             budget = self.per_card(budget, num_gpus, notes)
         condition, condition_unsure = self.condition(words)
-        cues = self.cues(words)
         short = not standalone and len(low) <= FOLLOW_UP_MAX
         opt_in = short and vocab.vendor_opt_in.find(words) is not None  # "AMD" after an answer: the vendor only
         if opt_in:
