@@ -1799,22 +1799,27 @@ _OBJECTIVE = {"entry": "cheapest"}  # the objective each word list means, where 
 _LLAMA_CPP = re.compile(r"(?<![a-z0-9_-])llama[\s._-]?cpp(?![a-z0-9])")
 # Libraries whose requirements the engine knows (engine/libraries.py), the most specific first: a FlashAttention
 # error inside a vLLM question is what stops the card.
-_LIBRARIES = (  # (engine.libraries' id, how the text names it)
-    ("flash_attention", quick(re.compile(r"flash[\s_-]?(?:attn|attention)|(?<![a-z0-9_-])fa[23](?![a-z0-9_-])"))),
+_LIBRARY_PATTERNS = (  # (engine.libraries' id, how the text names it)
+    ("flash_attention", re.compile(r"flash[\s_-]?(?:attn|attention)|(?<![a-z0-9_-])fa[23](?![a-z0-9_-])")),
     # no \b: "vLLM支持P40吗" runs into the Chinese; a project named after it ("index-tts-vllm") is no library
-    ("vllm", quick(re.compile(r"(?<![a-z0-9_-])vllm(?![a-z0-9_-])"))),
-    ("ollama", quick(re.compile(r"(?<![a-z0-9_-])ollama(?![a-z0-9_-])"))),
+    ("vllm", re.compile(r"(?<![a-z0-9_-])vllm(?![a-z0-9_-])")),
+    ("ollama", re.compile(r"(?<![a-z0-9_-])ollama(?![a-z0-9_-])")),
     # "llama.cpp", "llama-cpp-python": the engine, never the Llama family ("your llama.cpp fork on my MI50?")
-    ("llama_cpp", quick(_LLAMA_CPP)),
-    ("tensorrt_llm", quick(re.compile(r"(?<![a-z0-9_-])(?:tensorrt|trt)[\s_-]?llm(?![a-z0-9_-])"))),
-    ("lmdeploy", quick(re.compile(r"(?<![a-z0-9_-])lm[\s_-]?deploy(?![a-z0-9_-])"))),
-    ("bitsandbytes", quick(re.compile(r"(?<![a-z0-9_-])(?:bitsandbytes|bnb)(?![a-z0-9_-])"))),
+    ("llama_cpp", _LLAMA_CPP),
+    ("tensorrt_llm", re.compile(r"(?<![a-z0-9_-])(?:tensorrt|trt)[\s_-]?llm(?![a-z0-9_-])")),
+    ("lmdeploy", re.compile(r"(?<![a-z0-9_-])lm[\s_-]?deploy(?![a-z0-9_-])")),
+    ("bitsandbytes", re.compile(r"(?<![a-z0-9_-])(?:bitsandbytes|bnb)(?![a-z0-9_-])")),
 )
+_LIBRARIES = tuple((name, quick(pattern)) for name, pattern in _LIBRARY_PATTERNS)
+# All of them as one alternation: a text none of them matches (most questions) is settled by one search
+_ANY_LIBRARY = quick(re.compile("|".join(f"(?:{pattern.pattern})" for _, pattern in _LIBRARY_PATTERNS)))
 
 
 def _library(low: str) -> str | None:
     """The library the text names, as a query carries it (its `short` in data/libraries.yaml), the first of
     _LIBRARIES that matches."""
+    if _ANY_LIBRARY.search(low) is None:
+        return None
     return next((libraries()[name].short for name, pattern in _LIBRARIES if pattern.search(low)), None)
 
 
