@@ -61,6 +61,14 @@ def grams(low: str) -> list[str]:
     return [*text, *two, *map(add, two, text[2:])]
 
 
+def gram_set(low: str) -> set[str]:
+    """``set(grams(low))``, built as a set at once (no list of every n-gram first): what a ``binary``
+    model reads."""
+    text = f" {low} ".translate(_FOLD)
+    two = [*map(add, text, text[1:])]
+    return {*text, *two, *map(add, two, text[2:])}
+
+
 def gram_key(gram: str) -> int:
     """The integer an n-gram is stored as in the file: its code points in base 0x110000, which is exact
     (3 × 21 bits < 64) and tells the lengths apart (no text holds code point 0)."""
@@ -234,11 +242,11 @@ class Classifier:
         """The full model's scores of every label: n-gram weights × counts / sqrt(n-grams), plus signal weights.
 
         A model trained with ``binary`` in its meta counts each distinct n-gram once, over sqrt(distinct n-grams)."""
-        every = grams(low)
-        found: Collection[str] = set(every) if self.binary else every
+        found: Collection[str] = gram_set(low) if self.binary else grams(low)
         scale = 1 / math.sqrt(len(found))
         labels = len(self.bias)
-        text = unpack(sum(map(self.gram_rows.get, found, repeat(0))), labels)  # n-grams it does not know add 0
+        # n-grams it does not know are left out (None); the sum of integers is exact in any order
+        text = unpack(sum(filter(None, map(self.gram_rows.get, found))), labels)
         rules = unpack(sum(map(self.signal_rows.get, signals, repeat(0))), labels)
         return [b + t * scale + r for b, t, r in zip(self.bias, text, rules, strict=True)]
 

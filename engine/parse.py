@@ -1094,7 +1094,8 @@ class Parser:
         # Beside a rental price, a card's price is what buying costs ("rent an A100 at $1.80/h or buy a 4090 for
         # $2,500?"), and asked whether it is a good deal, the price weighed ("a 2080 Ti for 350 bucks, good
         # deal?"): kept as the budget, which those answers weigh
-        kept = hourly or self.vocab.kinds["cloud"].find(words) or self.vocab.worth_words.find(words)
+        cues = self.cues(words)  # read here: the cloud cue decides what is kept (one search, asked again below)
+        kept = hourly or cues.kinds["cloud"] or self.vocab.worth_words.find(words)
         budget, notes, budget_guessed, budget_per_card = self.budget(
             scan, words, lang, default_currency, [] if kept else mentions
         )
@@ -1115,7 +1116,6 @@ class Parser:
         if budget is not None and budget_per_card:
             budget = self.per_card(budget, num_gpus, notes)
         condition, condition_unsure = self.condition(words)
-        cues = self.cues(words)
         short = not standalone and len(low) <= FOLLOW_UP_MAX
         opt_in = short and vocab.vendor_opt_in.find(words) is not None  # "AMD" after an answer: the vendor only
         if opt_in:
@@ -1592,18 +1592,17 @@ class Parser:
         fits = "fit" in s and bool(_HARDWARE & s) and not _NOT_FIT & s and "trouble" not in s
         kinds = model.quick(s)  # the signals alone settle most questions; the n-grams the rest
         task: Any = _RULES
-        if not fits and kinds.confidence < QUICK_CONFIDENCE:
+        # The full model when the quick one is unsure: read here where it may fill in the task, else only
+        # where the rules below leave the kind to it (most questions that need it; ≈6 % of them return first)
+        unsure = not fits and kinds.confidence < QUICK_CONFIDENCE
+        if unsure and reading.fields["task"] is None:
+            unsure = False
             predicted = model.predict(reading.low, s)
             kinds, tasks = predicted["kind"], predicted["task"]
             # The task's domain is what the text names (the rules); the full model, which reads the
             # words, fills it in only where they find none and it is sure of the kind and the task
             # (guesses from project names often fail).
-            if (
-                reading.fields["task"] is None
-                and kinds.confidence >= KIND_CONFIDENCE
-                and tasks.best != NONE
-                and tasks.confidence >= TASK_CONFIDENCE
-            ):
+            if kinds.confidence >= KIND_CONFIDENCE and tasks.best != NONE and tasks.confidence >= TASK_CONFIDENCE:
                 task = tasks.best
         if "gpus:1" in s and "model" not in s and not _NOT_FIT & s and _WHICH_MODEL.search(reading.low):
             return "can_run", (), task  # "best model for my 3090?", "我的4090适合跑什么模型": what the card runs
@@ -1702,6 +1701,8 @@ class Parser:
             return "can_run", (), task
         if fits:
             return "can_run", (), task
+        if unsure:
+            kinds = model.predict(reading.low, s)["kind"]
         if kinds.best == "other" and _HARDWARE_ASKED.search(reading.low):
             # "what PC configuration for Deep-Live-Cam at 15-20 fps?", "the cheapest computer for Fooocus?": hardware
             # to get, which the guide answers — not a question outside it
@@ -1798,22 +1799,27 @@ _OBJECTIVE = {"entry": "cheapest"}  # the objective each word list means, where 
 _LLAMA_CPP = re.compile(r"(?<![a-z0-9_-])llama[\s._-]?cpp(?![a-z0-9])")
 # Libraries whose requirements the engine knows (engine/libraries.py), the most specific first: a FlashAttention
 # error inside a vLLM question is what stops the card.
-_LIBRARIES = (  # (engine.libraries' id, how the text names it)
-    ("flash_attention", quick(re.compile(r"flash[\s_-]?(?:attn|attention)|(?<![a-z0-9_-])fa[23](?![a-z0-9_-])"))),
+_LIBRARY_PATTERNS = (  # (engine.libraries' id, how the text names it)
+    ("flash_attention", re.compile(r"flash[\s_-]?(?:attn|attention)|(?<![a-z0-9_-])fa[23](?![a-z0-9_-])")),
     # no \b: "vLLM支持P40吗" runs into the Chinese; a project named after it ("index-tts-vllm") is no library
-    ("vllm", quick(re.compile(r"(?<![a-z0-9_-])vllm(?![a-z0-9_-])"))),
-    ("ollama", quick(re.compile(r"(?<![a-z0-9_-])ollama(?![a-z0-9_-])"))),
+    ("vllm", re.compile(r"(?<![a-z0-9_-])vllm(?![a-z0-9_-])")),
+    ("ollama", re.compile(r"(?<![a-z0-9_-])ollama(?![a-z0-9_-])")),
     # "llama.cpp", "llama-cpp-python": the engine, never the Llama family ("your llama.cpp fork on my MI50?")
-    ("llama_cpp", quick(_LLAMA_CPP)),
-    ("tensorrt_llm", quick(re.compile(r"(?<![a-z0-9_-])(?:tensorrt|trt)[\s_-]?llm(?![a-z0-9_-])"))),
-    ("lmdeploy", quick(re.compile(r"(?<![a-z0-9_-])lm[\s_-]?deploy(?![a-z0-9_-])"))),
-    ("bitsandbytes", quick(re.compile(r"(?<![a-z0-9_-])(?:bitsandbytes|bnb)(?![a-z0-9_-])"))),
+    ("llama_cpp", _LLAMA_CPP),
+    ("tensorrt_llm", re.compile(r"(?<![a-z0-9_-])(?:tensorrt|trt)[\s_-]?llm(?![a-z0-9_-])")),
+    ("lmdeploy", re.compile(r"(?<![a-z0-9_-])lm[\s_-]?deploy(?![a-z0-9_-])")),
+    ("bitsandbytes", re.compile(r"(?<![a-z0-9_-])(?:bitsandbytes|bnb)(?![a-z0-9_-])")),
 )
+_LIBRARIES = tuple((name, quick(pattern)) for name, pattern in _LIBRARY_PATTERNS)
+# All of them as one alternation: a text none of them matches (most questions) is settled by one search
+_ANY_LIBRARY = quick(re.compile("|".join(f"(?:{pattern.pattern})" for _, pattern in _LIBRARY_PATTERNS)))
 
 
 def _library(low: str) -> str | None:
     """The library the text names, as a query carries it (its `short` in data/libraries.yaml), the first of
     _LIBRARIES that matches."""
+    if _ANY_LIBRARY.search(low) is None:
+        return None
     return next((libraries()[name].short for name, pattern in _LIBRARIES if pattern.search(low)), None)
 
 

@@ -133,14 +133,19 @@ class Words:
         bits = list(map(memo.get, words))
         if None in bits:
             bits = [memo[w] if w in memo else _word_bits(w, memo) for w in words]
-        # strings written anywhere: what a raw entry starts with or holds, the first two characters of a phrase
-        # in Chinese (see _leading_pair)
+        # strings written anywhere: what a raw entry starts with or holds, the first word of a phrase in Chinese
+        # (see _leading_word)
         latin, others, needle_bits = _needles(count)
         for needles in (latin,) if low.isascii() else (latin, others):
             found = needles.search(low)
             while found is not None:  # the longest needle at each place one starts (see _needle_gates)
                 opened |= needle_bits[found.group()]
                 found = needles.search(low, found.start() + 1)
+        # a common first word and the word after it, where a phrase begins with both (see _word_pair)
+        pairs = _PAIR_BITS
+        for first, after in _pair_finder(count).findall(low):
+            pair_bits = pairs.get(f"{first} {after}")
+            opened |= _pair_bits(first, after, pairs) if pair_bits is None else pair_bits
         self.opened = reduce(or_, bits, opened)
 
     @property
@@ -153,13 +158,19 @@ class Words:
 _FIRST_FOUR, _FIRST_THREE, _FIRST_TWO = itemgetter(slice(4)), itemgetter(slice(3)), itemgetter(slice(2))
 # Every gated part of every PhraseSet has one bit. An anchor (see _anchor) maps to the bits of the parts
 # it opens: one character where the text has it anywhere, two to four where a word starts with them;
-# a whole word maps to the bits of the parts that may begin with it (see _first_words), two characters
-# to those of the parts with a phrase in Chinese that begins with them (see _leading_pair), and a longer
+# a whole word maps to the bits of the parts that may begin with it (see _first_words), the first word of
+# a phrase in Chinese to those of the parts with a phrase that begins with it (see _leading_word), and a longer
 # string written anywhere to those of the raw parts an entry of which starts with it or holds it.
 _CHAR_GATES: dict[str, int] = {}
 _PREFIX_GATES: dict[str, int] = {}
 _TOKEN_GATES: dict[str, int] = {}
 _NEEDLES: dict[str, int] = {}  # a string written anywhere (a pair, or a needle) → the bits it opens
+# "how muc": a common first word and the first three letters of the next word (or all of a shorter one) → the
+# bits of the parts with a phrase that begins with those two words (see _word_pair)
+_PAIR_GATES: dict[str, int] = {}
+# _pair_finder of _PAIR_GATES, and how many gates were given out when it was made; replaced whole
+_PAIR_FINDER: tuple[int, re.Pattern[str]] = (0, NEVER)
+_PAIR_BITS: dict[str, int] = {}  # "how muc" as found in a text → the bits it opens, remembered (see Words)
 # _needle_gates of _NEEDLES, and how many gates were given out when it was made (see _needles); replaced whole
 _NEEDLE_GATES: tuple[int, re.Pattern[str], re.Pattern[str], dict[str, int]] = (0, NEVER, NEVER, {})
 _GATES = [0]  # how many bits are given out
@@ -178,21 +189,26 @@ def _word_bits(word: str, memo: dict[str, int]) -> int:
 
 
 def _new_gate(
-    anchors: Iterable[str], tokens: Iterable[str] = (), pairs: Iterable[str] = (), needles: Iterable[str] = ()
+    anchors: Iterable[str],
+    tokens: Iterable[str] = (),
+    pairs: Iterable[str] = (),
+    needles: Iterable[str] = (),
+    word_pairs: Iterable[str] = (),
 ) -> int:
     """A new bit for a part of a PhraseSet, opened by any of its anchors, by any of ``tokens`` written
-    as a whole word, or by any of ``pairs`` or ``needles`` written anywhere (see :attr:`Words.opened`).
-    The tables are filled and the remembered words dropped before the bit counts: a text read
-    meanwhile finds the gate open, or the tables complete."""
-    global _WORD_BITS
+    as a whole word, by any of ``pairs`` or ``needles`` written anywhere, or by any of ``word_pairs``
+    (see :func:`_word_pair`) written as two words (see :attr:`Words.opened`). The tables are filled
+    and the remembered words dropped before the bit counts: a text read meanwhile finds the gate open,
+    or the tables complete."""
+    global _WORD_BITS, _PAIR_BITS
     bit = 1 << _GATES[0]
     for anchor in anchors:
         table = _CHAR_GATES if len(anchor) == 1 else _PREFIX_GATES
         table[anchor] = table.get(anchor, 0) | bit
-    for table, keys in ((_TOKEN_GATES, tokens), (_NEEDLES, pairs), (_NEEDLES, needles)):
+    for table, keys in ((_TOKEN_GATES, tokens), (_NEEDLES, pairs), (_NEEDLES, needles), (_PAIR_GATES, word_pairs)):
         for key in keys:
             table[key] = table.get(key, 0) | bit
-    _WORD_BITS = {}
+    _WORD_BITS, _PAIR_BITS = {}, {}
     _GATES[0] += 1
     return bit
 
@@ -207,6 +223,31 @@ def _needles(count: int) -> tuple[re.Pattern[str], re.Pattern[str], dict[str, in
         latin, others, opens = _needle_gates(dict(_NEEDLES))
         _NEEDLE_GATES = (count, latin, others, opens)
     return latin, others, opens
+
+
+def _pair_finder(count: int) -> re.Pattern[str]:
+    """For the ``count`` gates given out so far: a regex that finds each first word of a word pair (see
+    :func:`_word_pair`) written as a whole word and followed by spaces or hyphens, with the first three
+    characters of the next word (or all of a shorter one); made again only after a new gate (see
+    :func:`_needles`). It consumes the first word alone, so that in "how to run" both "how to" and
+    "to run" are found."""
+    global _PAIR_FINDER
+    made, finder = _PAIR_FINDER
+    if made != count:
+        firsts = sorted({key.split(" ")[0] for key in _PAIR_GATES}, key=len, reverse=True)
+        words = _by_first_character([re.escape(w[0]) + _WORD_START_CHECK + re.escape(w[1:]) for w in firsts])
+        finder = re.compile(rf"({words})(?=[\s\-]+([a-z0-9]{{1,3}}))") if firsts else NEVER
+        _PAIR_FINDER = (count, finder)
+    return finder
+
+
+def _pair_bits(first: str, after: str, memo: dict[str, int]) -> int:
+    """The gates a first word followed by a word that starts with ``after`` opens (see :func:`_word_pair`)."""
+    get = _PAIR_GATES.get
+    bits = get(f"{first} {after[:1]}", 0) | get(f"{first} {after[:2]}", 0) | get(f"{first} {after}", 0)
+    if len(memo) < WORDS_REMEMBERED:
+        memo[f"{first} {after}"] = bits
+    return bits
 
 
 def _needle_gates(needles: dict[str, int]) -> tuple[re.Pattern[str], re.Pattern[str], dict[str, int]]:
@@ -249,6 +290,85 @@ def _first_words(entry: str) -> frozenset[str] | None:
 
 _ALNUM = re.compile(r"[a-z0-9]+")
 
+# Words that begin phrases in many lists and are in most questions: a phrase of two words or more that begins
+# with one is gated by its first two words (see _word_pair), not by the first alone, which would open its
+# list for most questions ("how" opened the power cues for 12 % of the corpus, which match 2 %)
+_COMMON_FIRST = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "any",
+        "are",
+        "be",
+        "best",
+        "buy",
+        "can",
+        "card",
+        "cards",
+        "do",
+        "does",
+        "for",
+        "get",
+        "good",
+        "gpu",
+        "gpus",
+        "has",
+        "have",
+        "how",
+        "i",
+        "if",
+        "in",
+        "is",
+        "it",
+        "make",
+        "memory",
+        "model",
+        "more",
+        "much",
+        "my",
+        "need",
+        "new",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "run",
+        "running",
+        "should",
+        "so",
+        "that",
+        "the",
+        "this",
+        "to",
+        "too",
+        "use",
+        "vram",
+        "what",
+        "when",
+        "which",
+        "will",
+        "with",
+        "would",
+    ]
+)
+
+
+def _word_pair(entry: str) -> str | None:
+    """ "how muc" for "how much VRAM": a phrase of two words or more whose first word is a common one
+    (``_COMMON_FIRST``) and whose words are letters and digits (see :func:`_first_words`), as its first
+    word and the first three characters of its second (or all of a shorter one). Its regex starts at a
+    word start, and a gap between its words is spaces and hyphens or nothing: where the first word is a
+    whole word of the text, the next word of the text starts with the second (else the match begins with
+    the two glued, one of its other first words). None for other phrases."""
+    if _first_words(entry) is None:
+        return None
+    words = [w for w in re.split(r"[\s\-]+", entry.strip().lower()) if w]
+    if len(words) < 2 or words[0] not in _COMMON_FIRST:
+        return None
+    return f"{words[0]} {words[1][:3]}"
+
 
 def _leading_pair(entry: str) -> str | None:
     """The first two characters of a plain phrase that starts with two characters neither Latin nor a
@@ -258,6 +378,16 @@ def _leading_pair(entry: str) -> str | None:
     if len(text) < 2 or _LATIN.match(text[:1]) or re.search(r"[\s\-]", text[:2]):
         return None
     return text[:2]
+
+
+def _leading_word(entry: str) -> str | None:
+    """The first word, as written, of a plain phrase that starts with two characters neither Latin nor a
+    space or hyphen ("显存不够" of "显存不够", "显存" of "显存 不够"): its regex starts with that word as it
+    is (only the gaps between words vary), so a text without it has no match. A stronger gate than the
+    first character ("显" starts many phrases), or than its first two ("显存" is in a fifth of the corpus
+    questions, "显存不够" in few)."""
+    pair = _leading_pair(entry)
+    return None if pair is None else re.split(r"[\s\-]+", entry.strip().lower(), maxsplit=1)[0]
 
 
 def _first_word_written(entry: str) -> str | None:
@@ -384,14 +514,21 @@ def _required_strings(regex: str) -> frozenset[str] | None:
 
 
 def _literal_alternatives(items: list[Any]) -> frozenset[str]:
-    """The strings a group of literal alternatives matches ("run|fit"), else none (an empty set)."""
+    """Strings one of which every match of a group of alternatives holds: each alternative's literal start
+    ("run|fit"; "shut" of "shuts?\\s+down", which a match of it holds too), else none (an empty set) where
+    an alternative starts otherwise."""
     c = _sre_constants
     alternatives = items[0][1][1] if len(items) == 1 and items[0][0] is c.BRANCH else [items]
     out = set()
     for alternative in alternatives:
-        if not alternative or any(op is not c.LITERAL for op, _ in alternative):
+        start = ""
+        for op, av in alternative:
+            if op is not c.LITERAL:
+                break
+            start += chr(av)
+        if not start:
             return frozenset()
-        out.add("".join(chr(av) for _, av in alternative))
+        out.add(start)
     return frozenset(out)
 
 
@@ -509,7 +646,7 @@ class PhraseSet:
 
     :meth:`find` searches like :meth:`search`, but skips a part whose anchors the text lacks (see
     :class:`Words`): the words a plain phrase may begin with (:func:`_first_words`), or its first two
-    Chinese characters (:func:`_leading_pair`), or else its first characters; the literal strings
+    Chinese characters or more (:func:`_leading_word`), or else its first characters; the literal strings
     each raw entry starts with, or what it must hold where those are common (:func:`_required_strings`)."""
 
     def __init__(self, entries: Iterable[str], *, by_first_words: bool = True) -> None:
@@ -531,13 +668,19 @@ class PhraseSet:
             first_words: set[str] = set()
             pairs: set[str] = set()
             written: set[str] = set()  # first words as written, where they run into other characters
+            word_pairs: set[str] = set()  # a common first word and the start of the next (see _word_pair)
             for e in items:
                 if e.startswith("re:"):
                     continue
                 words = _first_words(e) if by_first_words else None
-                pair = _leading_pair(e) if by_first_words else None
+                pair = _leading_word(e) if by_first_words else None
                 needle = _first_word_written(e) if by_first_words else None
-                if words is not None:
+                word_pair = _word_pair(e) if words is not None else None
+                if word_pair is not None and words is not None:
+                    # the first word alone is no gate: the two words are, or the first glued to the next
+                    word_pairs.add(word_pair)
+                    first_words.update(w for w in words if w != word_pair.split(" ")[0])
+                elif words is not None:
                     first_words.update(words)
                 elif pair is not None:
                     pairs.add(pair)
@@ -546,7 +689,7 @@ class PhraseSet:
                 else:
                     anchors.add(_anchor(e))
             search = _plain_search(phrases, self._parts[0])
-            gates.append((self._parts[0], search, _new_gate(anchors, first_words, pairs, written)))
+            gates.append((self._parts[0], search, _new_gate(anchors, first_words, pairs, written, word_pairs)))
         if raw:
             starts: set[tuple[str, bool]] = set()
             keys: set[str] = set()
