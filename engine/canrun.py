@@ -2258,6 +2258,19 @@ def _family_report(
     leads (:func:`_led_by`) and asked which one is meant."""
     catalog = load_model_catalog()
     specs = [catalog.get(m) for m in members]
+    if query.objective == "cheapest" and (typical := _typical_size(specs)) is not None:
+        # "The minimum GPU to fine-tune LLaMA, must it be an A100?": not the largest a card holds but what the
+        # least hardware does for a size people use (7-8B), with the cheapest card that does it
+        chosen = ask(query.model_copy(update={"model": typical.name}))
+        key = "canrun.family.which_typical" if generations else "canrun.family.typical"
+        names = [s.name for s in specs]
+        sizes_said: Msg | tuple[Msg, ...] = (
+            tuple(msg("canrun.name", name=n) for n in names)
+            if len(names) <= _FAMILY_LISTED
+            else msg("canrun.family.range", count=len(names), first=names[0], last=names[-1])
+        )
+        said = msg(key, family=text, sizes=sizes_said, model=typical.name)
+        return chosen.model_copy(update={"model_text": text, "headline": _sentences(said, chosen.headline)})
     chosen = ask(query.model_copy(update={"model": specs[0].name}))
     largest = False
     if named_setups(query) or query.min_memory_gb:
@@ -2278,6 +2291,17 @@ def _family_report(
     key = ("canrun.family.which_" if generations else "canrun.family.") + ("largest" if largest else "smallest")
     said = msg(key, family=text, sizes=sizes, model=chosen.model_name or names[0])
     return chosen.model_copy(update={"model_text": text, "headline": _sentences(said, chosen.headline)})
+
+
+# The sizes of an LLM line people run and fine-tune most on one card: what "the least hardware for LLaMA" is
+# weighed for (the stand-in for LLM projects below is such a size too).
+_TYPICAL_B = (6.0, 9.0)
+
+
+def _typical_size(specs: list[ModelSpec]) -> ModelSpec | None:
+    """The newest-listed member of a family in the common 7-8B range, if it has one."""
+    typical = [s for s in specs if _TYPICAL_B[0] <= s.params_b <= _TYPICAL_B[1]]
+    return typical[-1] if typical else None
 
 
 # An LLM project we cannot size ("can a 3090 run Time-LLM?") is most often built on an open 7-8B model

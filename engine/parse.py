@@ -1458,6 +1458,10 @@ class Parser:
             said = next((o for o, p in self.vocab.objectives.items() if reading.has(p)), None)
             if said is not None and not (said == "entry" and fields["budget"]):
                 fields["objective"] = _OBJECTIVE.get(said, said)
+        elif kind == "can_run" and reading.has(self.vocab.objectives["cheapest"]):
+            # "the minimum GPU to fine-tune LLaMA, must it be an A100?", "最低配置": the least that does it, said
+            # beside a named card's verdict (engine.canrun)
+            fields["objective"] = "cheapest"
         if kind in ("explain", "power") and topic:
             fields["topic"] = topic
         if (

@@ -467,6 +467,9 @@ def _spread() -> list[object]:
         assess(q(model="FooNet", task="other", gpus=("gtx-1060-6gb", "rtx-2060"), gpu_counts=(1, 1))),
         # a datacenter card that fits a model only quantized: how many it takes at the top rung (untimed for training)
         assess(q(model="llama-3.1-70b", gpus=("a100-80gb-sxm",)), mode="lora"),
+        # the least hardware for a family: weighed for its common 7-8B size
+        assess(q(model="LLaMA", task="llm_finetune", gpus=("a100-80gb-sxm",), objective="cheapest")),
+        assess(q(model="Qwen2.5", objective="cheapest")),
         # several sizes asked together: a sentence each
         assess(q(model="7B/13B/70B", gpus=("rtx-3090",))),
         # "the minimum GPU to fine-tune it, must it be an A100?": yes, and the least that does it beside the yes
@@ -843,6 +846,19 @@ def test_sdxl_lora_training_is_answered_from_kohyas_published_figures():
     assert verdict("gtx-1060-6gb") == "canrun.published.no"  # 6 GB < 8
     report = assess(q(model="sdxl"), mode="lora")
     assert report.needs[0].gib == 8 and "canrun.published.need" in report.headline.all_keys()
+
+
+def test_the_least_hardware_for_a_family_is_weighed_for_its_common_size_not_its_largest_that_fits():
+    # "微调LLaMA最低需要什么显卡，必须A100吗？": not the largest LLaMA an A100 holds (Llama 4 Scout) but a common 7-8B
+    # size, with the cheapest card that does it beside the A100's yes
+    least = assess(q(model="LLaMA", task="llm_finetune", gpus=("a100-80gb-sxm",), objective="cheapest"))
+    assert least.model_id == "llama-3.1-8b" and least.verdicts[0].fits and least.alternatives
+    said = english(least.headline)
+    assert "this is for Llama 3.1 8B, a common size" in said and "The least that does it: " in said
+    qwen = assess(q(model="Qwen2.5", objective="cheapest"))
+    assert qwen.model_id == "qwen2.5-7b" and "this is for Qwen2.5 7B, a common size" in english(qwen.headline)
+    largest = assess(q(model="LLaMA", task="llm_finetune", gpus=("a100-80gb-sxm",)))  # not asked for the least
+    assert largest.model_id != "llama-3.1-8b"
 
 
 def test_several_sizes_asked_together_are_each_answered_as_that_size_would_be():

@@ -921,6 +921,20 @@ def test_a_pasted_out_of_memory_message_gives_the_cards_memory(text: str, memory
 
 
 @pytest.mark.parametrize(
+    ("text", "objective"),
+    [
+        ("What's the minimum GPU to fine-tune Llama 3 8B? Do I need an A100?", "cheapest"),
+        ("微调FooLM最低需要什么等级的显卡呢，必须A100吗？", "cheapest"),
+        ("跑FooLM的最低配置是什么？我有一张3060", "cheapest"),
+        ("Can my 3090 run Llama 3 8B?", None),
+    ],
+)
+def test_the_least_hardware_asked_of_a_can_run_question_is_the_cheapest_objective(text: str, objective) -> None:
+    query = q(text)
+    assert query.kind == "can_run" and query.objective == objective
+
+
+@pytest.mark.parametrize(
     ("text", "ran_out"),
     [
         # reported: the run did not fit ("显示超出显存", "提示GPU内存不足")
