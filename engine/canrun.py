@@ -55,7 +55,7 @@ from engine.model_specs import ModelSpec, load_model_catalog, normalize_model_na
 from engine.money import local_estimate
 from engine.performance import RelativeSpeed, scaling_efficiency
 from engine.power import plan
-from engine.query import Query
+from engine.query import SIZES_JOIN, Query
 from engine.specs import Gpu
 from engine.support import EGPU_SOURCE, first_build, mac_and_nvidia, runs_cuda_projects
 
@@ -2231,7 +2231,6 @@ _FAMILY_LISTED = 5
 # Several model sizes asked about together ("7B, 13B and 70B on a 3090?") travel in Query.model as bare sizes
 # joined by "/" ("7B/13B/70B": the parser writes them so, short enough for a button's model text).
 _SIZES = re.compile(r"\d+(?:\.\d+)?[bB](?:/\d+(?:\.\d+)?[bB])+")
-SIZES_JOIN = "/"
 
 
 def several_sizes(text: str) -> list[str] | None:

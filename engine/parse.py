@@ -60,7 +60,7 @@ from engine.parse_vocab import (
     quick,
     squash,
 )
-from engine.query import BOUNDS, ParseResult, Query
+from engine.query import BOUNDS, SIZES_JOIN, ParseResult, Query
 from engine.specs import Gpu
 from engine.support import (
     DEVICES_SOURCE,
@@ -95,6 +95,27 @@ _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # How far after a bare size ("5B and 2B …") a family it sizes may be named.
 _SIZE_TO_FAMILY = 24
 # What may stand between such a size and the family: more sizes ("5B and 2B", "7B/13B", "7B、13B").
+# The next bare size in a list of them ("7B, 13B and 70B", "1.5B、7B和14B"), after the one found.
+_NEXT_SIZE = re.compile(
+    r"\s*(?:,|/|、|&|\band\b|\bor\b|和|或|及|与|與)\s*(?:a\s+|an\s+)?([0-9]+(?:\.[0-9]+)?)\s?b(?![a-z0-9])"
+)
+
+
+def _size_run(scan: Scan, m: re.Match[str]) -> tuple[list[str], int] | None:
+    """Several bare sizes listed together, from the one ``m`` found: their sizes ("7B", "13B", …) and where the
+    list ends, while they fit a button's model text joined ("7B/13B/70B"); None for one size alone."""
+    sizes = [m.group("bare").replace(" ", "").upper()]
+    end = m.end()
+    while (nxt := _NEXT_SIZE.match(scan.low, end)) is not None and scan.free(nxt.start(1), nxt.end()):
+        size = f"{nxt.group(1)}B"
+        if len(SIZES_JOIN.join([*sizes, size]).encode()) > _MODEL_TEXT_BYTES:
+            break
+        sizes.append(size)
+        end = nxt.end()
+    unique = list(dict.fromkeys(sizes))
+    return (unique, end) if len(unique) > 1 else None
+
+
 _SIZES_BETWEEN = re.compile(r"(?:\s*(?:and|or|&|,|/|和|或|、)?\s*[0-9]+(?:\.[0-9]+)?\s?b)*\s*(?:的|the\s)?\s*")
 # A GeForce RTX number ("rtx 6090") and a catalog id of one ("rtx-5090-d"): their series (60, 50).
 # (xx50 to xx90: the workstation RTX 6000 / 4000 are no GeForce series)
@@ -864,6 +885,11 @@ class Parser:
                 # "the 5B and 2B CogVideoX-Fun models": the sizes come before the family they size
                 fam_text, fam_llm = named
                 name, is_llm = f"{fam_text} {m.group('bare')}", fam_llm
+            elif fam is None and first is None and (run := _size_run(scan, m)) is not None:
+                # "7B, 13B and 70B on a 3090?": every size, each answered (engine.canrun.several_sizes)
+                sizes, end = run
+                scan.take(m.start(), end)
+                return SIZES_JOIN.join(sizes), True, True
             known = self._model_id(name)
             if known:
                 scan.take(m.start(), m.end())

@@ -87,6 +87,8 @@ BOUNDS: dict[str, Bound] = {
     "cloud_usd_per_hour": Bound(Decimal("0.01"), 10_000),
     "electricity_usd_per_kwh": Bound(0, 100),
 }
+# Several bare model sizes asked together travel in Query.model joined by this ("7B/13B/70B"; engine.canrun)
+SIZES_JOIN = "/"
 MODEL_TEXT_BYTES = 13  # of a model name the catalog does not know: what a button can carry (engine.codec)
 # The guide's explanations a question may name (data/explain.yaml has one entry per topic; engine.explain
 # re-exports this). Kept here, beside the other choices, so that naming a topic needs no explanations.

@@ -733,6 +733,24 @@ def test_frames_per_second_or_real_time_is_a_model_run_not_trained(text: str, mo
 
 
 @pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("Can a 3090 run 7B, 13B and 70B models?", "7B/13B/70B"),
+        ("How many A100s are needed to fine-tune 7B and 32B LLMs?", "7B/32B"),
+        ("请问1.5B、7B和14B的模型分别需要多少显存？", "1.5B/7B/14B"),
+        ("7b or 13b on a 4060 Ti 16GB?", "7B/13B"),
+        # more than a button's model text holds: the sizes that fit it
+        ("Will 1.5B, 7B, 14B, 32B and 72B models run on my 4090?", "1.5B/7B/14B"),
+        # one size, or sizes that size a family named after them, stay as they were
+        ("Can a 3090 run a 13B model?", "generic-13b"),
+        ("the 5B and 2B CogVideoX-Fun models on a 4090?", "cogvideox-5b"),
+    ],
+)
+def test_several_bare_sizes_asked_together_are_kept_together(text: str, model: str) -> None:
+    assert q(text).model == model
+
+
+@pytest.mark.parametrize(
     ("text", "objective"),
     [
         ("best budget gpu for learning deep learning", "cheapest"),
