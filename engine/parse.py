@@ -95,6 +95,11 @@ _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # How far after a bare size ("5B and 2B …") a family it sizes may be named.
 _SIZE_TO_FAMILY = 24
 # What may stand between such a size and the family: more sizes ("5B and 2B", "7B/13B", "7B、13B").
+# What a run costs, asked ("how much would it cost to fine-tune …", "what does a LoRA … cost", "要花多少钱").
+_RUN_COST = re.compile(
+    r"\bhow\s+much\s+(?:does|did|would|will|should)\s+(?:it|this|that|a\s+run|the\s+run)\s+cost\b"
+    r"|\bwhat\s+(?:does|did|would|will)\b[^?!。？\n]{0,60}\bcost\b|(?:要|得|需要)?花(?:费)?多少钱"
+)
 # The next bare size in a list of them ("7B, 13B and 70B", "1.5B、7B和14B"), after the one found.
 _NEXT_SIZE = re.compile(
     r"\s*(?:,|/|、|&|\band\b|\bor\b|和|或|及|与|與)\s*(?:a\s+|an\s+)?([0-9]+(?:\.[0-9]+)?)\s?b(?![a-z0-9])"
@@ -1679,6 +1684,9 @@ class Parser:
         ):
             return "recommend", (), task  # "our lab, under €3000, to train LLMs": what the money buys
         if reading.fields["cloud_usd_per_hour"]:  # "H100 at $2.50/h or buy a 4090?": a price per hour rents
+            return "cloud_vs_buy", (), task
+        if "cue:cloud" in s and _RUN_COST.search(reading.low):
+            # "what does a LoRA of Llama 3 8B cost on a rented A100?", "在云上微调要花多少钱": what renting it costs
             return "cloud_vs_buy", (), task
         if _free_colab(reading) and (
             reading.fields["model"]

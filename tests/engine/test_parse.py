@@ -733,6 +733,20 @@ def test_frames_per_second_or_real_time_is_a_model_run_not_trained(text: str, mo
 
 
 @pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("How much does it cost to fine-tune Llama 3 8B with LoRA on a rented A100?", "cloud_vs_buy"),
+        ("What would a QLoRA run of Qwen2.5 14B cost on a cloud GPU?", "cloud_vs_buy"),
+        ("在云上QLoRA微调Qwen2.5 14B大概要花多少钱？", "cloud_vs_buy"),
+        # no rental in it: whether it runs, and on what
+        ("How much VRAM does a LoRA of Llama 3 8B need?", "can_run"),
+    ],
+)
+def test_what_a_run_costs_on_rented_gpus_is_a_rent_question(text: str, kind: str) -> None:
+    assert q(text).kind == kind
+
+
+@pytest.mark.parametrize(
     ("text", "model"),
     [
         ("Can a 3090 run 7B, 13B and 70B models?", "7B/13B/70B"),
