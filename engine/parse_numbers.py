@@ -720,6 +720,9 @@ _NUMBER_WORD = re.compile(r"(?<![a-z])[0-9]")  # a number on its own, not the di
 _NUMBER_AT_WORD = re.compile(r"[0-9](?<![0-9a-z.].)")
 
 
+_CARD_HAS = re.compile(r"(?:card|gpu)\s+(?:has|with)\s*$|(?:显卡|顯卡)(?:有|是)\s*$")
+
+
 def find_memory(scan: Scan, vocab: Vocab, unified: bool = False) -> list[float]:
     """GPU-memory figures ("24GB", "16gb+ vram", "显存 8G"), leaving out RAM and disks; on a Mac
     (``unified``) the RAM is what the GPU uses, so RAM figures count too."""
@@ -733,7 +736,12 @@ def find_memory(scan: Scan, vocab: Vocab, unified: bool = False) -> list[float]:
         if not unified:
             right = _NUMBER_WORD.split(scan.low[m.end() : m.end() + 16])[0]
             left = _NUMBER_WORD.split(scan.left(m.start(), 10))[-1]
-            if not vocab.vram_words.search(right) and (vocab.not_vram.search(right) or vocab.not_vram.search(left)):
+            on_card = _CARD_HAS.search(left)  # "my card has 12GB of RAM": a card's memory, whatever it is called
+            if (
+                not vocab.vram_words.search(right)
+                and not on_card
+                and (vocab.not_vram.search(right) or vocab.not_vram.search(left))
+            ):
                 continue
         if m.group("n"):
             out.append(float(m.group("n")))

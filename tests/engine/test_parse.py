@@ -733,6 +733,19 @@ def test_frames_per_second_or_real_time_is_a_model_run_not_trained(text: str, mo
 
 
 @pytest.mark.parametrize(
+    ("text", "memory"),
+    [
+        ("My card has 12GB of RAM. Would this allow me to run the larger FooLM models?", 12.0),
+        ("my gpu has 8 GB ram, enough for SDXL?", 8.0),
+        ("我的显卡有 16G 内存，能跑 FooLM 吗", 16.0),
+        ("I have 32GB of RAM, can I run FooLM?", None),  # the system's RAM
+    ],
+)
+def test_memory_a_card_is_said_to_have_is_its_memory_whatever_it_is_called(text: str, memory) -> None:
+    assert q(text).min_memory_gb == memory
+
+
+@pytest.mark.parametrize(
     ("text", "kind"),
     [
         ("How much does it cost to fine-tune Llama 3 8B with LoRA on a rented A100?", "cloud_vs_buy"),
