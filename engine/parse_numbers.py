@@ -104,6 +104,8 @@ class MoneyPatterns:
     suffix: re.Pattern[str]
     rate: PhraseSet
     cue_before: PhraseSet
+    weak_cue_before: PhraseSet  # a budget only in a question about buying or money (purchase_words)
+    purchase_words: PhraseSet
     cue_after: re.Pattern[str]
     next_word: re.Pattern[str]
     range_join: re.Pattern[str]
@@ -143,6 +145,8 @@ def money_patterns(vocab: Vocab) -> MoneyPatterns:
         suffix=re.compile(rf"\s*(?P<cur>{_alternation(list(money['suffix']))})"),
         rate=PhraseSet([money["rate"]]),
         cue_before=PhraseSet(money["cue_before"]),
+        weak_cue_before=PhraseSet(money["weak_cue_before"]),
+        purchase_words=PhraseSet(money["purchase_words"]),
         cue_after=re.compile(r"\s*(?:" + PhraseSet(money["cue_after"]).pattern + ")"),
         next_word=re.compile(r"\s*([a-z]+|[^\sa-z0-9])"),
         range_join=re.compile(rf"^\s*(?:-|–|—|~|〜|to|and|through|至|到)\s*(?:{prefix})?\s*$"),
@@ -195,7 +199,9 @@ def _bare_ok(scan: Scan, m: re.Match[str], value: Decimal, pats: MoneyPatterns, 
     if per_card or pats.cue_after.match(scan.low, m.end()):
         return True
     left = _clause_before(scan, m.start())
-    return bool(pats.cue_before.search(left) or pats.per_card_before.search(left))
+    if pats.cue_before.search(left) or pats.per_card_before.search(left):
+        return True
+    return bool(pats.weak_cue_before.search(left) and pats.purchase_words.search(scan.low))
 
 
 _GEFORCE_SHAPED = re.compile(r"[1-9]0[5-9]0")  # 1050 … 9090: a GeForce model number's shape

@@ -733,6 +733,25 @@ def test_frames_per_second_or_real_time_is_a_model_run_not_trained(text: str, mo
 
 
 @pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        # a weak word before a bare number ("about", "~", "for", "大概") makes a budget in a question about buying
+        ("I have about 1500 to spend, which GPU?", 1500),
+        ("~800 for a new GPU for Stable Diffusion?", 800),
+        ("tesla P40 24gb for 200 used, good idea for llama inference?", 200),
+        # and not where it counts something else
+        ("2 chains of ~120 + ~140aa: the minimal GPU to run FooFold locally?", None),
+        ("the fps is only around 60 on my Jetson, any trick to get 95?", None),
+        ("We need to train on ~20000 3D images: 2x RTX 4090 or one RTX 6000?", None),
+        ("我大概有10万条新数据，想做FooLM的微调，不了解买多大的配置合适", None),
+    ],
+)
+def test_a_bare_number_after_a_weak_word_is_a_budget_only_in_a_question_about_buying(text: str, amount) -> None:
+    budget = q(text).budget
+    assert (budget.amount if budget else None) == amount
+
+
+@pytest.mark.parametrize(
     ("text", "memory"),
     [
         ("My card has 12GB of RAM. Would this allow me to run the larger FooLM models?", 12.0),
