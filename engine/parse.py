@@ -95,6 +95,9 @@ _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # How far after a bare size ("5B and 2B …") a family it sizes may be named.
 _SIZE_TO_FAMILY = 24
 # What may stand between such a size and the family: more sizes ("5B and 2B", "7B/13B", "7B、13B").
+# Below this a card asked about Stable Diffusion is asked whether SD itself runs (AUTOMATIC1111: 4 GB with
+# --medvram), not what images it makes in general.
+_SD_SMALL_CARD_GB = 8
 # What a run costs, asked ("how much would it cost to fine-tune …", "what does a LoRA … cost", "要花多少钱").
 _RUN_COST = re.compile(
     r"\bhow\s+much\s+(?:does|did|would|will|should)\s+(?:it|this|that|a\s+run|the\s+run)\s+cost\b"
@@ -1436,9 +1439,11 @@ class Parser:
             and fields.get("gpus")
             and fields["mode"] in (None, "inference")
             and not _SD_VERSION.search(reading.low)
+            and any(self.index.catalog.gpus[g].memory_gb >= _SD_SMALL_CARD_GB for g in fields["gpus"])
         ):
             # "Is the 5060 Ti 16GB good for Stable Diffusion?": the name without a version is image generation in
-            # general, answered with what the card generates (SD 1.5 to FLUX), not SD 1.5's 4 GB alone
+            # general, answered with what the card generates (SD 1.5 to FLUX), not SD 1.5's 4 GB alone; on a small
+            # card ("SD on my GTX 1650?") whether SD itself runs is the question, which the web UI's README answers
             fields["model"] = None
         if project:
             # "How much VRAM does SadTalker need?": the project asked about, which the answer names

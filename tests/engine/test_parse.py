@@ -733,6 +733,21 @@ def test_frames_per_second_or_real_time_is_a_model_run_not_trained(text: str, mo
 
 
 @pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        # on a small card, whether Stable Diffusion itself runs: the web UI's README answers (4 GB with --medvram)
+        ("Can I run stable-diffusion-webui on a GTX 1650?", "sd-1.5"),
+        ("我的GTX 1050 Ti 4G能跑stable diffusion吗", "sd-1.5"),
+        ("Does AUTOMATIC1111 work on a GTX 1060 6GB?", "sd-1.5"),
+        # on a larger card, image generation in general: what the card makes, SD 1.5 to FLUX
+        ("Is the 5060 Ti 16GB good for Stable Diffusion?", None),
+    ],
+)
+def test_stable_diffusion_on_a_small_card_is_asked_of_sd_itself(text: str, model) -> None:
+    assert q(text).model == model
+
+
+@pytest.mark.parametrize(
     ("text", "amount"),
     [
         # a weak word before a bare number ("about", "~", "for", "大概") makes a budget in a question about buying
