@@ -14,7 +14,7 @@ from functools import lru_cache
 from bot.document import Block, Document, Table
 from bot.locales import Lang
 from bot.words import citation, render, say
-from engine.answer import Answer, Option
+from engine.answer import Answer, Option, Rental
 from engine.canrun import CanRunReport
 from engine.canrun import rung_label as _rung
 from engine.catalog import load_catalog
@@ -217,11 +217,18 @@ def _money(option: Option, lang: Lang) -> str:
 
 
 def rentals_table(answer: Answer, lang: Lang) -> Table:
-    """Cloud offers, cheapest per hour of the reference card's work first."""
+    """Cloud offers, cheapest per hour of the reference card's work first — or, for a named LLM's fine-tune,
+    cheapest per run, with the run's price as a column."""
     reference = load_catalog().get("rtx-3090").short_name
+    run = next((r.run for r in answer.rentals if r.run is not None), None)
 
     def usd(value: object) -> str:
         return f"${value:.2f}" if value is not None else "—"
+
+    def per_run(r: Rental) -> tuple[str, ...]:
+        if run is None:
+            return ()
+        return (f"${r.run.usd_low:,.2f}-{r.run.usd_high:,.2f}" if r.run else "—",)
 
     rows = tuple(
         (
@@ -232,6 +239,7 @@ def rentals_table(answer: Answer, lang: Lang) -> Table:
             usd(r.spot_usd_per_hour),
             f"{r.speed_vs_reference:.2f}×",
             usd(r.usd_per_reference_hour),
+            *per_run(r),
             f"{r.date:%Y-%m}",
         )
         for r in answer.rentals
@@ -244,9 +252,12 @@ def rentals_table(answer: Answer, lang: Lang) -> Table:
         say(lang, "col.spot"),
         say(lang, "col.speed_vs", reference=reference),
         say(lang, "col.per_work", reference=reference),
+        *((say(lang, "col.per_run", tokens=run.time.tokens / 1e6),) if run else ()),
         say(lang, "col.date"),
     )
-    return Table(headers=headers, rows=rows, optional=(1, 4, 5, 7))
+    # a narrow layout keeps the offer, its hourly price and what a run costs; the per-work column gives way to it
+    optional = (1, 4, 5, 6, 8) if run else (1, 4, 5, 7)
+    return Table(headers=headers, rows=rows, optional=optional)
 
 
 def _setup_names(gpu_ids: tuple[str, ...], counts: tuple[int, ...]) -> list[str]:

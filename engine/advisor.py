@@ -1361,8 +1361,10 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         if not (asks_what_to_rent and offers):
             return headline
         top = offers[0]
-        if top.run:  # a named model's fine-tune: what one run costs leads, on the offer where it costs least
-            return msg("sentences", items=(msg("advice.cloud.rent_pick.run", run=_run_words(top)), headline))
+        if top.run:
+            # a named model's fine-tune: what one run costs, on the offer where it costs least, is the answer; a
+            # desktop's break-even the user did not ask about stays below, out of the headline
+            return msg("advice.cloud.rent_pick.run", run=_run_words(top))
         pick = msg(
             "advice.cloud.rent_pick",
             gpu=top.name,
