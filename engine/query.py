@@ -254,8 +254,11 @@ class Query(BaseModel):
             return known
         kept = _cut_name(value)
         # A cut name may name a model the whole did not ("70B" and noise): read as that model, as a button's
-        # round trip through this validator would read it
-        return kept if kept == value else catalog.resolve(kept) or kept
+        # round trip through this validator would read it; else the cut is shown where it leaves room
+        # ("Real-Time-Voice-Cloning" → "Real-Time…", not a name the user never typed)
+        if kept == value:
+            return kept
+        return catalog.resolve(kept) or _shown_cut(kept)
 
     @field_validator("gpus")
     @classmethod
@@ -322,7 +325,8 @@ _CUT = "…"  # marks an unknown model's name cut to what a button holds
 def _cut_name(value: str) -> str:
     """An unknown model's name in the first ``MODEL_TEXT_BYTES`` bytes a button holds: whole when it fits;
     else ended where a part of it ends ("index-tts-vllm" → "index-tts", no separator left trailing, which a
-    round trip would strip), or with the cut shown ("visual-chatgpt" → "visual-cha…")."""
+    round trip would strip; the Query shows that cut too where there is room: "index-tts…"), or with the cut
+    shown ("visual-chatgpt" → "visual-cha…")."""
     kept = value.encode()[:MODEL_TEXT_BYTES].decode(errors="ignore").strip() or value
     if len(kept) == len(value):
         return kept
@@ -331,6 +335,13 @@ def _cut_name(value: str) -> str:
         return _TRAILING_SEPARATORS.sub("", kept[:cut]) or kept[:cut]
     room = value.encode()[: MODEL_TEXT_BYTES - len(_CUT.encode())].decode(errors="ignore")
     return (_TRAILING_SEPARATORS.sub("", room) or room) + _CUT
+
+
+def _shown_cut(kept: str) -> str:
+    """A name cut where a part ends, with the cut shown when the button has room for the mark."""
+    if kept.endswith(_CUT) or len(kept.encode()) + len(_CUT.encode()) > MODEL_TEXT_BYTES:
+        return kept
+    return kept + _CUT
 
 
 def _resolved(text: str) -> str:

@@ -206,6 +206,14 @@ def test_an_unknown_model_cut_with_no_part_to_end_at_shows_the_cut():
     assert asked.model == "visual-cha…" and decode(encode(asked)) == asked
 
 
+def test_a_name_cut_where_a_part_ends_shows_the_cut_and_survives_a_button():
+    # "Real-Time-Voice-Cloning" kept as "Real-Time" read as a name the user never typed: the cut is shown
+    for name, kept in (("Real-Time-Voice-Cloning", "Real-Time…"), ("index-tts-vllm", "index-tts…")):
+        asked = Query(kind="can_run", model=name)
+        assert asked.model == kept and len(kept.encode()) <= MODEL_TEXT_BYTES and decode(encode(asked)) == asked
+    assert Query(kind="can_run", model="llama-3-8b-instruct-gguf-q4").model == "llama-3-8b"  # a part that is a model
+
+
 def test_an_unknown_model_whose_cut_name_names_a_model_survives_a_button():
     # Found by the property above: "70B" and noise too long for a button resolves to nothing whole, but its
     # cut does (a generic 70B); the Query keeps what the cut resolves to, so the round trip reads the same

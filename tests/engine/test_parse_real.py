@@ -790,7 +790,7 @@ def test_whether_a_guide_topic_is_worth_it_is_that_topic_not_the_card():
         ("Is a 4060 Ti 16GB enough on Windows with CUDA?", None),  # software everyone runs models with
         ("CPU是i7-12700，3060能跑吗？", None),  # a CPU is no project
         ("3060 12G能跑吗？内存32G，Ubuntu系统", None),
-        ("foobar-tts-vllm对显卡的最低要求是多少？", "foobar-tts"),  # a long name is cut where a part of it ends
+        ("foobar-tts-vllm对显卡的最低要求是多少？", "foobar-tts…"),  # a long name cut where a part ends, the cut shown
     ],
 )
 def test_a_project_the_catalog_does_not_know_is_named(text: str, model: str | None) -> None:
