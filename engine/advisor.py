@@ -23,7 +23,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine import flowchart
 from engine.answer import Answer, CompareRow, Comparison, FollowUp, Option, Rental, Rule, RunCost
-from engine.canrun import FINETUNE_TOKENS, CanRunReport, assess, named_setups, rung_label, training_time
+from engine.canrun import (
+    FINETUNE_TOKENS,
+    TIGHT_SHARE,
+    CanRunReport,
+    assess,
+    named_setups,
+    rung_label,
+    training_time,
+)
 from engine.catalog import load_catalog
 from engine.cloud import HOURS_PER_YEAR, BreakEven, break_even
 from engine.cloud import SOURCE as CLOUD_SOURCE
@@ -1926,10 +1934,21 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
         caveats=caveats,
         rules=rules,
         notes=tuple(report.notes),
-        suggestions=tuple(report.assumptions[:2]),
+        suggestions=_reminders(query, report),
         follow_up=follow_up,
         price_date=report.price_date,
     )
+
+
+def _reminders(query: Query, report: CanRunReport) -> tuple[Msg, ...]:
+    """The two reminders a can-run answer may end with, only where they bear on it (shared/ANSWERS.md §8: short
+    where it can be): memory per GPU, never pooled, where a setup has several cards; card sizes in GiB where a fit
+    is close to the card's size (within TIGHT_SHARE) or the user ran out of memory."""
+    rows = [*report.verdicts, *((report.memory_verdict,) if report.memory_verdict else ())]
+    several = (query.num_gpus or 1) > 1 or any(r.count > 1 for r in (*rows, *report.alternatives))
+    close = bool(query.ran_out) or any(r.need_gib >= TIGHT_SHARE * r.memory_gb for r in rows)
+    shown = {"canrun.assume.per_gpu": several, "canrun.assume.gib": close}
+    return tuple(m for m in report.assumptions[:2] if shown.get(m.key))
 
 
 def _speed_work(query: Query, report: CanRunReport) -> Workload | None:

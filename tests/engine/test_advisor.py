@@ -934,6 +934,18 @@ def test_a_compare_pick_with_less_memory_per_gpu_says_which_setup_holds_more():
     assert same.comparison.verdict.key != "advice.compare.verdict.less_memory"
 
 
+def test_a_can_run_answer_ends_with_only_the_reminders_that_bear_on_it():
+    # A 3090 runs Llama 3 8B with room to spare: no "never pooled" (one card) and no "GiB" (not close to 24 GB);
+    # two 3090s for a 70B at 22 of 24 GB a card: both
+    keys = lambda answer: [m.key for m in answer.suggestions]  # noqa: E731
+    roomy = advise(Query(kind="can_run", model="llama-3-8b", gpus=("rtx-3090",)))
+    assert keys(roomy) == []
+    split = advise(Query(kind="can_run", model="llama-3-70b", gpus=("rtx-3090",), gpu_counts=(2,), num_gpus=2))
+    assert keys(split) == ["canrun.assume.per_gpu", "canrun.assume.gib"]
+    ran_out = advise(Query(kind="can_run", model="llama-3-8b", gpus=("rtx-3090",), ran_out=True))
+    assert keys(ran_out) == ["canrun.assume.gib"]
+
+
 def test_setups_level_on_the_yardstick_are_said_to_be_level_not_one_the_fastest():
     # "M1 Max 64 GB, would an M2 Max be a lot faster for Llama 2 70B?": both decode at 400 GB/s, so the guide's
     # model gives them the same speed; calling one "the fastest" would answer a question the numbers do not.
