@@ -100,6 +100,22 @@ def test_a_raw_entry_with_common_starts_is_gated_by_what_it_must_hold() -> None:
         "用3090跑llama",
         "chatglm2-6b",
         "qwen2.5 7b",
+        # spellings the two-word gates read (test_parse_speed_pairs.py)
+        "how much vram",
+        "how-much vram",
+        "howmuch vram",
+        "how  much",
+        "how, much vram",
+        "show much vram",
+        "how muchs",
+        "how to run it",
+        "is it normal?",
+        "isit normal",
+        "it reboots",
+        "my pc shuts  down",
+        "显存不够",
+        "显存 不够",
+        "显存不足",
     ],
 )
 def test_every_list_finds_what_a_plain_search_finds_on_spellings_the_gates_read(text: str) -> None:
