@@ -265,17 +265,19 @@ def _tier(gpu: Gpu) -> str:
     return "datacenter" if gpu.gpu_class == "datacenter" else "desktop"
 
 
+def _measured_for(gpu: Gpu, measured: tuple[str, ...]) -> bool:
+    """Whether an architecture's fitted factor speaks for ``gpu``: its architecture was measured on a card of its
+    tier (data-centre or desktop/workstation), or on two cards or more."""
+    catalog = load_catalog()
+    return _tier(gpu) in {_tier(catalog.get(g)) for g in measured} or len(measured) >= 2
+
+
 def architecture_efficiency(gpu: Gpu, fit: TrainingFit) -> float | None:
     """The fitted efficiency that applies to this card, or None where no measurement speaks for it."""
     arch = SAME_PATH.get(gpu.architecture, gpu.architecture)
     if arch not in fit.efficiency or arch not in fit.measured_gpus:
         return None
-    catalog = load_catalog()
-    measured = fit.measured_gpus[arch]
-    tiers = {_tier(catalog.get(g)) for g in measured}
-    if _tier(gpu) in tiers or len(measured) >= 2:
-        return fit.efficiency[arch]
-    return None
+    return fit.efficiency[arch] if _measured_for(gpu, fit.measured_gpus[arch]) else None
 
 
 def calibrated_ratio(gpu_id: str, fit: TrainingFit | None = None, reference: str = REFERENCE) -> float:
@@ -408,11 +410,7 @@ def inference_efficiency(gpu: Gpu, fit: InferenceFit) -> float | None:
         return fit.card_efficiency[gpu.id]
     if gpu.architecture not in fit.efficiency or gpu.architecture not in fit.measured_gpus:
         return None
-    catalog = load_catalog()
-    measured = fit.measured_gpus[gpu.architecture]
-    if _tier(gpu) in {_tier(catalog.get(g)) for g in measured} or len(measured) >= 2:
-        return fit.efficiency[gpu.architecture]
-    return None
+    return fit.efficiency[gpu.architecture] if _measured_for(gpu, fit.measured_gpus[gpu.architecture]) else None
 
 
 def calibrated_inference_ratio(gpu_id: str, reference: str = REFERENCE, fit: InferenceFit | None = None) -> float:

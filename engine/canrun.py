@@ -2230,7 +2230,8 @@ _FAMILY_LISTED = 5
 
 # Several model sizes asked about together ("7B, 13B and 70B on a 3090?") travel in Query.model as bare sizes
 # joined by "/" ("7B/13B/70B": the parser writes them so, short enough for a button's model text).
-_SIZES = re.compile(r"\d+(?:\.\d+)?[bB](?:/\d+(?:\.\d+)?[bB])+")
+_SIZE = r"\d+(?:\.\d+)?[bB]"
+_SIZES = re.compile(rf"{_SIZE}(?:{re.escape(SIZES_JOIN)}{_SIZE})+")
 
 
 def several_sizes(text: str) -> list[str] | None:
@@ -2262,13 +2263,7 @@ def _family_report(
         # least hardware does for a size people use (7-8B), with the cheapest card that does it
         chosen = ask(query.model_copy(update={"model": typical.name}))
         key = "canrun.family.which_typical" if generations else "canrun.family.typical"
-        names = [s.name for s in specs]
-        sizes_said: Msg | tuple[Msg, ...] = (
-            tuple(msg("canrun.name", name=n) for n in names)
-            if len(names) <= _FAMILY_LISTED
-            else msg("canrun.family.range", count=len(names), first=names[0], last=names[-1])
-        )
-        said = msg(key, family=text, sizes=sizes_said, model=typical.name)
+        said = msg(key, family=text, sizes=_family_sizes(specs), model=typical.name)
         return chosen.model_copy(update={"model_text": text, "headline": _sentences(said, chosen.headline)})
     chosen = ask(query.model_copy(update={"model": specs[0].name}))
     largest = False
@@ -2281,15 +2276,17 @@ def _family_report(
                 break
             chosen = bigger
         largest = _answers_yes(chosen)
-    names = [s.name for s in specs]
-    sizes: Msg | tuple[Msg, ...] = (
-        tuple(msg("canrun.name", name=n) for n in names)
-        if len(names) <= _FAMILY_LISTED
-        else msg("canrun.family.range", count=len(names), first=names[0], last=names[-1])
-    )
     key = ("canrun.family.which_" if generations else "canrun.family.") + ("largest" if largest else "smallest")
-    said = msg(key, family=text, sizes=sizes, model=chosen.model_name or names[0])
+    said = msg(key, family=text, sizes=_family_sizes(specs), model=chosen.model_name or specs[0].name)
     return chosen.model_copy(update={"model_text": text, "headline": _sentences(said, chosen.headline)})
+
+
+def _family_sizes(specs: list[ModelSpec]) -> Msg | tuple[Msg, ...]:
+    """A family's members as its headline names them: each, or the range when there are many."""
+    names = [s.name for s in specs]
+    if len(names) <= _FAMILY_LISTED:
+        return tuple(msg("canrun.name", name=n) for n in names)
+    return msg("canrun.family.range", count=len(names), first=names[0], last=names[-1])
 
 
 # The sizes of an LLM line people run and fine-tune most on one card: what "the least hardware for LLaMA" is

@@ -95,6 +95,7 @@ _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # How far after a bare size ("5B and 2B …") a family it sizes may be named.
 _SIZE_TO_FAMILY = 24
 # What may stand between such a size and the family: more sizes ("5B and 2B", "7B/13B", "7B、13B").
+_SIZES_BETWEEN = re.compile(r"(?:\s*(?:and|or|&|,|/|和|或|、)?\s*[0-9]+(?:\.[0-9]+)?\s?b)*\s*(?:的|the\s)?\s*")
 # Below this a card asked about Stable Diffusion is asked whether SD itself runs (AUTOMATIC1111: 4 GB with
 # --medvram), not what images it makes in general.
 _SD_SMALL_CARD_GB = 8
@@ -124,7 +125,6 @@ def _size_run(scan: Scan, m: re.Match[str]) -> tuple[list[str], int] | None:
     return (unique, end) if len(unique) > 1 else None
 
 
-_SIZES_BETWEEN = re.compile(r"(?:\s*(?:and|or|&|,|/|和|或|、)?\s*[0-9]+(?:\.[0-9]+)?\s?b)*\s*(?:的|the\s)?\s*")
 # A GeForce RTX number ("rtx 6090") and a catalog id of one ("rtx-5090-d"): their series (60, 50).
 # (xx50 to xx90: the workstation RTX 6000 / 4000 are no GeForce series)
 _GEFORCE_NUMBER = re.compile(r"rtx\s*([1-9][0-9])(?:[5-9]0(?:\s*ti)?)?")  # a card ("rtx 6090") or its series ("rtx 60")
