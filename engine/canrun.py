@@ -1914,9 +1914,17 @@ def _ran_out(query: Query, setup: str | Msg) -> tuple[Msg, ...]:
 
 def _ran_out_though_it_fits(query: Query, verdicts: list[GpuVerdict], memory: MemoryVerdict | None) -> tuple[Msg, ...]:
     """ "Qwen2.5 1.5B, how much memory? I OOM on 4× 48 GB": it fits as counted (the settings the verdict
-    states), so what ran asked for more — said after the verdict, with what usually does it."""
-    fits = any(v.fits for v in verdicts) or (memory is not None and memory.fits)
-    return (msg("canrun.ran_out_fits"),) if query.ran_out and fits else ()
+    states), so what ran asked for more — said after the verdict, with what usually does it.
+    "Yi-34B OOMs on my 48 GB card": it fits only below the ladder's first rung (INT8, not BF16), and the
+    first rung is how most tools load a model — that is why it ran out, said instead."""
+    if not query.ran_out:
+        return ()
+    judged = [v for v in (*verdicts, memory) if v is not None and v.fits]
+    if not judged:
+        return ()
+    if all(len(v.tried) > 1 and not v.tried[0].fits for v in judged):
+        return (msg("canrun.ran_out.as_loaded", rung=_label(judged[0].tried[0].mode, judged[0].tried[0].precision)),)
+    return (msg("canrun.ran_out_fits"),)
 
 
 def _stated_need(query: Query, setups: list[tuple[Gpu, int]]) -> float | None:

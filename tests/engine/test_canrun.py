@@ -453,6 +453,7 @@ def _spread() -> list[object]:
         assess(q(model="ktransformers", min_memory_gb=14, gpus=("rtx-4060-ti-16gb",))),  # a stated need, met
         assess(q(min_memory_gb=24, gpus=("rtx-3060-12gb",))),  # … and one the card falls short of
         assess(q(model="qwen2.5 1.5b", gpus=("rtx-a6000",), gpu_counts=(4,), ran_out=True)),  # OOM, yet it fits
+        assess(q(model="yi 34b", gpus=("rtx-a6000",), ran_out=True)),  # OOM at BF16, fits at INT8
         # no: then what the user's own setup does — a lighter fine-tune of the same model, or a smaller model
         assess(q(model="llama 3.1 8b", gpus=("rtx-4090",)), mode="full_finetune"),
         assess(q(model="llama 3.3 70b", gpus=("rtx-3060-12gb",)), mode="full_finetune"),
@@ -1476,6 +1477,27 @@ def test_running_out_of_memory_where_the_model_fits_says_what_asked_for_more():
     assert said.verdicts[0].fits and "canrun.ran_out_fits" in said.headline.all_keys()
     plain = assess(q(model="qwen2.5 1.5b", gpus=("rtx-a6000",), gpu_counts=(4,)))
     assert "canrun.ran_out_fits" not in plain.headline.all_keys()
+
+
+def test_running_out_of_memory_where_only_a_lower_precision_fits_says_the_default_precision_is_why():
+    # "Yi-34B-Chat OOMs on my A6000 48GB": 34.4B × 2 B = 64.1 GiB of BF16 weights (66.0 GB with the KV cache and
+    # runtime) cannot fit 48 GB, INT8 does (34.0 GB) — the answer keeps that yes and says BF16, how tools load a
+    # model unless told otherwise, is why it ran out; not "it fits as counted, what you ran asked for more"
+    said = assess(q(model="yi 34b", gpus=("rtx-a6000",), ran_out=True))
+    (verdict,) = said.verdicts
+    assert verdict.fits and verdict.precision == "int8" and round(verdict.need_gib, 1) == 34.0
+    assert not verdict.tried[0].fits and round(verdict.tried[0].estimate.per_gpu_gib, 1) == 66.0
+    keys = said.headline.all_keys()
+    assert "canrun.ran_out.as_loaded" in keys and "canrun.ran_out_fits" not in keys
+    (why,) = [m for m in _flat(said.headline) if m.key == "canrun.ran_out.as_loaded"]
+    assert (
+        render(why, "en") == "That is why you ran out of memory: most tools load a model at BF16 unless told otherwise."
+    )
+    # A bare memory size reads the same ("使用49G的显卡运行时提示显存溢出OOM")
+    bare = assess(q(model="yi 34b", min_memory_gb=49, ran_out=True))
+    assert bare.memory_verdict is not None and bare.memory_verdict.fits
+    assert "canrun.ran_out.as_loaded" in bare.headline.all_keys()
+    assert "canrun.ran_out.as_loaded" not in assess(q(model="yi 34b", gpus=("rtx-a6000",))).headline.all_keys()
 
 
 def test_a_macs_whole_memory_is_no_stated_need():
