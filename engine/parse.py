@@ -1111,6 +1111,7 @@ class Parser:
         model, model_llm, model_sized = self.find_model(text, scan, words)
         laptop = vocab.laptop.find(words) is not None and vocab.laptop_in_general.find(words) is None
         mentions, unknown, loose = self.find_gpus(scan, laptop)
+        mentions = [m for m in mentions if not _ruled_out(low, m.start, vocab)]
         counts = [m.count for m in mentions if m.count] + loose + generic_counts(scan, vocab)
         if len(mentions) > 1:
             mentions = _same_card(mentions, low)
@@ -2052,6 +2053,20 @@ def _upgrades_own(reading: Reading, vocab: Vocab) -> bool:
     start = reading.mentions[0].start
     before = reading.low[max(0, start - _OWNER_WINDOW) : start]
     return vocab.owner_words.search(before) is not None
+
+
+# What may stand between words that rule a card out and its name: an article, "buying an NVIDIA", "一张".
+_RULED_OUT_GAP = re.compile(
+    r"\s*(?:(?:an?|the|one|any|single|new|used|buying|getting|renting|nvidia|rtx|geforce|买|買|租|一张|一張|一块|一塊)\s*)*"
+)
+
+
+def _ruled_out(low: str, start: int, vocab: Vocab) -> bool:
+    """Whether the words just before a card at ``start`` rule it out ("I can't afford an A100, what GPU for
+    AlphaFold?", "without a 4090", "我买不起A100"): the question is then about what else does the job."""
+    before = low[max(0, start - _OWNER_WINDOW) : start]
+    found = vocab.not_had_words.search(before)
+    return found is not None and _RULED_OUT_GAP.fullmatch(before, found.end()) is not None
 
 
 def _pools(reading: Reading, vocab: Vocab) -> bool:

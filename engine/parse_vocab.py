@@ -825,6 +825,7 @@ class Vocab:
     value_words: PhraseSet  # "best value", "性价比": a ranking per dollar
     together_words: PhraseSet  # "work together", "一起用": cards used at once
     owner_words: PhraseSet  # "my 3060", "I have a 3060", "我的2060": the card named next is the user's own
+    not_had_words: PhraseSet  # "I can't afford an A100", "买不起A100": the card named next is ruled out
     trouble_words: PhraseSet  # "is this normal?", "why so slow?", "报错": troubleshooting, not a fit question
     conditional_words: PhraseSet  # "if", "如果": what follows is supposed, not reported
     unpriced_providers: dict[str, PhraseSet]  # name shown → its phrases: rental providers without prices on file
@@ -940,6 +941,7 @@ def load_vocab() -> Vocab:
         value_words=PhraseSet(raw["value_words"]),
         together_words=PhraseSet(raw["together_words"]),
         owner_words=PhraseSet(raw["owner_words"]),
+        not_had_words=PhraseSet(raw["not_had_words"]),
         trouble_words=PhraseSet(raw["trouble_words"]),
         conditional_words=PhraseSet(raw["conditional_words"]),
         unpriced_providers={name: PhraseSet([phrase]) for phrase, name in raw["unpriced_providers"].items()},

@@ -1067,3 +1067,22 @@ def test_a_program_on_the_cpu_instead_of_the_gpu_gets_the_pytorch_build_note(tex
 )
 def test_a_pasted_error_names_no_project(text: str, model: str | None) -> None:
     assert q(text).model == model
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        # a card the user rules out is neither theirs nor one they weigh: the question is what else does it
+        ("I want to run FooFold but I can't afford an A100. Which GPU then?", ()),
+        ("Without buying an H100, what GPU can fine-tune Llama 3 8B?", ()),
+        ("I don't have a 4090, only a 3090: can it run Llama 3 8B?", ("rtx-3090",)),
+        ("我买不起A100，有什么显卡能跑Qwen 14B推理？", ()),
+        ("我没有4090，只有一张3060 12G，能跑SDXL吗", ("rtx-3060-12gb",)),
+        # the same words elsewhere, or a card compared, keep it
+        ("Can a 3090 run Llama 3 8B without quantization?", ("rtx-3090",)),
+        ("3090没有4090快吗", ("rtx-3090", "rtx-4090")),
+        ("I can't afford much, is a used 3090 worth it?", ("rtx-3090",)),
+    ],
+)
+def test_a_card_the_user_rules_out_is_left_out(text: str, gpus: tuple[str, ...]) -> None:
+    assert q(text).gpus == gpus
