@@ -142,12 +142,14 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
         choices = tuple((value, render(label, lang)) for value, label in answer.follow_up.choices)
     footer = ""
     if answer.price_date:
-        decode = any(getattr(o, "workload", None) == "decode" for o in answer.options) or (
-            answer.comparison is not None and answer.comparison.workload == "decode"
-        )  # decode speeds are calibrated on measurements, not the guide's model
+        # decode and 16-bit inference speeds are calibrated on published measurements, not the guide's model alone
+        ranked = {getattr(o, "workload", None) for o in answer.options}
+        if answer.comparison is not None:
+            ranked.add(answer.comparison.workload)
+        measured = next((w for w in ("decode", "infer16") if w in ranked), None)
         footer = say(
             lang,
-            "footer.prices_decode" if decode else "footer.prices",
+            f"footer.prices_{measured}" if measured else "footer.prices",
             date=answer.price_date,
             reference=load_catalog().get("rtx-3090").short_name,
         )
