@@ -1433,6 +1433,10 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
 
 
 MAX_RENTALS = 5
+# Offers shown from any one provider: AutoDL's consumer cards undercut every marketplace, and a table of five AutoDL
+# rows tells someone outside China (AutoDL signs up Chinese phone numbers) nothing they can rent — the cheapest
+# stays first, and the other providers follow.
+RENTALS_PER_PROVIDER = 2
 
 
 def _run_words(offer: Rental) -> Msg:
@@ -1473,7 +1477,7 @@ def rentals(
     named LLM's fine-tune (``run``), each offer is priced for one run of it and ranked by that."""
     catalog = load_catalog()
     lines = {_card_line(g) for g in named}
-    best: dict[str, tuple[Decimal, CloudInstance]] = {}
+    best: dict[tuple[str, str], tuple[Decimal, CloudInstance]] = {}  # (card, provider) → its cheapest offer
     for c in catalog.clouds.values():
         hourly = c.on_demand_usd_per_hour or c.spot_usd_per_hour
         if c.historical or hourly is None or c.gpu not in catalog.gpus:
@@ -1483,10 +1487,11 @@ def rentals(
         if min_memory_gb is not None and catalog.get(c.gpu).memory_gb < min_memory_gb:
             continue
         per_gpu = hourly / c.gpu_count
-        if c.gpu not in best or per_gpu < best[c.gpu][0]:
-            best[c.gpu] = (per_gpu, c)
+        key = (c.gpu, c.provider)
+        if key not in best or per_gpu < best[key][0]:
+            best[key] = (per_gpu, c)
     out = []
-    for gpu_id, (per_gpu, c) in best.items():
+    for (gpu_id, _), (per_gpu, c) in best.items():
         relative = speed(gpu_id, workload) / speed(reference_gpu, workload)
         if relative <= 0:
             continue
@@ -1512,8 +1517,24 @@ def rentals(
         def run_price(r: Rental) -> tuple[bool, Decimal]:
             return (r.run is None, r.run.usd_low + r.run.usd_high if r.run else r.usd_per_reference_hour)
 
-        return tuple(sorted(out, key=run_price)[:MAX_RENTALS])
-    return tuple(sorted(out, key=lambda r: r.usd_per_reference_hour)[:MAX_RENTALS])
+        return _spread_over_providers(sorted(out, key=run_price))
+    return _spread_over_providers(sorted(out, key=lambda r: r.usd_per_reference_hour))
+
+
+def _spread_over_providers(ranked: list[Rental]) -> tuple[Rental, ...]:
+    """The first ``MAX_RENTALS`` offers in ranked order, each card once at its best-ranked provider and at most
+    ``RENTALS_PER_PROVIDER`` from one provider while other providers have offers left."""
+    chosen: list[Rental] = []
+    for capped in (True, False):  # a provider past its share only fills places no other provider can
+        for rental in ranked:
+            if len(chosen) == MAX_RENTALS:
+                break
+            if rental in chosen or any(r.gpu_id == rental.gpu_id for r in chosen):
+                continue
+            if capped and sum(r.provider == rental.provider for r in chosen) >= RENTALS_PER_PROVIDER:
+                continue
+            chosen.append(rental)
+    return tuple(sorted(chosen, key=ranked.index))
 
 
 def _renting_named(query: Query, ctx: AdviceContext) -> Answer | None:

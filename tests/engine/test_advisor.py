@@ -388,6 +388,22 @@ def test_renting_for_a_named_llms_fine_tune_prices_one_run_on_each_offer():
     assert running.headline["items"][0].key == "advice.cloud.rent_pick"
 
 
+def test_rental_offers_come_from_several_providers_the_cheapest_first():
+    """ "What cloud do you recommend for training?": AutoDL's consumer cards undercut every marketplace per hour of
+    work, but five AutoDL rows tell someone outside China nothing they can rent: at most two offers a provider while
+    others have offers left, each card once, in ranked order — the cheapest offer still leads."""
+    from engine.advisor import MAX_RENTALS, RENTALS_PER_PROVIDER, rentals
+
+    offers = rentals("train16", None)
+    assert len(offers) == MAX_RENTALS and len({r.gpu_id for r in offers}) == MAX_RENTALS
+    assert max(sum(r.provider == p for r in offers) for p in {r.provider for r in offers}) <= RENTALS_PER_PROVIDER
+    assert len({r.provider for r in offers}) >= 3
+    costs = [r.usd_per_reference_hour for r in offers]
+    assert costs == sorted(costs)
+    cheapest = min(rentals("train16", None, named=(offers[0].gpu_id,)), key=lambda r: r.usd_per_reference_hour)
+    assert offers[0].usd_per_reference_hour == cheapest.usd_per_reference_hour
+
+
 def test_renting_is_priced_per_hour_of_work_and_a_card_question_leads_with_the_pick():
     """ "Which cloud GPU should I rent?": offers with the memory the task needs, cheapest per hour of
     an RTX 3090's work first ($/GPU-hour over relative speed), the pick in the headline."""
