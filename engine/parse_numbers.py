@@ -767,6 +767,7 @@ def find_wattages(scan: Scan, vocab: Vocab) -> tuple[int | None, int | None]:
     limit = psu = None
     if not _MAYBE_WATTS.search(scan.low):  # most questions; the pattern, led by a lookbehind, tries every place
         return limit, psu
+    named = False  # the PSU read is the one a PSU word names at once ("a 1600W PSU"), not one merely near it
     for m in _matches_from(unit_patterns(vocab).watts, _NUMBER_AT_WORD, scan.low):
         if not scan.free(m.start(), m.end()):
             continue
@@ -776,9 +777,16 @@ def find_wattages(scan: Scan, vocab: Vocab) -> tuple[int | None, int | None]:
         if vocab.power_limit_cues.search(near) or _RUN_AT.search(scan.left(m.start(), 8)):
             if limit is None and 1 <= watts <= 2000:
                 limit = watts
-        elif psu is None and PSU_WATTS[0] <= watts <= PSU_WATTS[1] and vocab.psu_cues.search(near):
-            psu = watts
+        elif not named and PSU_WATTS[0] <= watts <= PSU_WATTS[1] and vocab.psu_cues.search(near):
+            # "… = 1430W, so a 1600W PSU seems enough": the sum is near the PSU word, the 1600 W is named by it
+            at_once = _PSU_NAMED.match(scan.low, m.end()) is not None
+            if psu is None or at_once:
+                psu, named = watts, at_once
     return limit, psu
+
+
+# A PSU word right after a wattage: "1600W PSU", "750 W power supply", "850w电源"
+_PSU_NAMED = re.compile(r"\s*(?:\(?[a-z0-9+ ]{0,12}\)?\s*)?(?:psu|power\s+supply|电源|電源)")
 
 
 # "a 4090 at 300W", "跑在300W": the watts a card runs at, a limit — not a PSU however "enough" follows

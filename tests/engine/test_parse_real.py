@@ -582,6 +582,9 @@ def test_a_power_decimal_cannot_compute_is_no_amount(text: str) -> None:
         ("1000W能带两张3090吗", "power", 1000, None),
         ("should I cap my 4090 at 320W?", "power", None, 320),  # a limit, not a PSU
         ("a card that draws 450W under load", None, None, None),  # no PSU word: not the user's PSU
+        # a sum near the PSU word is not the PSU; the wattage the word names is (2026-12-07)
+        ("two 3090s draw 700W, + 250W for the rest = 950W, so is my 1200W PSU enough?", "power", 1200, None),
+        ("整机算下来大概 700W，750W电源带两张3060够吗", "power", 750, None),
     ],
 )
 def test_a_wattage_beside_a_psu_word_is_the_users_psu(text: str, kind: str | None, psu: int | None, limit) -> None:
