@@ -74,7 +74,7 @@ def as_fields(query: Query) -> dict[str, Any]:
         "min_memory_gb": query.min_memory_gb,
         "hours_per_day": query.hours_per_day,
         "num_gpus": query.num_gpus,
-        "gpus": list(query.gpus),
+        "gpus": list(dict.fromkeys(query.gpus)),  # each once: a Query names a card twice for two setups of it
         "condition": query.condition,
         "cloud_interest": query.cloud_interest,
     }

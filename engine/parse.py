@@ -1222,12 +1222,14 @@ class Parser:
                     memory = [m for m in memory if m != size]
                     name = self.index.catalog.gpus[mac[0]].short_name
                     notes.extend([msg("parse.note.mac_chip", name=name)] if mac[1] else [])
-        if len(ids) > MAX_GPUS:  # a Query holds four cards: keep the first four named, and say so
-            notes.append(msg("parse.note.too_many_gpus", count=len(ids), kept=MAX_GPUS))
-            ids = ids[:MAX_GPUS]
+        setups = [setup for gpu_id in ids for setup in _setups_of(gpu_id, mentions, low)]
+        if len(setups) > MAX_GPUS:  # a Query holds four cards: keep the first four named, and say so
+            notes.append(msg("parse.note.too_many_gpus", count=len(setups), kept=MAX_GPUS))
+            setups = setups[:MAX_GPUS]
+        ids = list(dict.fromkeys(gpu_id for gpu_id, _ in setups))
         if ids:
-            fields["gpus"] = tuple(ids)
-            fields["gpu_counts"] = tuple(_count_for(gpu_id, mentions) for gpu_id in ids)
+            fields["gpus"] = tuple(gpu_id for gpu_id, _ in setups)
+            fields["gpu_counts"] = tuple(count for _, count in setups)
             if len(ids) == 1 and num_gpus and not any(m.count for m in mentions):
                 fields["gpu_counts"] = (num_gpus,)  # "3090双卡", "a 4 GPU rig of 3090s": the one card named, that many
             elif len(ids) == 1 and not num_gpus and fields["gpu_counts"] == (1,) and vocab.add_another.find(words):
@@ -2394,6 +2396,43 @@ def _num_gpus(counts: list[Count]) -> int | None:
 def _count_for(gpu_id: str, mentions: list[Mention]) -> int:
     stated = [m.count.value for m in mentions if m.gpu_id == gpu_id and m.count and m.count.value <= MAX_COUNT]
     return max(stated) if stated else 1
+
+
+# One card said to be single ("4090单卡", "a single 3090"): a count of one, for telling setups apart
+_SINGLE_AFTER = re.compile(r"\s*(?:单卡|單卡|单张|單張|一张|一張|单块|單塊)")
+_SINGLE_BEFORE = re.compile(r"(?:\bsingle|\bone|\ba|单张|單張|一张|一張|单块|單塊|单卡|單卡)\s*$")
+
+
+def _setups_of(gpu_id: str, mentions: list[Mention], low: str) -> list[tuple[str, int]]:
+    """The setups of one card the question weighs: one, with the largest count stated ("I have 2 3090s. Can my
+    3090s run 70B?"), or one per count where it names the card alone and in a group as options ("one 4090 or
+    two?", "4090 vs 2x 4090", "4090单卡能不能…不行的话两张4090"), in the order named."""
+    named = [m for m in mentions if m.gpu_id == gpu_id]
+    counts: list[int] = []
+    for m in named:
+        if m.count and m.count.value <= MAX_COUNT:
+            counts.append(m.count.value)
+        elif _SINGLE_AFTER.match(low, m.end) or _SINGLE_BEFORE.search(low, max(0, m.start - 9), m.start):
+            counts.append(1)
+        elif len(named) > 1 and any(o.count for o in named if o is not m) and _offered_apart(m, mentions, low):
+            counts.append(1)  # "4090 vs 2x 4090": the card alone beside a group of it
+    distinct = list(dict.fromkeys(counts))
+    if len(distinct) < 2:
+        return [(gpu_id, _count_for(gpu_id, mentions))]
+    return [(gpu_id, count) for count in distinct]
+
+
+def _offered_apart(m: Mention, mentions: list[Mention], low: str) -> bool:
+    """Whether an alternative word ("vs", "or", "还是") stands between this mention and the next or previous one of
+    the same card, with no other card named between them ("8张A100还是3090？…几张A100" weighs the A100 and the 3090)."""
+    for o in mentions:
+        if o is m or o.gpu_id != m.gpu_id:
+            continue
+        start, end = min(m.end, o.end), max(m.start, o.start)
+        between = any(start <= x.start < end for x in mentions if x.gpu_id != m.gpu_id)
+        if not between and _ALTERNATIVES.search(low, start, end):
+            return True
+    return False
 
 
 def _min_memory(free: list[float], mentions: list[Mention], kind: str | None) -> float | None:

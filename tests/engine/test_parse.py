@@ -1086,3 +1086,21 @@ def test_a_pasted_error_names_no_project(text: str, model: str | None) -> None:
 )
 def test_a_card_the_user_rules_out_is_left_out(text: str, gpus: tuple[str, ...]) -> None:
     assert q(text).gpus == gpus
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus", "counts"),
+    [
+        # one card alone and in a group, offered as options: two setups of it, in the order named
+        ("Can one 4090 or two 4090s LoRA fine-tune a 13B model?", ("rtx-4090", "rtx-4090"), (1, 2)),
+        ("3090 vs 2x 3090 for FooLM 30B", ("rtx-3090", "rtx-3090"), (1, 2)),
+        ("4080单卡能不能跑FooLM？不行的话两张4080呢", ("rtx-4080", "rtx-4080"), (1, 2)),
+        ("一张A6000还是两张A6000", ("rtx-a6000", "rtx-a6000"), (1, 2)),
+        # the same setup said twice, or another card between the two: one setup of the card
+        ("I have 2 3090s. Can my 3090s run FooLM 70B?", ("rtx-3090",), (2,)),
+        ("是8张A100还是3090？用了几张A100？", ("a100-80gb-sxm", "rtx-3090"), (8, 1)),
+    ],
+)
+def test_a_card_alone_and_in_a_group_are_two_setups(text: str, gpus: tuple[str, ...], counts: tuple[int, ...]) -> None:
+    query = q(text)
+    assert (query.gpus, query.gpu_counts) == (gpus, counts)
