@@ -1906,6 +1906,29 @@ def _floor_lines(setups: list[tuple[Gpu, int]], floor: MemoryFloor, unknown: boo
     return lines
 
 
+def _concurrency_notes(verdicts: list[GpuVerdict], setups: list[tuple[Gpu, int]]) -> list[Msg]:
+    """ "How many concurrent requests can an A100 80GB serve with Llama 2 13B?": each sequence keeps its own KV cache,
+    so what is left beside the weights, the runtime and one prefill's activations, over one sequence's cache at
+    the verdict's context, is how many full-length requests are in flight at once (a paged cache, as in vLLM and
+    SGLang, fits more of shorter ones)."""
+    out = []
+    for verdict, (gpu, count) in zip(verdicts, setups, strict=True):
+        kv = verdict.estimate.term("KV cache") if verdict.fits and verdict.mode == "inference" else None
+        if kv is None or kv.per_gpu_gb <= 0:
+            continue
+        free = capacity_gb(gpu) - (verdict.estimate.per_gpu_gb - kv.per_gpu_gb)
+        out.append(
+            msg(
+                "canrun.note.concurrency",
+                setup=_card_setup(gpu, count),
+                context=verdict.estimate.context or 0,
+                kv=kv.gb,
+                sequences=int(free // kv.per_gpu_gb),
+            )
+        )
+    return out
+
+
 def _ran_out(query: Query, setup: str | Msg) -> tuple[Msg, ...]:
     """ "I get OOM on my 3090": what the user ran needs more than the card has with those settings — said
     first, with the settings that bring a need down, before what the card runs."""
@@ -2438,6 +2461,8 @@ def assess(
     setups = named_setups(query)
     verdicts = [_gpu_verdict(spec, chosen, gpu, count, context, precision) for gpu, count in setups]
     notes.extend(egpu_notes([g for g, _ in setups]))
+    if query.workload == "infer8":  # serving many requests at once ("how many concurrent users on an A100?")
+        notes.extend(_concurrency_notes(verdicts, setups))
     # Several Macs are alternatives (one computer's memory each), never one rig: no mixed-card notes for them.
     together: Msg | None = None
     if len({g.id for g, _ in setups}) > 1 and not all(g.platform == "unified_memory" for g, _ in setups):

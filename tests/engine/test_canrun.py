@@ -454,6 +454,7 @@ def _spread() -> list[object]:
         assess(q(min_memory_gb=24, gpus=("rtx-3060-12gb",))),  # … and one the card falls short of
         assess(q(model="qwen2.5 1.5b", gpus=("rtx-a6000",), gpu_counts=(4,), ran_out=True)),  # OOM, yet it fits
         assess(q(model="yi 34b", gpus=("rtx-a6000",), ran_out=True)),  # OOM at BF16, fits at INT8
+        assess(q(model="llama 2 13b", gpus=("a100-80gb-sxm",), workload="infer8")),  # serving: concurrent requests
         # no: then what the user's own setup does — a lighter fine-tune of the same model, or a smaller model
         assess(q(model="llama 3.1 8b", gpus=("rtx-4090",)), mode="full_finetune"),
         assess(q(model="llama 3.3 70b", gpus=("rtx-3060-12gb",)), mode="full_finetune"),
@@ -1498,6 +1499,24 @@ def test_running_out_of_memory_where_only_a_lower_precision_fits_says_the_defaul
     assert bare.memory_verdict is not None and bare.memory_verdict.fits
     assert "canrun.ran_out.as_loaded" in bare.headline.all_keys()
     assert "canrun.ran_out.as_loaded" not in assess(q(model="yi 34b", gpus=("rtx-a6000",))).headline.all_keys()
+
+
+def test_serving_counts_the_full_length_requests_the_kv_cache_leaves_room_for():
+    # "Concurrent request capacity of an A100 80GB with Llama 2 13B?": one 4,096-token sequence keeps
+    # 2 (K, V) × 40 heads × 128 × 40 layers × 4,096 × 2 B = 3.36 GB; beside the weights, runtime and prefill
+    # (28.3 GiB in all with one sequence, 24.9 GB without its cache) the card's 80 GiB hold 17 of them
+    report = assess(q(model="llama 2 13b", gpus=("a100-80gb-sxm",), workload="infer8"))
+    (note,) = [n for n in report.notes if n.key == "canrun.note.concurrency"]
+    assert note["context"] == 4096 and round(note["kv"], 2) == 3.36 and note["sequences"] == 17
+    # tensor parallel over 4 cards: each keeps a quarter of every sequence's cache — Qwen2.5 72B's 8,192 tokens
+    # × 80 layers × 8 KV heads × 128 × 2 × 2 B = 2.68 GB a sequence, 0.67 GB a card; a 24 GiB card (25.77 GB)
+    # with 11.42 GB per card for the AWQ weights, runtime, prefill and one cache: (25.77 - 10.75) / 0.67 = 22
+    four = assess(q(model="qwen2.5 72b", gpus=("rtx-4090",), gpu_counts=(4,), workload="infer8"), precision="awq-4bit")
+    (split,) = [n for n in four.notes if n.key == "canrun.note.concurrency"]
+    assert split["context"] == 8192 and round(split["kv"], 2) == 2.68 and split["sequences"] == 22
+    assert "canrun.note.concurrency" not in [
+        n.key for n in assess(q(model="llama 2 13b", gpus=("a100-80gb-sxm",))).notes
+    ]
 
 
 def test_a_macs_whole_memory_is_no_stated_need():

@@ -1104,3 +1104,17 @@ def test_a_card_the_user_rules_out_is_left_out(text: str, gpus: tuple[str, ...])
 def test_a_card_alone_and_in_a_group_are_two_setups(text: str, gpus: tuple[str, ...], counts: tuple[int, ...]) -> None:
     query = q(text)
     assert (query.gpus, query.gpu_counts) == (gpus, counts)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How many concurrent users can a 4090 serve with FooLM 7B?",
+        "What's the QPS of Llama 3 8B on an L40S?",
+        "4张4090部署FooLM-72B，能支持多少并发？",
+        "A100同時服務多少個請求？",
+    ],
+)
+def test_serving_many_requests_is_the_guides_batched_inference(text: str) -> None:
+    # the guide ranks batched serving by 8-bit inference; can-run counts the requests a KV cache leaves room for
+    assert q(text).workload == "infer8"
