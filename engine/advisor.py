@@ -903,7 +903,10 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
     if set(query.gpu_counts) <= {1} and (renting := _renting_named(query, ctx)) is not None:
         return renting
     if len(query.gpus) < 2:
-        ids = (*query.gpus, ctx.reference_gpu) if query.gpus and query.gpus[0] != ctx.reference_gpu else ()
+        # one card named: weighed against the yardstick card, or, being it, against the card most often weighed beside
+        # it ("my 3090, or …?" is no question to answer with a question)
+        beside = ctx.reference_gpu if query.gpus and query.gpus[0] != ctx.reference_gpu else SECOND_REFERENCE
+        ids: tuple[str, ...] = (query.gpus[0], beside) if query.gpus else ()
         if not ids:
             return Answer(
                 kind="compare",

@@ -509,6 +509,16 @@ def test_a_recommendation_between_named_cards_weighs_them_and_picks_one() -> Non
     assert answer.comparison.pick is not None
 
 
+def test_a_comparison_naming_one_card_weighs_it_against_the_yardstick_or_the_card_beside_it() -> None:
+    """ "Would my RTX 3090 be faster than …?" with one card named: against the reference card, and the reference card
+    itself against the RTX 4090 (the card most often weighed beside it) — an answer, not "which two GPUs?"."""
+    one = advise(Query(kind="compare", gpus=("rtx-4070",)))
+    assert one.comparison is not None and one.comparison.gpu_ids == ("rtx-4070", "rtx-3090")
+    itself = advise(Query(kind="compare", gpus=("rtx-3090",)))
+    assert itself.comparison is not None and itself.comparison.gpu_ids == ("rtx-3090", "rtx-4090")
+    assert advise(Query(kind="compare")).follow_up is not None  # none named: which ones?
+
+
 def test_when_no_card_has_the_memory_the_closest_is_the_faster_of_equal_ones() -> None:
     # Both have 8 GB, the 10 GB floor of the 2020 guide's prototyping task is met by neither; the 3070
     # Laptop GPU (448 GB/s) is about twice the RTX 3050 (224 GB/s), so it is the one named.
