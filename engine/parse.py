@@ -1107,6 +1107,8 @@ class Parser:
                 scan.take(m.start(), m.end())
         for engine_name in _LLAMA_CPP.finditer(low) if "cpp" in low else ():
             scan.take(engine_name.start(), engine_name.end())  # "llama.cpp" is an engine, not a Llama model
+        for tool in _LLAMA_FACTORY.finditer(low) if "factory" in low else ():
+            scan.take(tool.start(), tool.end())  # "LLaMA-Factory" trains models; it is none itself
         capacity = take_oom_capacity(scan)  # a pasted out-of-memory message: the card's size, its usage taken
         model, model_llm, model_sized = self.find_model(text, scan, words)
         laptop = vocab.laptop.find(words) is not None and vocab.laptop_in_general.find(words) is None
@@ -1843,6 +1845,7 @@ _WHICH_MODEL = quick(
 _OBJECTIVE = {"entry": "cheapest"}  # the objective each word list means, where its name is not one
 
 _LLAMA_CPP = re.compile(r"(?<![a-z0-9_-])llama[\s._-]?cpp(?![a-z0-9])")
+_LLAMA_FACTORY = re.compile(r"(?<![a-z0-9_-])llama[\s._-]?factory(?![a-z0-9])")
 # Libraries whose requirements the engine knows (engine/libraries.py), the most specific first: a FlashAttention
 # error inside a vLLM question is what stops the card.
 _LIBRARY_PATTERNS = (  # (engine.libraries' id, how the text names it)
@@ -2198,6 +2201,8 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
     taken = [(m.start, m.end) for m in reading.mentions]
     if "rror" in text or "emory" in text or "xception" in text:
         taken += [e.span() for e in _ERROR_TEXT.finditer(text)]  # a pasted error names no project
+    if "factory" in reading.low:
+        taken += [t.span() for t in _LLAMA_FACTORY.finditer(reading.low)]  # "with LLaMA Factory": a tool
     for m in _NAME.finditer(text):
         name = m.group(1)
         if not chinese and name.islower():

@@ -1118,3 +1118,16 @@ def test_a_card_alone_and_in_a_group_are_two_setups(text: str, gpus: tuple[str, 
 def test_serving_many_requests_is_the_guides_batched_inference(text: str) -> None:
     # the guide ranks batched serving by 8-bit inference; can-run counts the requests a KV cache leaves room for
     assert q(text).workload == "infer8"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "用LLaMA-Factory全参sft，8*40G爆显存了，8*40G能否进行全参训练？",
+        "Can I fine-tune with LLaMA Factory on two 4090s?",
+        "用unsloth在3060 12G上做dpo可以吗",
+    ],
+)
+def test_a_training_framework_or_method_is_no_model(text: str) -> None:
+    # the tool (LLaMA-Factory, unsloth) or method (sft, dpo) trains a model: no "I don't know the model …"
+    assert q(text).model is None
