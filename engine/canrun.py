@@ -1175,13 +1175,18 @@ def _fastest_first(alt: Alternative) -> tuple[float, Decimal]:
     return (alt.decode.high if alt.decode else 0.0, -alt.gpus_usd)
 
 
-def _alternative_targets(spec: ModelSpec, mode: Mode) -> list[tuple[Mode, str]]:
-    """Full quality and the smallest sensible rung: BF16 and Q4_K_M, LoRA and QLoRA."""
+def _alternative_targets(spec: ModelSpec, mode: Mode, precision: str | None = None) -> list[tuple[Mode, str]]:
+    """Full quality and the smallest sensible rung: BF16 and Q4_K_M, LoRA and QLoRA; a precision the user states
+    ("at 8-bit") first, beside them."""
     rungs = ladder(spec, mode)
     if mode == "inference" and spec.kind == "llm":
         small = [r for r in rungs if r[1] == "q4_k_m"] or rungs[-1:]
-        return [rungs[0], *[r for r in small if r != rungs[0]]]
-    return rungs[:1] if len(rungs) == 1 else [rungs[0], rungs[-1]]
+        targets = [rungs[0], *[r for r in small if r != rungs[0]]]
+    else:
+        targets = rungs[:1] if len(rungs) == 1 else [rungs[0], rungs[-1]]
+    if precision is None or (mode, precision) in targets:
+        return targets
+    return [(mode, precision), *targets]
 
 
 # ---- the question ---------------------------------------------------------------------------
@@ -2482,7 +2487,7 @@ def assess(
     needs: list[Need] = []
     breakdown: MemoryEstimate | None = None
     if not setups and memory is None:  # "how much VRAM does it need?": the need itself, per rung, leads
-        for target_mode, prec in _alternative_targets(spec, chosen):
+        for target_mode, prec in _alternative_targets(spec, chosen, precision):
             est = estimate(spec, target_mode, prec, gpus=1, context=context)
             needs.append(Need(mode=target_mode, precision=prec, gib=est.per_gpu_gib))
             breakdown = breakdown or est

@@ -1519,6 +1519,15 @@ def test_serving_counts_the_full_length_requests_the_kv_cache_leaves_room_for():
     ]
 
 
+def test_a_stated_precision_leads_the_needs_of_a_model_asked_without_a_card():
+    # "How much VRAM for Llama 3.3 70B at 8-bit with the full 128k context?": INT8 first (70.6B × 1 B = 65.7 GiB of
+    # weights + 40.0 GiB of KV cache for 131,072 tokens + runtime and prefill = 106.8 GB), then BF16 and Q4_K_M
+    report = assess(q(model="llama 3.3 70b", precision="int8", context_tokens=131072))
+    assert [n.precision for n in report.needs] == ["int8", "bf16", "q4_k_m"]
+    assert round(report.needs[0].gib, 1) == 106.8
+    assert [n.precision for n in assess(q(model="llama 3.3 70b")).needs] == ["bf16", "q4_k_m"]
+
+
 def test_a_macs_whole_memory_is_no_stated_need():
     # "M4 Max 128G, what can it run?": 128 GB is the Mac's unified memory, not a need its 96 GB GPU share
     # falls short of
