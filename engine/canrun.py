@@ -1940,11 +1940,15 @@ def _ran_out(query: Query, setup: str | Msg) -> tuple[Msg, ...]:
     return (msg("canrun.ran_out", setup=setup),) if query.ran_out else ()
 
 
-def _ran_out_though_it_fits(query: Query, verdicts: list[GpuVerdict], memory: MemoryVerdict | None) -> tuple[Msg, ...]:
+def _ran_out_though_it_fits(
+    query: Query, spec: ModelSpec, verdicts: list[GpuVerdict], memory: MemoryVerdict | None
+) -> tuple[Msg, ...]:
     """ "Qwen2.5 1.5B, how much memory? I OOM on 4× 48 GB": it fits as counted (the settings the verdict
     states), so what ran asked for more — said after the verdict, with what usually does it.
     "Yi-34B OOMs on my 48 GB card": it fits only below the ladder's first rung (INT8, not BF16), and the
-    first rung is how most tools load a model — that is why it ran out, said instead."""
+    first rung is how most tools load a model — that is why it ran out, said instead.
+    "INT8 inference of Baichuan-13B on a 24 GB 3090 runs out of memory too": the quantized model fits, but its
+    16-bit weights do not, and loading them onto the card before quantizing them is the usual cause."""
     if not query.ran_out:
         return ()
     judged = [v for v in (*verdicts, memory) if v is not None and v.fits]
@@ -1952,6 +1956,14 @@ def _ran_out_though_it_fits(query: Query, verdicts: list[GpuVerdict], memory: Me
         return ()
     if all(len(v.tried) > 1 and not v.tried[0].fits for v in judged):
         return (msg("canrun.ran_out.as_loaded", rung=_label(judged[0].tried[0].mode, judged[0].tried[0].precision)),)
+    first = judged[0]
+    if first.mode == "inference" and first.precision and get_precision(first.precision).bits < 16:
+        half = estimate(spec, "inference", "bf16", gpus=first.estimate.gpus, context=first.estimate.context)
+        capacity = first.memory_gb * 2**30 / GB  # a card's size is GiB; the estimate's GB
+        if half.per_gpu_gb > capacity:
+            return (
+                msg("canrun.ran_out_fits.quantized", rung=_label("inference", first.precision), need=half.per_gpu_gib),
+            )
     return (msg("canrun.ran_out_fits"),)
 
 
@@ -2606,7 +2618,7 @@ def assess(
                 runs_instead=_runs_instead(spec, chosen, verdicts),
             ),
             *((cheaper_too,) if cheaper_too else ()),
-            *_ran_out_though_it_fits(query, verdicts, memory),
+            *_ran_out_though_it_fits(query, spec, verdicts, memory),
         ),
         needs=tuple(needs),
         breakdown=breakdown,

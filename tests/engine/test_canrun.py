@@ -454,6 +454,7 @@ def _spread() -> list[object]:
         assess(q(min_memory_gb=24, gpus=("rtx-3060-12gb",))),  # … and one the card falls short of
         assess(q(model="qwen2.5 1.5b", gpus=("rtx-a6000",), gpu_counts=(4,), ran_out=True)),  # OOM, yet it fits
         assess(q(model="yi 34b", gpus=("rtx-a6000",), ran_out=True)),  # OOM at BF16, fits at INT8
+        assess(q(model="baichuan 13b", gpus=("rtx-3090",), precision="int8", ran_out=True)),  # OOM quantizing
         assess(q(model="llama 2 13b", gpus=("a100-80gb-sxm",), workload="infer8")),  # serving: concurrent requests
         # no: then what the user's own setup does — a lighter fine-tune of the same model, or a smaller model
         assess(q(model="llama 3.1 8b", gpus=("rtx-4090",)), mode="full_finetune"),
@@ -1526,6 +1527,21 @@ def test_a_stated_precision_leads_the_needs_of_a_model_asked_without_a_card():
     assert [n.precision for n in report.needs] == ["int8", "bf16", "q4_k_m"]
     assert round(report.needs[0].gib, 1) == 106.8
     assert [n.precision for n in assess(q(model="llama 3.3 70b")).needs] == ["bf16", "q4_k_m"]
+
+
+def test_running_out_of_memory_at_a_quantized_precision_that_fits_points_at_loading_16_bit_weights_first():
+    # "为何24g做int8推理Baichuan-13B，也out of memory？": INT8 fits a 3090 (16.5 GB) but the BF16 weights it is
+    # quantized from (13.3B × 2 B = 24.7 GiB, 28.8 GB with the KV cache and runtime) do not: loading them onto
+    # the card before quantizing is the usual cause, said instead of the general list
+    said = assess(q(model="baichuan 13b", gpus=("rtx-3090",), precision="int8", ran_out=True))
+    (verdict,) = said.verdicts
+    assert verdict.fits and round(verdict.need_gib, 1) == 16.5
+    (why,) = [m for m in _flat(said.headline) if m.key == "canrun.ran_out_fits.quantized"]
+    assert round(why["need"], 1) == 28.8
+    # where the 16-bit weights fit too, the general reasons stand
+    small = assess(q(model="qwen2.5 1.5b", gpus=("rtx-3090",), precision="int8", ran_out=True))
+    assert "canrun.ran_out_fits" in small.headline.all_keys()
+    assert "canrun.ran_out_fits.quantized" not in small.headline.all_keys()
 
 
 def test_a_macs_whole_memory_is_no_stated_need():
