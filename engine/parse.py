@@ -2026,7 +2026,7 @@ _CPU_FALLBACK = re.compile(  # asked only where a key word is (_gated)
     r"recogni[sz]e)\s+(?:the\s+|my\s+)?(?:gpu|graphics\s+card|nvidia\s+(?:gpu|card))"
     r"|\bcuda\s+(?:is\s+)?not\s+available|is_available\(\)\s*(?:returns?|is|gives|=+)\s*false"
     r"|\bgpu\s+(?:is\s+)?not\s+(?:detected|used|being\s+used|found|recogni[sz]ed)"
-    r"|(?:切到|切换到|切換到|跑在|用的是|只用|只能用|走的是|调用的是|使用的是|都在)了?\s*cpu"
+    r"|(?:切到|切换到|切換到|跑在|用的是|只用|只能用|走的是|调用的是|使用的是|都在|默认只能|默認只能|默认用|默認用)了?\s*cpu"
     r"|(?:没有|沒有|没|沒|未|不)(?:被)?(?:调用|調用|使用|用上|用到|识别|識別|检测到|檢測到)(?:到)?(?:显卡|顯卡|gpu)"
     r"|(?:检测|檢測|识别|識別)不到(?:显卡|顯卡|gpu)"
 )

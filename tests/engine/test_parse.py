@@ -1039,6 +1039,7 @@ def test_running_out_of_memory_is_read_when_reported_not_when_asked(text: str, r
         ("torch.cuda.is_available() returns False on my 4090", True),
         ("FooTTS没有调用显卡，一直用cpu跑，显卡是3060", True),
         ("3070 Ti 明明够了，但是切到cpu去了", True),
+        ("FooTTS默认只能cpu推理，我有3090，怎么用上gpu？", True),
         # not: whether it can run on a CPU, llama.cpp's builds, a Jetson, AMD, a card PyTorch dropped
         ("does FooTTS run on CPU only?", False),
         ("Ollama doesn't use my GPU (RTX 3060)", False),
