@@ -46,8 +46,10 @@ def compose(answer: Answer, lang: Lang = "en") -> Document:
         )
     if answer.comparison:
         c = answer.comparison
-        # With more setups, or when only one holds the model, the verdict is the headline: said once.
-        if c.verdict is not None and len(c.gpu_ids) == 2 and c.verdict != answer.headline:
+        # With more setups, or when only one holds the model, the verdict is the headline (or leads it): said once.
+        items = answer.headline.args.get("items") if answer.headline.key == "sentences" else None
+        leads = isinstance(items, tuple) and items[:1] == (c.verdict,)
+        if c.verdict is not None and len(c.gpu_ids) == 2 and c.verdict != answer.headline and not leads:
             blocks.append(Block(role="verdict", title=say(lang, "field.verdict"), text=render(c.verdict, lang)))
         blocks.append(Block(role="details", title=say(lang, "field.details"), table=comparison_table(answer, lang)))
         names = _setup_names(c.gpu_ids, c.counts)
