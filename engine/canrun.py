@@ -2524,6 +2524,7 @@ def assess(
         ]
 
     cheaper_too: Msg | None = None
+    beyond_desk = False  # nothing a person puts on a desk holds the model (set below)
     if not any(v.fits for v in verdicts) and not own_fix and not split_holds and (memory is None or not memory.fits):
         if query.budget is not None and max_usd is None:
             notes.append(msg("canrun.note.no_exchange_rate", currency=query.budget.currency))
@@ -2539,7 +2540,9 @@ def assess(
             alternatives = [a for a in alternatives if a.count == 1 or a.gpus_usd < single]
         if not alternatives and not verdicts and memory is None:
             # Nothing a person can put on a desk holds it ("full fine-tune of a 14B"): say how much
-            # it needs in all, and what a LoRA/QLoRA fine-tune would take instead.
+            # it needs in all, and what a LoRA/QLoRA fine-tune would take instead — for a person's own
+            # machine ("Grok-1 on my gaming PC?") that is a no.
+            beyond_desk = not query.organization
             targets = _alternative_targets(spec, chosen)
             top_mode, top_prec = targets[0]
             need = estimate(spec, top_mode, top_prec, gpus=1, context=context)
@@ -2626,4 +2629,5 @@ def assess(
         assumptions=_ASSUMPTIONS,
         snapshot_id=snapshot_id,
         price_date=quote_date,
+        lean=False if beyond_desk else None,
     )

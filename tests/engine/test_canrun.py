@@ -804,6 +804,16 @@ def test_a_full_fine_tune_no_desk_holds_says_its_total_need_and_offers_lora():
     assert 224 <= need["gb"] <= 260
 
 
+def test_a_model_no_desk_holds_is_a_no_for_a_persons_own_machine():
+    # "Can I make my personal chatbot with Grok-1 on my gaming PC?": 314B parameters, 193 GB even at Q4_K_M — more
+    # than four desktop cards hold, so the answer leans no; a lab asking the same is told the servers it takes
+    report = assess(q(model="grok-1"))
+    assert not report.verdicts and not report.alternatives and report.lean is False
+    assert "canrun.headline.need" in report.headline.all_keys()
+    assert assess(q(model="grok-1", organization=True)).lean is None
+    assert assess(q(model="llama 3.1 8b")).lean is None  # a desk holds it: the cheapest setups, no lean
+
+
 def _walk(message):
     yield message
     for value in message.args.values():
