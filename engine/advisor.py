@@ -545,12 +545,17 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         if len(options) == ctx.max_options:
             break
     top = options[0]
+    # the pick weighed against the reference card, or, being it, against the card most often weighed beside it
+    # ("RTX 3090: … 0.93× an RTX 4090", not "1.00× an RTX 3090")
+    yardstick = SECOND_REFERENCE if (top.gpu_id, top.gpu_count) == (ctx.reference_gpu, 1) else ctx.reference_gpu
     said: dict[str, Value] = {
         "setup": setup(top.name, top.gpu_count),
         "gb": top.memory_gb,
         "workload": msg(f"workload.{workload}"),
-        "speed": top.speed_vs_reference,
-        "reference": catalog.get(ctx.reference_gpu).short_name,
+        "speed": top.speed_vs_reference
+        if yardstick == ctx.reference_gpu
+        else speed(top.gpu_id, workload) / speed(yardstick, workload),
+        "reference": catalog.get(yardstick).short_name,
         "usd": top.price.usd,
         "basis": top.price.basis_message(),
         "date": top.price.date,

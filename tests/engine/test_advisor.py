@@ -519,6 +519,18 @@ def test_a_comparison_naming_one_card_weighs_it_against_the_yardstick_or_the_car
     assert advise(Query(kind="compare")).follow_up is not None  # none named: which ones?
 
 
+def test_a_pick_that_is_the_reference_card_is_weighed_against_the_card_beside_it() -> None:
+    """ "What runs GLM-4.6V 9B smoothly?": when the pick is the reference card itself, its headline says how it stands
+    against the RTX 4090 (for the RTX 3090's decode, 936 vs 1008 GB/s: 0.93×), not "1.00× an RTX 3090"."""
+    query = Query(kind="recommend", task="llm_inference", model="glm-4.6v")
+    lead = advise(query).options[0].gpu_id
+    assert lead != "rtx-4090"
+    answer = advise(query, AdviceContext(reference_gpu=lead))
+    assert answer.options[0].gpu_id == lead
+    said = english(answer.headline)
+    assert "an RTX 4090" in said and "1.00×" not in said
+
+
 def test_when_no_card_has_the_memory_the_closest_is_the_faster_of_equal_ones() -> None:
     # Both have 8 GB, the 10 GB floor of the 2020 guide's prototyping task is met by neither; the 3070
     # Laptop GPU (448 GB/s) is about twice the RTX 3050 (224 GB/s), so it is the one named.
