@@ -1025,6 +1025,8 @@ def test_the_least_hardware_asked_of_a_can_run_question_is_the_cheapest_objectiv
         ("两张3090跑FooLM会不会超显存？", None),
         ("4090跑FooLM是否会显存不足？", None),
         ("担心超出显存，3060 12G能跑FooLM吗", None),
+        ("两块4090显存能合并吗？加载FooLM-13B可能会出现显存不足", None),
+        ("Two 3090s for FooLM 70B? It might run out of memory", None),
     ],
 )
 def test_running_out_of_memory_is_read_when_reported_not_when_asked(text: str, ran_out: bool | None) -> None:
