@@ -142,6 +142,8 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
         answer = answer.model_copy(
             update={"follow_up": FollowUp(field="kind", question=msg("followup.kind"), choices=choices)}
         )
+    if "advice.scaling.memory" in answer.headline.all_keys():  # the guide's answer on several GPUs says it already
+        notes = tuple(n for n in notes if n.key != "parse.note.first_card")
     leading = tuple(n for n in notes if n.key in LEADING_NOTES)
     if leading:
         # "each of my two 4090s takes 20 GB, why not 10?", "only the first GPU is used": what the user saw is the
@@ -152,12 +154,13 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
 
 
 # The parser's notes that answer what was asked rather than add to it (engine/parse.py): memory seen taken, one GPU of
-# several used, a program on the CPU instead of the GPU, why a laptop is answered with its GPUs side by side and no
-# price, whether NVLink is needed
+# several used, the first of several fuller than the rest, a program on the CPU instead of the GPU, why a laptop is
+# answered with its GPUs side by side and no price, whether NVLink is needed
 LEADING_NOTES = frozenset(
     {
         "parse.note.reserved",
         "parse.note.one_gpu",
+        "parse.note.first_card",
         "parse.note.cpu_fallback",
         "parse.note.laptop_tiers",
         "parse.note.nvlink",

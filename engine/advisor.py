@@ -60,6 +60,7 @@ from engine.power import SUGGESTED_CUT_W, plan, power_limit_tradeoff
 from engine.query import BOUNDS, Objective, Query, Task
 from engine.specs import WORKLOADS, CloudInstance, Gpu, Workload
 from engine.support import (
+    DATA_PARALLEL_SOURCE,
     NO_BF16_SOURCE,
     SYSMEM_FALLBACK_SOURCE,
     caveats_for,
@@ -1830,7 +1831,6 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
 
 
 # PyTorch's DataParallel: "output_device … (default: device_ids[0])" — every replica's outputs are gathered there
-DATA_PARALLEL_SOURCE = "https://docs.pytorch.org/docs/stable/generated/torch.nn.DataParallel.html"
 
 
 def _scaling(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison]:

@@ -63,6 +63,7 @@ from engine.parse_vocab import (
 from engine.query import BOUNDS, SIZES_JOIN, ParseResult, Query
 from engine.specs import Gpu
 from engine.support import (
+    DATA_PARALLEL_SOURCE,
     DEVICES_SOURCE,
     EGPU_SOURCE,
     PYTORCH_INSTALL_SOURCE,
@@ -1545,6 +1546,11 @@ class Parser:
                 *((msg("parse.note.reserved", **RESERVED_SOURCES),) if _reserved(reading, kind) else ()),
                 *((msg("parse.note.one_gpu", source=DEVICES_SOURCE),) if _one_gpu_used(reading, kind) else ()),
                 *(
+                    (msg("parse.note.first_card", source=DATA_PARALLEL_SOURCE),)
+                    if _first_card_fills(reading, kind)
+                    else ()
+                ),
+                *(
                     (msg("parse.note.cpu_fallback", source=PYTORCH_INSTALL_SOURCE),)
                     if self._cpu_fallback(reading, kind)
                     else ()
@@ -1982,6 +1988,14 @@ def _reserved(reading: Reading, kind: str | None) -> bool:
 
 # One of several GPUs used, or which one ("only the first GPU is used", "use both GPUs", "只使用了第一张显卡",
 # "另一张3090没有被调用", "用哪一张GPU"): how a program is given GPUs. ("只有一张4090" is a card owned, not used.)
+# The first card fuller than the rest: said in English or Chinese (gated by _FIRST_CARD_KEYS)
+_FIRST_CARD_FILLS = re.compile(
+    r"\b(?:first|1st|main)\s+(?:gpu|card)\b[^.?!\n]{0,40}(?:out\s+of\s+memory|\boom\b|more\s+(?:vram|memory)|fills?\s+up|is\s+full)"
+    r"|\b(?:gpu|cuda):?\s?0\b[^.?!\n]{0,30}(?:out\s+of\s+memory|\boom\b|more\s+(?:vram|memory))"
+    r"|(?:第一张|第一張|第一块|第一塊|0号|0號)(?:卡|显卡|顯卡|gpu)?[^。？?\n]{0,20}(?:占用|佔用|多占|多佔|显存不足|顯存不足|爆显存|爆顯存|oom|更多|很多|偏大|较大|較大)"
+)
+_FIRST_CARD_KEYS = ("first", "1st", "main", "gpu0", "gpu 0", "gpu:0", "cuda0", "cuda:0", "cuda 0", "第一", "0号", "0號")
+
 _ONE_GPU_USED = quick(
     re.compile(
         r"\bonly\s+(?:the\s+)?(?:one|first|1|a\s+single)\s+(?:gpu|card)\s+(?:is|was|gets?|being)\s+(?:used|utili[sz]ed|busy)"
@@ -2040,6 +2054,14 @@ def _one_gpu_used(reading: Reading, kind: str | None) -> bool:
     """Several GPUs, and a question of which one a program uses (not a budget, power or cloud question)."""
     kinds = ("can_run", "explain", "other", "info", "compare", None)
     return kind in kinds and _gated(reading.low, _ONE_GPU_KEYS, _ONE_GPU_USED)
+
+
+def _first_card_fills(reading: Reading, kind: str | None) -> bool:
+    """Several GPUs, and the first one holding more than the others or running out alone ("only the first card runs
+    out of memory", "第一张卡占用很多显存导致OOM"): the way the work is spread, not the cards, is the question."""
+    if kind not in ("can_run", "explain", "other", "info", None) or (reading.fields["num_gpus"] or 0) == 1:
+        return False
+    return _gated(reading.low, _FIRST_CARD_KEYS, _FIRST_CARD_FILLS)
 
 
 def _free_colab(reading: Reading) -> bool:

@@ -225,6 +225,8 @@ SYSMEM_FALLBACK_SOURCE = "https://nvidia.custhelp.com/app/answers/detail/a_id/54
 # CUDA numbers the GPUs fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID, and a process sees only those
 # CUDA_VISIBLE_DEVICES lists (CUDA programming guide, environment variables)
 DEVICES_SOURCE = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#env-vars"
+# PyTorch's DataParallel gathers every card's outputs on the first one: why only that card runs out of memory
+DATA_PARALLEL_SOURCE = "https://docs.pytorch.org/docs/stable/generated/torch.nn.DataParallel.html"
 RESERVED_SOURCES = {
     "vllm": "https://docs.vllm.ai/en/stable/api/vllm/config/cache/",
     "lmdeploy": "https://huggingface.co/OpenGVLab/InternVL-Chat-V1-5-AWQ/discussions/2",

@@ -201,6 +201,7 @@ def test_saying_amd_after_a_recommendation_opts_into_radeons_for_the_same_questi
         ("一张4090部署FooLM占了20g，两张4090每张都各占20g，为啥不平摊？", "parse.note.reserved"),
         ("I have two 3090s but only the first GPU is used by FooTalk, why?", "parse.note.one_gpu"),
         ("GTX 1660 Ti 6GB够FooTTS的显存要求，但是切到cpu去了，为什么？", "parse.note.cpu_fallback"),
+        ("我用4张卡来GRPO训练FooVL-26B，结果一直在第一张卡上占用很多显存导致OOM", "parse.note.first_card"),
     ],
 )
 def test_what_explains_what_the_user_saw_leads_the_answer(text, key):
@@ -212,3 +213,14 @@ def test_what_explains_what_the_user_saw_leads_the_answer(text, key):
     answer = respond(understand(text, None), AdviceContext())
     assert answer.headline.key == "sentences" and answer.headline["items"][0].key == key
     assert key not in [n.key for n in answer.notes]
+
+
+def test_the_guides_answer_on_several_gpus_says_the_first_card_once():
+    """ "Only the first card runs out of memory" asked of several GPUs, no model: the guide's answer on several GPUs
+    leads with memory per card and DataParallel, so the parser's note on the first card is not said again."""
+    from bot.chat import respond
+    from engine.advisor import AdviceContext
+
+    answer = respond(understand("用4张卡训练FooVL，第一张卡上占用很多显存导致OOM，其他卡是空的", None), AdviceContext())
+    keys = set(answer.headline.all_keys()) | {k for n in answer.notes for k in n.all_keys()}
+    assert "advice.scaling.memory" in keys and "parse.note.first_card" not in keys

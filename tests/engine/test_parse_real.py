@@ -1575,6 +1575,21 @@ def test_one_gpu_of_several_used_says_how_a_program_gets_gpus(text: str, said: b
 
 
 @pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Training FooDet on 4 GPUs, only the first card runs out of memory. How do I balance it?", True),
+        ("用4张卡训练FooVL，第一张卡上占用很多显存导致OOM，其他卡是空的", True),
+        ("多卡推理时0号卡显存占用更多，怎么办", True),
+        ("I just got my first GPU, a 3060 12GB: can it run Llama 3 8B?", False),
+        ("my main card is a 4090, is it enough for FooLM?", False),
+    ],
+)
+def test_the_first_of_several_cards_fuller_than_the_rest_says_how_the_work_is_spread(text: str, said: bool) -> None:
+    notes = [n.key for n in parse(text).notes]
+    assert ("parse.note.first_card" in notes) is said, (text, notes)
+
+
+@pytest.mark.parametrize(
     ("text", "gpus"),
     [
         ("M2 32GB能跑Qwen 14B吗", ("apple-m2-pro-32gb",)),  # the base M2 was never sold with 32 GB
