@@ -600,6 +600,7 @@ def test_notes_read_in_every_language() -> None:
         "Can I use an eGPU with my MacBook for CUDA?",
         "vLLM grabs almost all my VRAM on a 3090, normal?",
         "I have two 3090s but only the first GPU is used, why?",
+        "Training FooDet on 4 GPUs, only the first card runs out of memory, why?",
         "My RTX 3060 isn't used, it runs on the CPU instead",
         "Do I need NVLink for two 3090s to fine-tune 13B?",
         "GPU para IA até R$ 4000?",
