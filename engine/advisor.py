@@ -56,7 +56,15 @@ from engine.message import Msg, Value, msg
 from engine.model_specs import ModelSpec, load_model_catalog
 from engine.money import local_estimate
 from engine.performance import compare, relative_speed, speed
-from engine.power import SUGGESTED_CUT_W, plan, power_limit_tradeoff
+from engine.power import (
+    CPU_AND_BOARD_W,
+    GUIDE_LIMITED_TDP_W,
+    MAX_PSU_LOAD,
+    SUGGESTED_CUT_W,
+    plan,
+    power_limit_tradeoff,
+)
+from engine.power import SOURCE as POWER_SOURCE
 from engine.query import BOUNDS, Objective, Query, Task
 from engine.specs import WORKLOADS, CloudInstance, Gpu, Workload
 from engine.support import (
@@ -1686,10 +1694,23 @@ def _cloud_instance(gpu_id: str) -> CloudInstance | None:
 
 def power(query: Query, ctx: AdviceContext) -> Answer:
     if not query.gpus:
+        # "is this really undervolting, 285 W instead of 385 W?", "power draw of this build?": no card named, so the
+        # guide's rules with their figures, and which card asked for
+        cut = power_limit_tradeoff(GUIDE_LIMITED_TDP_W, GUIDE_LIMITED_TDP_W - SUGGESTED_CUT_W)
+        guide = msg(
+            "advice.power.general",
+            board_w=CPU_AND_BOARD_W,
+            max_load=MAX_PSU_LOAD,
+            cut_w=SUGGESTED_CUT_W,
+            tdp_w=cut.tdp_w,
+            limit_w=cut.limit_w,
+            slowdown=cut.slowdown_percent,
+        )
         return Answer(
             kind="power",
             query=query,
-            headline=msg("advice.power.ask"),
+            headline=guide,
+            rules=(Rule(id="power.psu", text=msg("advice.rule.psu"), source=POWER_SOURCE),),
             follow_up=FollowUp(field="gpu", question=msg("advice.followup.power"), choices=()),
         )
     if len(query.gpus) > 1 and not query.power_limit_w:

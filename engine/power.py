@@ -26,6 +26,7 @@ PSU_EFFICIENCY = 0.90  # 80 PLUS Gold-class efficiency at load, to turn DC load 
 # speed ∝ (P / TDP) ** POWER_EXPONENT, with POWER_EXPONENT = ln(0.93) / ln(200/250).
 POWER_EXPONENT = math.log(0.93) / math.log(200 / 250)
 SUGGESTED_CUT_W = 50  # the guide's measured cut, suggested per card for builds of four or more (of 100 W+ cards)
+GUIDE_LIMITED_TDP_W = 250  # the card the guide measured that cut on: an RTX 2080 Ti (250 W TDP)
 ATX_SLOTS = 7
 SOURCE = "Guide 2020/2023 §power supply, cooling and power limiting"
 

@@ -531,6 +531,16 @@ def test_a_pick_that_is_the_reference_card_is_weighed_against_the_card_beside_it
     assert "an RTX 4090" in said and "1.00×" not in said
 
 
+def test_a_power_question_naming_no_card_gets_the_guides_rules_with_their_figures() -> None:
+    """ "Is this really undervolting, 285 W instead of 385 W?": no card named — the PSU rule (the cards' power plus
+    200 W, at most 95 % load) and the guide's measured power limit (250 → 200 W on RTX 2080 Tis: −7 %), then the
+    question which card, instead of the question alone."""
+    answer = advise(Query(kind="power"))
+    said = english(answer.headline)
+    assert "200 W for CPU and board" in said and "95%" in said and "250 → 200 W" in said and "7 % speed" in said
+    assert answer.follow_up is not None and answer.rules
+
+
 def test_when_no_card_has_the_memory_the_closest_is_the_faster_of_equal_ones() -> None:
     # Both have 8 GB, the 10 GB floor of the 2020 guide's prototyping task is met by neither; the 3070
     # Laptop GPU (448 GB/s) is about twice the RTX 3050 (224 GB/s), so it is the one named.

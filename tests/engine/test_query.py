@@ -398,6 +398,7 @@ def _answers() -> list:
         (q(kind="cloud_vs_buy", model="llama-3-70b", cloud_interest=True), None),  # rent for a named model
         (q(kind="can_run", task="computer_vision", mode="full_finetune"), None),  # how big a card to train a CNN
         (q(kind="power", gpus=("rtx-4090",), psu_w=650), None),  # is my PSU enough?
+        (q(kind="power"), None),  # no card named: the guide's rules, and which card
         (q(kind="power", gpus=("rtx-4090",), electricity_usd_per_kwh=0.3), None),  # what does running it cost?
         (q(kind="power", gpus=("rtx-3090", "rtx-4090")), None),  # each card's PSU
         (q(kind="power", gpus=("rtx-4090",), topic="cooling"), None),  # "runs at 85 °C, OK?"
