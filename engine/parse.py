@@ -2270,8 +2270,19 @@ def _laptop_speed(gpu: Gpu) -> tuple[float, float]:
 
 
 def _resolution(low: str, start: int, end: int) -> bool:
-    """A bare number that is one side of an image size ("a 1080x1080 video", "2080×1080") is no GPU."""
-    return bool(_RESOLUTION_LEFT.search(low, max(0, start - 8), start) or _RESOLUTION_RIGHT.match(low, end))
+    """A bare number that is one side of an image size ("a 1080x1080 video", "2080×1080"), or a length of time
+    ("训练要6800分钟", "took 3090 seconds"), is no GPU."""
+    return bool(
+        _RESOLUTION_LEFT.search(low, max(0, start - 8), start)
+        or _RESOLUTION_RIGHT.match(low, end)
+        or _TIME_AFTER.match(low, end)
+    )
+
+
+# A unit of time right after a number: "6800分钟", "3090 seconds", "1080 s/it"
+_TIME_AFTER = re.compile(
+    r"\s*(?:分钟|分鐘|小时|小時|秒|天|minutes?|mins?\b|seconds?|secs?\b|hours?|hrs?\b|s/it|it/s|ms\b)"
+)
 
 
 # A Mac named without its chip or memory: the M4 Macs with 16, 48 and 128 GB stand for the small, middle and
@@ -2392,7 +2403,7 @@ def _same_card(mentions: list[Mention], low: str) -> list[Mention]:
 _OR_MEMORY = re.compile(
     r"\s*(?:or|/|vs\.?|versus|and|还是|還是|或|或者|和|跟|与|與|对比|對比)\s*(?:the\s+)?(?P<n>[0-9]{1,3})\s*(?:gb|g|gib)(?![a-z])"
 )
-_ALTERNATIVES = re.compile(r"\b(?:or|vs|versus)\b|还是|還是|或|/|跟|和|与|與|比")
+_ALTERNATIVES = re.compile(r"\b(?:or|vs|versus)\b|还是|還是|或|/|跟|和|与|與|比(?!如)")
 
 
 def _one_typo(word: str, target: str) -> bool:

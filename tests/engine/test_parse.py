@@ -1136,3 +1136,17 @@ def test_serving_many_requests_is_the_guides_batched_inference(text: str) -> Non
 def test_a_training_framework_or_method_is_no_model(text: str) -> None:
     # the tool (LLaMA-Factory, unsloth) or method (sft, dpo) trains a model: no "I don't know the model …"
     assert q(text).model is None
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        # a number of minutes or seconds is no card ("6800分钟" is no RX 6800)
+        ("单卡4090训练要8500分钟，双卡也要6800分钟，为什么？", ("rtx-4090",)),
+        ("My 3090 took 3090 seconds for one epoch", ("rtx-3090",)),
+        # "比如" (for example) weighs nothing: the V100 named again is the 32 GB one named first
+        ("FooVideo支持32G V100 GPU吗？有些包比如flash atten不支持V100", ("v100-32gb",)),
+    ],
+)
+def test_numbers_that_are_times_and_examples_name_no_other_card(text: str, gpus: tuple[str, ...]) -> None:
+    assert q(text).gpus == gpus
