@@ -1131,10 +1131,13 @@ def test_serving_many_requests_is_the_guides_batched_inference(text: str) -> Non
         "用LLaMA-Factory全参sft，8*40G爆显存了，8*40G能否进行全参训练？",
         "Can I fine-tune with LLaMA Factory on two 4090s?",
         "用unsloth在3060 12G上做dpo可以吗",
+        "My RTX 3070 laptop runs Suse Tumbleweed; is it good for deep learning?",
+        "Proxmox host with a passed-through 3090, is it enough?",
     ],
 )
-def test_a_training_framework_or_method_is_no_model(text: str) -> None:
-    # the tool (LLaMA-Factory, unsloth) or method (sft, dpo) trains a model: no "I don't know the model …"
+def test_a_framework_a_method_or_an_operating_system_is_no_model(text: str) -> None:
+    # the tool (LLaMA-Factory, unsloth) or method (sft, dpo) trains a model, the system (Suse, Proxmox) runs it:
+    # no "I don't know the model …"
     assert q(text).model is None
 
 
