@@ -1840,6 +1840,13 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
             headline = msg("sentences", items=(msg("advice.scaling.memory", source=DATA_PARALLEL_SOURCE), headline))
     if verdicts := _library_verdicts(query):  # "vLLM支持P40吗？": the verdict on the card, then the requirement
         headline = msg("sentences", items=tuple(m for v in verdicts for m in v.said))
+    elif item.topic == "amd" and (
+        radeon := next((g for g in query.gpus if load_catalog().get(g).vendor == "amd"), None)
+    ):
+        # "My RX 7900 XTX gives 'Torch is not able to use the GPU'": what runs on that card today leads the guide's
+        # word on AMD (on ROCm's list or not, which PyTorch build)
+        software = software_notes(load_catalog().get(radeon))
+        headline = msg("advice.info.headline", software=software[0])
     return Answer(
         kind="explain",
         query=query,
@@ -1849,9 +1856,6 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
         comparison=comparison,
         rules=(Rule(id=f"explain.{item.topic}", text=title, source=item.source),),
     )
-
-
-# PyTorch's DataParallel: "output_device … (default: device_ids[0])" — every replica's outputs are gathered there
 
 
 def _scaling(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison]:

@@ -541,6 +541,15 @@ def test_a_power_question_naming_no_card_gets_the_guides_rules_with_their_figure
     assert answer.follow_up is not None and answer.rules
 
 
+def test_the_guide_on_amd_with_a_radeon_named_leads_with_what_runs_on_that_card() -> None:
+    """ "My RX 7900 XTX gives 'Torch is not able to use the GPU', is it ROCm support?": the card's status today (on
+    ROCm's list, PyTorch's ROCm wheels on Linux) leads; the guide's word on AMD follows as before."""
+    answer = advise(Query(kind="explain", topic="amd", gpus=("rx-7900-xtx",), gpu_counts=(1,)))
+    assert answer.headline.key == "advice.info.headline" and "ROCm" in english(answer.headline)
+    assert answer.explanation is not None and answer.explanation.topic == "amd"
+    assert advise(Query(kind="explain", topic="amd")).headline.key == "advice.explain.amd"  # no card: the guide
+
+
 def test_when_no_card_has_the_memory_the_closest_is_the_faster_of_equal_ones() -> None:
     # Both have 8 GB, the 10 GB floor of the 2020 guide's prototyping task is met by neither; the 3070
     # Laptop GPU (448 GB/s) is about twice the RTX 3050 (224 GB/s), so it is the one named.
