@@ -737,6 +737,17 @@ class Parser:
         scan.take(m_start, m_end)
         return ids[0], start, end, size
 
+    def _owned_weighed_against(self, mentions: list[Mention], low: str, words: Words) -> str | None:
+        """The card the user owns, named first ("my RX 6700 XT", "I have a 1080") and not again, when two or more
+        others are named to buy: the one to leave out of the comparison, else None."""
+        first = mentions[0]
+        if sum(m.gpu_id == first.gpu_id for m in mentions) > 1:
+            return None
+        if self.vocab.owner_words.search(low[max(0, first.start - _OWNER_WINDOW) : first.start]) is None:
+            return None
+        buying = _BUY_VERB.search(low, first.end) or self.vocab.upgrade_words.find(words)
+        return first.gpu_id if buying else None
+
     def _other_memory(
         self, scan: Scan, run: list[tuple[str, int, int]], end: int, laptop: bool
     ) -> tuple[str, int, int, float] | None:
@@ -1226,6 +1237,10 @@ class Parser:
                     name = self.index.catalog.gpus[mac[0]].short_name
                     notes.extend([msg("parse.note.mac_chip", name=name)] if mac[1] else [])
         setups = [setup for gpu_id in ids for setup in _setups_of(gpu_id, mentions, low)]
+        if len(ids) >= 3 and (owned := self._owned_weighed_against(mentions, low, words)) is not None:
+            # "I had trouble with my RX 6700 XT: should I buy a Quadro M4000 or a GTX 1080?": the cards to buy are
+            # weighed, not the one the user is replacing
+            setups = [setup for setup in setups if setup[0] != owned]
         if len(setups) > MAX_GPUS:  # a Query holds four cards: keep the first four named, and say so
             notes.append(msg("parse.note.too_many_gpus", count=len(setups), kept=MAX_GPUS))
             setups = setups[:MAX_GPUS]
@@ -2403,6 +2418,8 @@ def _same_card(mentions: list[Mention], low: str) -> list[Mention]:
 _OR_MEMORY = re.compile(
     r"\s*(?:or|/|vs\.?|versus|and|还是|還是|或|或者|和|跟|与|與|对比|對比)\s*(?:the\s+)?(?P<n>[0-9]{1,3})\s*(?:gb|g|gib)(?![a-z])"
 )
+# Choosing a card to get ("should I get a 4070 or a 3090?", "入手哪张"): the cards weighed are the ones to buy
+_BUY_VERB = re.compile(r"\b(?:get|buy|purchase|pick|choose|go\s+for)\b|买|買|入手|换|換|选|選")
 _ALTERNATIVES = re.compile(r"\b(?:or|vs|versus)\b|还是|還是|或|/|跟|和|与|與|比(?!如)")
 
 

@@ -1153,3 +1153,18 @@ def test_a_framework_a_method_or_an_operating_system_is_no_model(text: str) -> N
 )
 def test_numbers_that_are_times_and_examples_name_no_other_card(text: str, gpus: tuple[str, ...]) -> None:
     assert q(text).gpus == gpus
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        # the user's own card, named first, and two or more to buy: the ones to buy are weighed
+        ("I had trouble with my RX 6700 XT. Should I buy a Quadro M4000 or a GTX 1080?", ("quadro-m4000", "gtx-1080")),
+        ("I have a 3060, should I get a 4070 or a 3090?", ("rtx-4070", "rtx-3090")),
+        # no buying said, or the card is one of the options: all named
+        ("My A4000 runs at 100 %. Does anyone run FooLive on a 4090 or a 5090?", ("rtx-a4000", "rtx-4090", "rtx-5090")),
+        ("3060, 4070 or 3090: which should I buy?", ("rtx-3060-12gb", "rtx-4070", "rtx-3090")),
+    ],
+)
+def test_a_card_the_user_replaces_is_not_weighed_against_the_ones_to_buy(text: str, gpus: tuple[str, ...]) -> None:
+    assert q(text).gpus == gpus
