@@ -1125,7 +1125,8 @@ class Parser:
         model, model_llm, model_sized = self.find_model(text, scan, words)
         laptop = vocab.laptop.find(words) is not None and vocab.laptop_in_general.find(words) is None
         mentions, unknown, loose = self.find_gpus(scan, laptop)
-        mentions = [m for m in mentions if not _ruled_out(low, m.start, vocab)]
+        if mentions and vocab.not_had_words.find(words) is not None:  # most questions rule no card out
+            mentions = [m for m in mentions if not _ruled_out(low, m.start, vocab)]
         counts = [m.count for m in mentions if m.count] + loose + generic_counts(scan, vocab)
         if len(mentions) > 1:
             mentions = _same_card(mentions, low)
@@ -2463,6 +2464,8 @@ def _setups_of(gpu_id: str, mentions: list[Mention], low: str) -> list[tuple[str
     3090s run 70B?"), or one per count where it names the card alone and in a group as options ("one 4090 or
     two?", "4090 vs 2x 4090", "4090单卡能不能…不行的话两张4090"), in the order named."""
     named = [m for m in mentions if m.gpu_id == gpu_id]
+    if len(named) < 2:  # most cards are named once: one setup
+        return [(gpu_id, _count_for(gpu_id, mentions))]
     counts: list[int] = []
     for m in named:
         if m.count and m.count.value <= MAX_COUNT:
