@@ -600,6 +600,15 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("两张3090微调13B需要NVLink吗", ("不需要 NVLink", "2× RTX 3090：可以")),
         ("$700 budget, GPU for running local LLMs?", ("Two cards reach it", "2× RTX 3060 12GB (24 GB in all)")),
         ("预算5000元，主要跑本地大模型，买什么显卡好？", ("两张卡可以在预算内达到", "2× RTX 3060 12GB（合计 24 GB）")),
+        # sixteenth session: why it ran out, serving capacity, two setups of one card, the first card fuller
+        ("Yi-34B-Chat OOM on my A6000 48GB, why?", ("Yes at INT8", "most tools load a model at BF16")),
+        ("请问Yi-34B-Chat用49G的显卡运行时提示显存溢出OOM", ("降到 INT8", "大多数工具默认用 BF16 加载模型")),
+        ("How many concurrent requests can an A100 80GB serve with Llama 2 13B?", ("3.4 GB of KV cache", "about 17")),
+        ("A100 80GB跑Llama 2 13B能支持多少并发？", ("3.4 GB 的 KV 缓存", "大约能同时处理 17 个")),
+        ("Can one 4090 or two 4090s LoRA fine-tune a 13B model?", ("RTX 4090: Yes at QLoRA", "2× RTX 4090: Yes")),
+        ("4090单卡能否lora微调13b模型？不行的话两张4090呢", ("RTX 4090：可以，降到 QLoRA", "2× RTX 4090：可以")),
+        ("Training FooDet-7B on 4 GPUs, only the first card runs out of memory. Why?", ("DataParallel", "torchrun")),
+        ("我用4张卡训练FooVL-26B，第一张卡上占用很多显存导致OOM", ("DataParallel", "torchrun")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(
