@@ -25,6 +25,9 @@ TOOLS = {
     "catvton-infer": (8, 8),  # README: "< 8G VRAM for 1024X768 resolution"
     "storydiffusion-infer": (20, 24),  # low-VRAM version: tested on 24 GB, expected to work above 20 GB
     "easydiffusion-infer": (2, 2),  # README: "minimum 2 GB RAM" on the graphics card
+    "mineru-infer": (4, 8),  # README table: pipeline backend 4 GB, hybrid/vlm engine 8 GB
+    "lhm-500m-infer": (16, 18),  # modelcard.md: 16G GPU with save_memory, 18G GPU
+    "lhm-1b-infer": (18, 22),  # modelcard.md: 18G GPU with save_memory, 22G GPU
 }
 
 
@@ -63,6 +66,8 @@ WORKED = [
     ("Can I run StoryDiffusion on RTX 4080 16GB?", "storydiffusion", False, 20),
     ("Can StoryDiffusion run on a 4090?", "storydiffusion", True, 20),
     ("Can my GTX 1050 run EasyDiffusion?", "easydiffusion", True, 2),
+    ("I tried MinerU on my laptop with a GTX1050 2G and got CUDA out of memory", "mineru", False, 4),
+    ("Can my RTX 3060 run MinerU?", "mineru", True, 4),
 ]
 
 
@@ -81,7 +86,16 @@ ZH = [
     ("IDM-VTON 4090能跑吗", "idm-vton", "可以", 18, "zh-Hans"),
     ("StoryDiffusion需要多少显存？4080 16G够吗", "storydiffusion", "不行", 20, "zh-Hans"),
     ("我的4060 Ti 8G能跑IDM-VTON嗎？", "idm-vton", "不行", 18, "zh-Hant"),
+    ("MinerU 4060 8G能跑吗？", "mineru", "可以", 4, "zh-Hans"),
+    ("LHM-500M 3080 10G能跑吗", "lhm-500m", "不行", 16, "zh-Hans"),
 ]
+
+
+def test_lhm_named_without_a_size_is_its_family():
+    # "LHM" alone: the family the catalog sizes (LHM-1B), the largest that fits a 24 GB 3090 (model card: 22G GPU)
+    kind, model, words = _answer("How much memory is required for LHM inference? Can inference run on a 24G 3090 GPU?")
+    assert kind == "can_run" and model == "LHM"
+    assert "RTX 3090: Yes," in words and "LHM-1B inference takes from 18 GB (22 GB recommended)" in words
 
 
 @pytest.mark.parametrize(("text", "model", "verdict", "gb", "lang"), ZH, ids=[z[0] for z in ZH])
@@ -120,7 +134,10 @@ def test_tool_aliases_resolve_to_their_entries():
         ("CatVTON", "catvton"),
         ("StoryDiffusion", "storydiffusion"),
         ("EasyDiffusion", "easydiffusion"),
+        ("MinerU", "mineru"),
+        ("LHM-500M", "lhm-500m"),
+        ("LHM-1B-HF", "lhm-1b"),
     ]:
         assert catalog.resolve(text) == model, text
-    for word in ("invoke", "easy", "chain", "story", "diffusion", "vton"):
+    for word in ("invoke", "easy", "chain", "story", "diffusion", "vton", "miner"):
         assert catalog.resolve(word) is None, word
