@@ -28,6 +28,7 @@ TOOLS = {
     "mineru-infer": (4, 8),  # README table: pipeline backend 4 GB, hybrid/vlm engine 8 GB
     "lhm-500m-infer": (16, 18),  # modelcard.md: 16G GPU with save_memory, 18G GPU
     "lhm-1b-infer": (18, 22),  # modelcard.md: 18G GPU with save_memory, 22G GPU
+    "hunyuanvideo-avatar-infer": (24, 96),  # README requirements: minimum 24 GB (very slow), 96 GB recommended
 }
 
 
@@ -68,6 +69,8 @@ WORKED = [
     ("Can my GTX 1050 run EasyDiffusion?", "easydiffusion", True, 2),
     ("I tried MinerU on my laptop with a GTX1050 2G and got CUDA out of memory", "mineru", False, 4),
     ("Can my RTX 3060 run MinerU?", "mineru", True, 4),
+    ("Can my RTX 4090 run HunyuanVideo-Avatar?", "hunyuanvideo-avatar", True, 24),
+    ("Can an RTX 4080 16GB run HunyuanVideo-Avatar?", "hunyuanvideo-avatar", False, 24),
 ]
 
 
@@ -88,6 +91,7 @@ ZH = [
     ("我的4060 Ti 8G能跑IDM-VTON嗎？", "idm-vton", "不行", 18, "zh-Hant"),
     ("MinerU 4060 8G能跑吗？", "mineru", "可以", 4, "zh-Hans"),
     ("LHM-500M 3080 10G能跑吗", "lhm-500m", "不行", 16, "zh-Hans"),
+    ("4090D 48G显卡跑 ComfyUI HunyuanAvatar 够吗", "hunyuanvideo-avatar", "可以", 24, "zh-Hans"),
 ]
 
 
@@ -110,6 +114,7 @@ def test_chinese_questions_get_the_same_figures(text, model, verdict, gb, lang):
     [
         "Can I run Stable Diffusion on a 3060?",  # still Stable Diffusion 1.5, not a tool built on it
         "Can my RTX 3090 run SDXL?",
+        "Can my 3060 run HunyuanVideo?",  # HunyuanVideo itself, not the avatar model built on it
         "Can my 4090 run Whisper large-v2?",
         "I want to invoke a model on my RTX 3090, which one fits?",  # "invoke" is a word, not InvokeAI
         "Is it easy to run diffusion models on a 3060?",  # "easy … diffusion" is no Easy Diffusion
@@ -119,7 +124,7 @@ def test_chinese_questions_get_the_same_figures(text, model, verdict, gb, lang):
 def test_tool_names_do_not_take_ordinary_questions(text):
     _, model, _ = _answer(text)
     assert model not in {"fooocus", "invokeai", "facechain", "idm-vton", "catvton", "storydiffusion"}
-    assert model != "easydiffusion"
+    assert model not in {"easydiffusion", "mineru", "lhm-500m", "lhm-1b", "hunyuanvideo-avatar"}
 
 
 def test_tool_aliases_resolve_to_their_entries():
@@ -137,6 +142,8 @@ def test_tool_aliases_resolve_to_their_entries():
         ("MinerU", "mineru"),
         ("LHM-500M", "lhm-500m"),
         ("LHM-1B-HF", "lhm-1b"),
+        ("HunyuanVideo-Avatar", "hunyuanvideo-avatar"),
+        ("HunyuanAvatar", "hunyuanvideo-avatar"),
     ]:
         assert catalog.resolve(text) == model, text
     for word in ("invoke", "easy", "chain", "story", "diffusion", "vton", "miner"):
