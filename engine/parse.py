@@ -16,7 +16,7 @@ import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from engine import query as _query
@@ -2227,6 +2227,20 @@ _INTEL_CPU = re.compile(r"[iI][3579]-?[0-9]{4,5}[A-Za-z]{0,2}")  # Intel Core mo
 _ERROR_TEXT = re.compile(r"(?:[A-Za-z_.]*(?:Error|Exception):|(?i:cuda out of memory))[^，。？！,?!\n]*")
 
 
+@cache
+def _tool_names() -> frozenset[str]:
+    """The one-word names (lower case, as typed: "fooocus", "ai-toolkit") of the catalog's models that are no LLM:
+    tools and image, video and speech models people write in lower case, which a project name may be."""
+    models = load_model_catalog()
+    return frozenset(
+        name.lower()
+        for spec in models.models.values()
+        if spec.kind != "llm"
+        for name in (spec.id, spec.name, *spec.aliases)
+        if " " not in name and any(c.isalpha() for c in name)
+    )
+
+
 def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
     """The project or model a can-run question asks about when it is none the catalog knows: in a
     Chinese question any Latin name ("运行WriteGPT这个模型"), in others one typed like a project
@@ -2243,7 +2257,7 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
         taken += [t.span() for t in _LLAMA_FACTORY.finditer(reading.low)]  # "with LLaMA Factory": a tool
     for m in _NAME.finditer(text):
         name = m.group(1)
-        if not chinese and name.islower():
+        if not chinese and name.islower() and name not in _tool_names():
             continue  # an English word in lower case is no name (most of the words: checked first)
         if (
             sum(c.isalpha() for c in name) < 3
@@ -2266,7 +2280,7 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
             _NAME_AFTER.search(text, max(0, m.start() - 24), m.start()) is not None
             or _NAME_BEFORE.match(text, m.end()) is not None
         )
-        if chinese or typed_as_name or placed:
+        if chinese or typed_as_name or placed or name.lower() in _tool_names():
             return name
     return None
 

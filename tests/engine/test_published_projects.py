@@ -71,6 +71,12 @@ WORKED = [
     ("Can my RTX 3060 run MinerU?", "mineru", True, 4),
     ("Can my RTX 4090 run HunyuanVideo-Avatar?", "hunyuanvideo-avatar", True, 24),
     ("Can an RTX 4080 16GB run HunyuanVideo-Avatar?", "hunyuanvideo-avatar", False, 24),
+    # typed in lower case, as people write them (a one-word name of a catalog model that is no LLM)
+    ("can fooocus run on my 3060 12gb?", "fooocus", True, 4),
+    ("is my gtx 960m 2gb enough for fooocus", "fooocus", False, 4),
+    # LoRA trainers, whose figures are LoRA ones: naming them asks about LoRA training
+    ("Can I run ai-toolkit on an RTX 4070 Ti Super with 16GB VRAM?", "ai-toolkit", False, 24),
+    ("Can I use FluxGym on my 3060 12GB?", "fluxgym", True, 12),
 ]
 
 
