@@ -1117,6 +1117,7 @@ def test_a_card_alone_and_in_a_group_are_two_setups(text: str, gpus: tuple[str, 
         "What's the QPS of Llama 3 8B on an L40S?",
         "4张4090部署FooLM-72B，能支持多少并发？",
         "A100同時服務多少個請求？",
+        "4090跑FooLM能支援多少並發？",
         "How many people could use FooLM 8B at the same time on my 4090?",
     ],
 )
