@@ -435,10 +435,22 @@ class ModelCatalog(BaseModel):
         return sorted(members, key=lambda i: (self.models[i].params_b, i))
 
     def suggest(self, text: str, limit: int = 3) -> list[str]:
-        """Close catalog ids for a name that did not resolve, for "did you mean ...?"."""
+        """Close catalog ids for a name that did not resolve, for "did you mean ...?". Remembered per name in a
+        bounded LRU: the fuzzy scoring against every alias is most of a can-run answer's time (≈0.7 ms), and the
+        same unknown projects come back ("GPT-SoVITS", "RVC", "ktransformers": 823 calls, 546 names on the corpus)."""
         key = normalize_model_name(text)
         if not key:
             return []
+        memo = per_object(_SUGGESTED, self, OrderedDict)
+        if (key, limit) in memo:
+            memo.move_to_end((key, limit))
+            return list(memo[key, limit])
+        found = memo[key, limit] = tuple(self._suggest(key, limit))
+        while len(memo) > RESOLVE_REMEMBERED:
+            memo.popitem(last=False)
+        return list(found)
+
+    def _suggest(self, key: str, limit: int) -> list[str]:
         # The cutoff drops in C what the loop below would drop (≈30 % less time per call, the same suggestions)
         found = process.extract(
             key, list(self.alias_index), scorer=fuzz.WRatio, limit=limit * 4, score_cutoff=SUGGEST_SCORE
@@ -458,6 +470,7 @@ class ModelCatalog(BaseModel):
 _FAMILIES: dict[int, tuple[ModelCatalog, dict[str, tuple[str, ...]]]] = {}
 RESOLVE_REMEMBERED = 4096  # distinct names remembered per catalog (a flood of made-up names pushes out the oldest)
 _RESOLVED: dict[int, tuple[ModelCatalog, OrderedDict[str, str | None]]] = {}
+_SUGGESTED: dict[int, tuple[ModelCatalog, OrderedDict[tuple[str, int], tuple[str, ...]]]] = {}
 
 
 def _bare(key: str) -> str:

@@ -602,3 +602,15 @@ def test_a_close_name_that_adds_a_variant_word_is_another_model():
     assert catalog.resolve("Qwen2-7B") == "qwen2-7b"
     assert catalog.resolve("Qwen2-VL-7B-Instruct") == "qwen2-vl-7b"
     assert catalog.resolve("qwen2.5 coder 7b instruct") == "qwen2.5-coder-7b"
+
+
+def test_suggestions_are_remembered_per_name_and_bounded() -> None:
+    """ "Did you mean …?" scores a name against every alias (most of a can-run answer's time): the same unknown
+    name asked again is answered from a bounded memory, with the same suggestions, and a copy the caller may keep."""
+    catalog = load_model_catalog()
+    first = catalog.suggest("mixtrl")
+    memo = model_specs.per_object(model_specs._SUGGESTED, catalog, dict)
+    assert ("mixtrl", 3) in memo and list(memo["mixtrl", 3]) == first and first
+    first.append("changed by the caller")
+    assert catalog.suggest("mixtrl") == list(memo["mixtrl", 3])
+    assert len(memo) <= model_specs.RESOLVE_REMEMBERED
