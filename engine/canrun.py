@@ -1516,6 +1516,9 @@ class PublishedNeed(Frozen):
     min_gb: float
     recommended_gb: float
     source: str
+    # the least a card without NVIDIA Tensor Cores needs (a GTX 10 or 9 series card, an AMD one), where the source
+    # gives its own figure for them (Fooocus: 4 GB on RTX cards, 8 GB on those)
+    min_gb_no_tensor_cores: float | None = None
     condition: str | None = None  # the settings the figure holds for, as the source says (its words are a message)
     tool: str | None = None  # the program the figures are for
     date: str | None = None
@@ -1611,21 +1614,19 @@ def _published_report(
         settings=msg(f"canrun.published.settings.{need.id}"),
         source=need.source,
     )
-    checks: list[tuple[str | Msg, float]] = [(_setup(g.short_name, n), g.memory_gb) for g, n in named_setups(query)]
+    checks: list[tuple[str | Msg, float, Gpu | None]] = [
+        (_setup(g.short_name, n), g.memory_gb, g) for g, n in named_setups(query)
+    ]
     if not checks and query.min_memory_gb:
-        checks = [(f"{query.min_memory_gb:g} GB", query.min_memory_gb)]
+        checks = [(f"{query.min_memory_gb:g} GB", query.min_memory_gb, None)]
     lines, fits = [], []
-    for setup, have in checks:
-        key = "yes" if have >= need.recommended_gb else "tight" if have >= need.min_gb else "no"
-        lines.append(
-            msg(
-                f"canrun.published.{key}",
-                setup=setup,
-                have=have,
-                min_gb=need.min_gb,
-                recommended_gb=need.recommended_gb,
-            )
-        )
+    for setup, have, gpu in checks:
+        least, recommended = need.min_gb, need.recommended_gb
+        if need.min_gb_no_tensor_cores and gpu is not None and (gpu.vendor != "nvidia" or not gpu.has_tensor_cores):
+            least = need.min_gb_no_tensor_cores  # "Fooocus on a GTX 1060 6GB": its README asks 8 GB of such cards
+            recommended = max(recommended, least)
+        key = "yes" if have >= recommended else "tight" if have >= least else "no"
+        lines.append(msg(f"canrun.published.{key}", setup=setup, have=have, min_gb=least, recommended_gb=recommended))
         fits.append(key != "no")
     several = next(((g, n) for g, n in named_setups(query) if n > 1), None)
     # "Two 3090s for SDXL training, does 24 GB + 24 GB work?": an image or video model is not split over cards —
@@ -1637,7 +1638,8 @@ def _published_report(
     cards = _published_cards(query, need, snapshot, condition) if not checks else None
     parts.extend([cards] if cards is not None else [])
     lighter = next(
-        (o for o in published_needs(spec.id, need.mode)[1:] if checks and o.min_gb <= min(h for _, h in checks)), None
+        (o for o in published_needs(spec.id, need.mode)[1:] if checks and o.min_gb <= min(h for _, h, _ in checks)),
+        None,
     )
     if lighter is not None and not all(fits):
         # "Can my 6 GB 1660 Super run Whisper large-v2?": no by openai-whisper's ~10 GB, yes by faster-whisper's
@@ -1654,7 +1656,7 @@ def _published_report(
             ),
         )
         fits = [True] * len(fits)  # every setup holds the lighter tool's minimum
-    smaller = _smaller_sibling(spec, need.mode, min(h for _, h in checks)) if checks and not all(fits) else None
+    smaller = _smaller_sibling(spec, need.mode, min(h for _, h, _ in checks)) if checks and not all(fits) else None
     if smaller is not None:
         # "Is 16 GB enough for Wan2.1 14B?": no by its 69.1 GB; the family's largest model that fits is the way in
         sibling, its = smaller

@@ -74,6 +74,9 @@ WORKED = [
     # typed in lower case, as people write them (a one-word name of a catalog model that is no LLM)
     ("can fooocus run on my 3060 12gb?", "fooocus", True, 4),
     ("is my gtx 960m 2gb enough for fooocus", "fooocus", False, 4),
+    # the README's own figure for cards without Tensor Cores (GTX 10/9 series, AMD): 8 GB
+    ("Is my GTX 1060 6GB enough for Fooocus?", "fooocus", False, 4),
+    ("Is a GTX 1080 8GB enough for Fooocus?", "fooocus", True, 4),
     # LoRA trainers, whose figures are LoRA ones: naming them asks about LoRA training
     ("Can I run ai-toolkit on an RTX 4070 Ti Super with 16GB VRAM?", "ai-toolkit", False, 24),
     ("Can I use FluxGym on my 3060 12GB?", "fluxgym", True, 12),
@@ -154,3 +157,12 @@ def test_tool_aliases_resolve_to_their_entries():
         assert catalog.resolve(text) == model, text
     for word in ("invoke", "easy", "chain", "story", "diffusion", "vton", "miner"):
         assert catalog.resolve(word) is None, word
+
+
+def test_a_figure_for_cards_without_tensor_cores_is_the_one_they_are_held_to():
+    # Fooocus's README: 4 GB on RTX 20/30/40 cards, 8 GB on GTX 10/9 series and AMD cards
+    assert _rows()["fooocus-infer"]["min_gb_no_tensor_cores"] == 8
+    _, _, pascal = _answer("Is my GTX 1060 6GB enough for Fooocus?")
+    assert "6 GB is under the 8 GB minimum" in pascal
+    _, _, turing = _answer("Is my RTX 2060 6GB enough for Fooocus?")
+    assert "6 GB meets the 4 GB recommended" in turing

@@ -16,7 +16,7 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 REQUIREMENTS = DATA_DIR / "measurements" / "published_requirements.yaml"
 MODES = {"inference", "lora", "full_finetune"}
 FIELDS = {"id", "model", "mode", "min_gb", "recommended_gb", "condition", "tool", "source", "date"}
-OPTIONAL = {"notes"}
+OPTIONAL = {"notes", "min_gb_no_tensor_cores"}
 
 
 def _rows() -> list[dict]:
