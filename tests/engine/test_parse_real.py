@@ -784,7 +784,7 @@ def test_whether_a_guide_topic_is_worth_it_is_that_topic_not_the_card():
     ("text", "model"),
     [
         ("How much VRAM does PhotoMaker need?", "PhotoMaker"),  # CamelCase
-        ("What GPU memory is needed to train InstantID?", "InstantID"),
+        ("What GPU memory is needed to train InstantStyle?", "InstantStyle"),
         ("Can my 3060 handle XTTS inference?", "XTTS"),  # capitals, placed by "inference"
         ("Minimum VRAM to run Dolphin locally?", "Dolphin"),  # capitalised, after "run"
         ("请问跑fooocus需要多大显存", "fooocus"),  # any Latin name in a Chinese question

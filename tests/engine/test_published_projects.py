@@ -29,6 +29,7 @@ TOOLS = {
     "lhm-500m-infer": (16, 18),  # modelcard.md: 16G GPU with save_memory, 18G GPU
     "lhm-1b-infer": (18, 22),  # modelcard.md: 18G GPU with save_memory, 22G GPU
     "hunyuanvideo-avatar-infer": (24, 96),  # README requirements: minimum 24 GB (very slow), 96 GB recommended
+    "instantid-infer": (24, 24),  # the author in issue #21: "24GB VRAM is suggested"
 }
 
 
@@ -77,6 +78,8 @@ WORKED = [
     # the README's own figure for cards without Tensor Cores (GTX 10/9 series, AMD): 8 GB
     ("Is my GTX 1060 6GB enough for Fooocus?", "fooocus", False, 4),
     ("Is a GTX 1080 8GB enough for Fooocus?", "fooocus", True, 4),
+    ("Can my RTX 4080 16GB run InstantID?", "instantid", False, 24),
+    ("Will InstantID run on a 3090?", "instantid", True, 24),
     # LoRA trainers, whose figures are LoRA ones: naming them asks about LoRA training
     ("Can I run ai-toolkit on an RTX 4070 Ti Super with 16GB VRAM?", "ai-toolkit", False, 24),
     ("Can I use FluxGym on my 3060 12GB?", "fluxgym", True, 12),
