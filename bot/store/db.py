@@ -36,6 +36,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 DEFAULT_DATA_DIR = Path("var")
 DEFAULT_SQLITE_NAME = "gpu-advisor.sqlite3"
 BUSY_TIMEOUT_MS = 30_000
+WAL_SWITCH_TRIES = 100  # × WAL_SWITCH_PAUSE_S: up to 5 s for another process to finish creating the database
+WAL_SWITCH_PAUSE_S = 0.05
 Backend = Literal["sqlite", "postgresql"]
 log = logging.getLogger("gpu_advisor.store")
 
@@ -451,7 +453,19 @@ def _sqlite_events(engine: AsyncEngine) -> None:
         # Let SQLAlchemy, not the sqlite3 module, decide when transactions begin (see the "begin" hook).
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        for pragma in ("journal_mode=WAL", f"busy_timeout={BUSY_TIMEOUT_MS}", "synchronous=FULL", "foreign_keys=ON"):
+        # The busy timeout first, so what follows waits for other connections' locks. Switching a new database to WAL
+        # can still answer "locked" at once while another process opening it at the same moment holds the file
+        # (SQLite does not call the busy handler there): tried again, briefly, as the busy timeout would have.
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        for attempt in range(WAL_SWITCH_TRIES):
+            try:
+                cursor.execute("PRAGMA journal_mode=WAL")
+                break
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or attempt == WAL_SWITCH_TRIES - 1:
+                    raise
+                time.sleep(WAL_SWITCH_PAUSE_S)
+        for pragma in ("synchronous=FULL", "foreign_keys=ON"):
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
 
