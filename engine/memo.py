@@ -10,15 +10,18 @@ answers128:GPU_ADVISOR_ANSWERS_REMEMBERED=128``: 1.00× the CPU per answer of 51
 The repeated workload's 14 questions still fit many times over.
 
 ``per_object``: what the engine builds once per catalog object (the parser, alias groups, model families).
+``remembered``: a bounded LRU lookup, for names people type (a flood of made-up ones only pushes out the oldest).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
 
 ANSWERS_REMEMBERED = int(os.environ.get("GPU_ADVISOR_ANSWERS_REMEMBERED", "128"))
 
@@ -30,3 +33,16 @@ def per_object(store: dict[int, tuple[Any, T]], owner: object, build: Callable[[
     if held is None or held[0] is not owner:
         held = store[id(owner)] = (owner, build())
     return held[1]
+
+
+def remembered(memo: OrderedDict[K, T], key: K, compute: Callable[[], T], most: int) -> T:
+    """``compute()`` for ``key``, kept in ``memo``, a least-recently-used store of at most ``most`` entries: names
+    people repeat stay cheap, and a flood of made-up names only pushes out the oldest (an unbounded memo once
+    stopped resolving anything for everyone until a restart)."""
+    if key in memo:
+        memo.move_to_end(key)
+        return memo[key]
+    value = memo[key] = compute()
+    while len(memo) > most:
+        memo.popitem(last=False)
+    return value

@@ -32,7 +32,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from rapidfuzz import fuzz, process
 
 from engine.datafiles import DataError, data_dir, read_yaml, validate_entries
-from engine.memo import per_object
+from engine.memo import per_object, remembered
 from engine.specs import Frozen
 
 ModelKind = Literal["llm", "diffusion", "speech", "encoder", "vision", "cnn"]
@@ -389,13 +389,7 @@ class ModelCatalog(BaseModel):
         """A catalog id for what a person typed, or None when no model is a safe match. Remembered in
         a bounded LRU: the reader and the Query's validator resolve the same name in one question."""
         memo = per_object(_RESOLVED, self, OrderedDict)
-        if text in memo:
-            memo.move_to_end(text)
-            return memo[text]
-        found = memo[text] = self._resolve(text)
-        while len(memo) > RESOLVE_REMEMBERED:
-            memo.popitem(last=False)
-        return found
+        return remembered(memo, text, lambda: self._resolve(text), RESOLVE_REMEMBERED)
 
     def _resolve(self, text: str) -> str | None:
         key = normalize_model_name(text)
@@ -442,12 +436,9 @@ class ModelCatalog(BaseModel):
         if not key:
             return []
         memo = per_object(_SUGGESTED, self, OrderedDict)
-        if (key, limit) in memo:
-            memo.move_to_end((key, limit))
-            return list(memo[key, limit])
-        found = memo[key, limit] = tuple(self._suggest(key, limit))
-        while len(memo) > RESOLVE_REMEMBERED:
-            memo.popitem(last=False)
+        found: tuple[str, ...] = remembered(
+            memo, (key, limit), lambda: tuple(self._suggest(key, limit)), RESOLVE_REMEMBERED
+        )
         return list(found)
 
     def _suggest(self, key: str, limit: int) -> list[str]:

@@ -23,7 +23,7 @@ from engine import query as _query
 from engine.catalog import Catalog, load_catalog
 from engine.classify import NONE, Classifier, load_classifier
 from engine.libraries import libraries
-from engine.memo import ANSWERS_REMEMBERED, per_object
+from engine.memo import ANSWERS_REMEMBERED, per_object, remembered
 from engine.memory import TRAINING_MODES
 from engine.message import Msg, msg
 from engine.model_specs import load_model_catalog
@@ -505,13 +505,10 @@ class Parser:
         return self._family_kinds.get(model.strip().lower())
 
     def _resolve_fuzzy(self, text: str) -> str | None:
-        """The catalog's fuzzy match for a GPU-like name, remembered in a bounded LRU: names people
-        repeat stay cheap, and a flood of made-up names only pushes out the oldest entries (a full
-        memo once stopped resolving anything for everyone until a restart)."""
-        memo = self._fuzzy
-        if text in memo:
-            memo.move_to_end(text)
-            return memo[text]
+        """The catalog's fuzzy match for a GPU-like name, remembered in a bounded LRU (engine.memo.remembered)."""
+        return remembered(self._fuzzy, text, lambda: self._fuzzy_match(text), FUZZY_REMEMBERED)
+
+    def _fuzzy_match(self, text: str) -> str | None:
         found = self.index.catalog.resolve(text)
         line, _, rest = text.partition(" ")
         if (
@@ -521,9 +518,6 @@ class Parser:
             and line not in _name_words(self.index.catalog.get(found))
         ):
             found = None  # "RX 6000" is a series, no RTX 6000 ("RTX 6600", a typo, is still the RX 6600)
-        memo[text] = found
-        while len(memo) > FUZZY_REMEMBERED:
-            memo.popitem(last=False)
         return found
 
     def find_gpus(self, scan: Scan, laptop: bool) -> tuple[list[Mention], list[str], list[Count]]:
