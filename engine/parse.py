@@ -737,7 +737,7 @@ class Parser:
         first = mentions[0]
         if sum(m.gpu_id == first.gpu_id for m in mentions) > 1:
             return None
-        if self.vocab.owner_words.search(low[max(0, first.start - _OWNER_WINDOW) : first.start]) is None:
+        if not _owned(low, first.start, self.vocab):
             return None
         buying = _BUY_VERB.search(low, first.end) or self.vocab.upgrade_words.find(words)
         return first.gpu_id if buying else None
@@ -1996,8 +1996,6 @@ def _reserved(reading: Reading, kind: str | None) -> bool:
     return kind in ("can_run", "explain", "other", "info", None) and _gated(reading.low, _RESERVED_KEYS, _RESERVED)
 
 
-# One of several GPUs used, or which one ("only the first GPU is used", "use both GPUs", "只使用了第一张显卡",
-# "另一张3090没有被调用", "用哪一张GPU"): how a program is given GPUs. ("只有一张4090" is a card owned, not used.)
 # The first card fuller than the rest: said in English or Chinese (gated by _FIRST_CARD_KEYS)
 _FIRST_CARD_FILLS = re.compile(
     r"\b(?:first|1st|main)\s+(?:gpu|card)\b[^.?!\n]{0,40}(?:out\s+of\s+memory|\boom\b|more\s+(?:vram|memory)|fills?\s+up|is\s+full)"
@@ -2006,6 +2004,8 @@ _FIRST_CARD_FILLS = re.compile(
 )
 _FIRST_CARD_KEYS = ("first", "1st", "main", "gpu0", "gpu 0", "gpu:0", "cuda0", "cuda:0", "cuda 0", "第一", "0号", "0號")
 
+# One of several GPUs used, or which one ("only the first GPU is used", "use both GPUs", "只使用了第一张显卡",
+# "另一张3090没有被调用", "用哪一张GPU"): how a program is given GPUs. ("只有一张4090" is a card owned, not used.)
 _ONE_GPU_USED = quick(
     re.compile(
         r"\bonly\s+(?:the\s+)?(?:one|first|1|a\s+single)\s+(?:gpu|card)\s+(?:is|was|gets?|being)\s+(?:used|utili[sz]ed|busy)"
@@ -2087,9 +2087,12 @@ def _upgrades_own(reading: Reading, vocab: Vocab) -> bool:
     ("my 3060", "I have an RTX 2060", "我现在用2060")."""
     if "upgrade" not in reading.signals or len({m.gpu_id for m in reading.mentions}) != 1:
         return False
-    start = reading.mentions[0].start
-    before = reading.low[max(0, start - _OWNER_WINDOW) : start]
-    return vocab.owner_words.search(before) is not None
+    return _owned(reading.low, reading.mentions[0].start, vocab)
+
+
+def _owned(low: str, start: int, vocab: Vocab) -> bool:
+    """Whether the words just before the card at ``start`` make it the user's own ("my 3060", "I have an RTX 2060")."""
+    return vocab.owner_words.search(low[max(0, start - _OWNER_WINDOW) : start]) is not None
 
 
 # What may stand between words that rule a card out and its name: an article, "buying an NVIDIA", "一张".
@@ -2249,9 +2252,10 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
         taken += [e.span() for e in _ERROR_TEXT.finditer(text)]  # a pasted error names no project
     if "factory" in reading.low:
         taken += [t.span() for t in _LLAMA_FACTORY.finditer(reading.low)]  # "with LLaMA Factory": a tool
+    tools = _tool_names()
     for m in _NAME.finditer(text):
         name = m.group(1)
-        if not chinese and name.islower() and name not in _tool_names():
+        if not chinese and name.islower() and name not in tools:
             continue  # an English word in lower case is no name (most of the words: checked first)
         if (
             sum(c.isalpha() for c in name) < 3
@@ -2274,7 +2278,7 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
             _NAME_AFTER.search(text, max(0, m.start() - 24), m.start()) is not None
             or _NAME_BEFORE.match(text, m.end()) is not None
         )
-        if chinese or typed_as_name or placed or name.lower() in _tool_names():
+        if chinese or typed_as_name or placed or name.lower() in tools:
             return name
     return None
 
@@ -2480,7 +2484,7 @@ def _setups_of(gpu_id: str, mentions: list[Mention], low: str) -> list[tuple[str
             counts.append(m.count.value)
         elif _SINGLE_AFTER.match(low, m.end) or _SINGLE_BEFORE.search(low, max(0, m.start - 9), m.start):
             counts.append(1)
-        elif len(named) > 1 and any(o.count for o in named if o is not m) and _offered_apart(m, mentions, low):
+        elif any(o.count for o in named if o is not m) and _offered_apart(m, mentions, low):
             counts.append(1)  # "4090 vs 2x 4090": the card alone beside a group of it
     distinct = list(dict.fromkeys(counts))
     if len(distinct) < 2:
