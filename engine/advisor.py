@@ -1546,7 +1546,7 @@ def _spread_over_providers(ranked: list[Rental]) -> tuple[Rental, ...]:
         for rental in ranked:
             if len(chosen) == MAX_RENTALS:
                 break
-            if rental in chosen or any(r.gpu_id == rental.gpu_id for r in chosen):
+            if any(r.gpu_id == rental.gpu_id for r in chosen):
                 continue
             if capped and sum(r.provider == rental.provider for r in chosen) >= RENTALS_PER_PROVIDER:
                 continue
@@ -1841,11 +1841,11 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
     if verdicts := _library_verdicts(query):  # "vLLM支持P40吗？": the verdict on the card, then the requirement
         headline = msg("sentences", items=tuple(m for v in verdicts for m in v.said))
     elif item.topic == "amd" and (
-        radeon := next((g for g in query.gpus if load_catalog().get(g).vendor == "amd"), None)
+        radeon := next((gpu for g in query.gpus if (gpu := load_catalog().get(g)).vendor == "amd"), None)
     ):
         # "My RX 7900 XTX gives 'Torch is not able to use the GPU'": what runs on that card today leads the guide's
         # word on AMD (on ROCm's list or not, which PyTorch build)
-        software = software_notes(load_catalog().get(radeon))
+        software = software_notes(radeon)
         headline = msg("advice.info.headline", software=software[0])
     return Answer(
         kind="explain",

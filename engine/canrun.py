@@ -1965,8 +1965,7 @@ def _ran_out_though_it_fits(
     first = judged[0]
     if first.mode == "inference" and first.precision and get_precision(first.precision).bits < 16:
         half = estimate(spec, "inference", "bf16", gpus=first.estimate.gpus, context=first.estimate.context)
-        capacity = first.memory_gb * 2**30 / GB  # a card's size is GiB; the estimate's GB
-        if half.per_gpu_gb > capacity:
+        if half.per_gpu_gib > first.memory_gb:  # both GiB, as a card's size is
             return (
                 msg("canrun.ran_out_fits.quantized", rung=_label("inference", first.precision), need=half.per_gpu_gib),
             )
