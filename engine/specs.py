@@ -54,7 +54,8 @@ class Software(Frozen):
 
     ``pytorch``: ``current`` — today's default PyTorch wheels (CUDA 13 on PyPI, ROCm, XPU or MPS)
     run it; ``legacy`` — only PyTorch's legacy CUDA 12.6 build (Maxwell, Pascal, Volta), which
-    PyTorch plans to drop; ``dropped`` — no current official build (``pytorch_last`` names the last);
+    PyTorch plans to drop; ``dropped`` — no current official build (``pytorch_last`` names the last release
+    whose official builds ran it, ``pytorch_last_cuda`` the newest CUDA those builds used);
     ``community`` — runs only with an override or community builds; ``vendor`` — the vendor's own
     builds (Jetson: NVIDIA's JetPack wheels; Huawei Ascend: the torch_npu plugin on CANN); ``none`` — no
     PyTorch GPU backend. ``npu``: a Huawei Ascend NPU, which runs no CUDA (PyTorch through torch_npu on
@@ -63,6 +64,7 @@ class Software(Frozen):
 
     pytorch: PyTorchSupport
     pytorch_last: str | None = Field(default=None, pattern=r"^\d+\.\d+$")
+    pytorch_last_cuda: str | None = Field(default=None, pattern=r"^\d+\.\d+$")
     cuda_cc: str | None = Field(default=None, pattern=r"^\d+\.\d$", description="CUDA compute capability")
     rocm: RocmSupport | None = Field(default=None, description="AMD only: ROCm's support for this card")
     gfx: str | None = Field(default=None, pattern=r"^gfx[0-9a-f]+$", description="AMD LLVM target")
@@ -77,6 +79,8 @@ class Software(Frozen):
     def _consistent(self) -> Software:
         if self.pytorch == "dropped" and self.pytorch_last is None:
             raise ValueError("a dropped card names the last PyTorch release that ran it (pytorch_last)")
+        if self.pytorch == "dropped" and self.jetpack is None and self.pytorch_last_cuda is None:
+            raise ValueError("a dropped card names the CUDA of the last PyTorch builds that ran it (pytorch_last_cuda)")
         if self.hsa_override is not None and self.rocm != "community":
             raise ValueError("hsa_override is for cards that run ROCm through the community override")
         return self

@@ -66,7 +66,7 @@ def _nvidia(gpu: Gpu) -> Msg:
             return msg("support.jetson.dropped", jetpack=sw.jetpack, last=sw.pytorch_last, **said)
         return msg("support.jetson.vendor", gpu=gpu.short_name, cc=sw.cuda_cc, jetpack=sw.jetpack)
     if sw.pytorch == "dropped":
-        return msg("support.cuda.dropped", last=sw.pytorch_last, **said)
+        return msg("support.cuda.dropped", last=sw.pytorch_last, cuda=sw.pytorch_last_cuda, **said)
     if sw.pytorch == "legacy":
         return msg("support.cuda.legacy", **said)
     return msg("support.cuda.current", gpu=gpu.short_name, cc=sw.cuda_cc)

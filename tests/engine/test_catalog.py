@@ -736,6 +736,11 @@ def _set(gid: str, **fields):
         ),
         ("tesla-k80", {"software": {"pytorch": "dropped", "cuda_cc": "3.7"}}, r"entry 'tesla-k80': .*pytorch_last"),
         (
+            "tesla-k80",
+            {"software": {"pytorch": "dropped", "cuda_cc": "3.7", "pytorch_last": "2.0"}},
+            r"entry 'tesla-k80': .*pytorch_last_cuda",
+        ),
+        (
             "rx-6700-xt",
             {"software": {"pytorch": "community", "rocm": "official", "gfx": "gfx1031", "hsa_override": "10.3.0"}},
             r"entry 'rx-6700-xt': .*hsa_override",

@@ -41,7 +41,14 @@ def _said(answer) -> list[str]:
 @pytest.mark.parametrize(
     ("gpu", "key", "words"),
     [
-        ("tesla-k80", "support.cuda.dropped", ("no current PyTorch CUDA wheels", "CUDA 12 dropped Kepler", "2.0")),
+        (
+            "tesla-k80",
+            "support.cuda.dropped",
+            ("no current PyTorch CUDA wheels", "CUDA 12 dropped Kepler", "2.0's, for CUDA 11.8"),
+        ),
+        # the builds named are ones that existed: 0.3.0's CUDA 9.0 wheels for CC 3.0, 1.12's CUDA 10.2 for CC 3.5
+        ("gtx-770", "support.cuda.dropped", ("compute capability 3.0", "0.3's, for CUDA 9.0")),
+        ("tesla-k40", "support.cuda.dropped", ("compute capability 3.5", "1.12's, for CUDA 10.2")),
         ("gtx-980-ti", "support.cuda.legacy", ("no longer run it", "legacy CUDA 12.6 build", "2.15")),
         ("gtx-1080-ti", "support.cuda.legacy", ("Pascal", "6.1")),
         (
