@@ -2361,10 +2361,17 @@ def _first_named(keyed: dict[str, PhraseSet], any_of: PhraseSet, words: Words, l
     return min(found)[1] if found else None
 
 
+# Power words that name the machine's power itself, not "cool" or "temperature", which other talk uses
+_POWER_ASKED = re.compile(r"\bpsu|\bpower\b|\bwatts?\b|wattage|功耗|电源|電源|電供|瓦")
+
+
 def _relevant(reading: Reading) -> bool:
     """Whether the text is about GPUs or models at all: a card, memory size, model, budget or concept of
-    the guide named, or a word about GPUs or machine learning ("what's the weather like?" is not)."""
-    return reading.about_gpus or bool((_HARDWARE | _SUBJECTS) & reading.signals)
+    the guide named, a word about GPUs or machine learning, or the machine's power ("这台主机功耗多少？",
+    "what PSU do I need?": the guide's power advice); "what's the weather like?" is not."""
+    if reading.about_gpus or (_HARDWARE | _SUBJECTS) & reading.signals:
+        return True
+    return "cue:power" in reading.signals and bool(_POWER_ASKED.search(reading.low))
 
 
 def classify(

@@ -543,6 +543,15 @@ def test_questions_about_neither_gpus_nor_ml_are_other(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    ["這個主機的功耗大概是多少？", "这台主机功耗多少？", "what PSU do I need?", "how much power will this rig draw?"],
+)
+def test_the_machines_power_without_a_card_is_a_power_question(text: str) -> None:
+    """No card named: the guide's power rules and a question for the card, not "I answer questions about GPUs"."""
+    assert q(text).kind == "power"
+
+
+@pytest.mark.parametrize(
     ("text", "cpu"),
     [
         ("没有显卡，只有核显，能跑 Qwen2.5 7B 吗？", True),
