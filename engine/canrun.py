@@ -1917,11 +1917,11 @@ def _floor_lines(setups: list[tuple[Gpu, int]], floor: MemoryFloor, unknown: boo
     return lines
 
 
-def _concurrency_notes(verdicts: list[GpuVerdict], setups: list[tuple[Gpu, int]]) -> list[Msg]:
+def _concurrency(verdicts: list[GpuVerdict], setups: list[tuple[Gpu, int]]) -> list[Msg]:
     """ "How many concurrent requests can an A100 80GB serve with Llama 2 13B?": each sequence keeps its own KV cache,
     so what is left beside the weights, the runtime and one prefill's activations, over one sequence's cache at
     the verdict's context, is how many full-length requests are in flight at once (a paged cache, as in vLLM and
-    SGLang, fits more of shorter ones)."""
+    SGLang, fits more of shorter ones). Said in the headline, after the verdict: it is what a serving question asks."""
     out = []
     for verdict, (gpu, count) in zip(verdicts, setups, strict=True):
         kv = verdict.estimate.term("KV cache") if verdict.fits and verdict.mode == "inference" else None
@@ -1930,7 +1930,7 @@ def _concurrency_notes(verdicts: list[GpuVerdict], setups: list[tuple[Gpu, int]]
         free = capacity_gb(gpu) - (verdict.estimate.per_gpu_gb - kv.per_gpu_gb)
         out.append(
             msg(
-                "canrun.note.concurrency",
+                "canrun.concurrency",
                 setup=_card_setup(gpu, count),
                 context=verdict.estimate.context or 0,
                 kv=kv.gb,
@@ -2483,8 +2483,8 @@ def assess(
     setups = named_setups(query)
     verdicts = [_gpu_verdict(spec, chosen, gpu, count, context, precision) for gpu, count in setups]
     notes.extend(egpu_notes([g for g, _ in setups]))
-    if query.workload == "infer8":  # serving many requests at once ("how many concurrent users on an A100?")
-        notes.extend(_concurrency_notes(verdicts, setups))
+    # serving many requests at once ("how many concurrent users on an A100?"): how many the cache leaves room for
+    serving = _concurrency(verdicts, setups) if query.workload == "infer8" else []
     # Several Macs are alternatives (one computer's memory each), never one rig: no mixed-card notes for them.
     together: Msg | None = None
     if len({g.id for g, _ in setups}) > 1 and not all(g.platform == "unified_memory" for g, _ in setups):
@@ -2625,6 +2625,7 @@ def assess(
                 currency=query.budget.currency if query.budget else "USD",
                 runs_instead=_runs_instead(spec, chosen, verdicts),
             ),
+            *serving,
             *((cheaper_too,) if cheaper_too else ()),
             *_ran_out_though_it_fits(query, spec, verdicts, memory),
         ),

@@ -1518,17 +1518,16 @@ def test_serving_counts_the_full_length_requests_the_kv_cache_leaves_room_for():
     # 2 (K, V) × 40 heads × 128 × 40 layers × 4,096 × 2 B = 3.36 GB; beside the weights, runtime and prefill
     # (28.3 GiB in all with one sequence, 24.9 GB without its cache) the card's 80 GiB hold 17 of them
     report = assess(q(model="llama 2 13b", gpus=("a100-80gb-sxm",), workload="infer8"))
-    (note,) = [n for n in report.notes if n.key == "canrun.note.concurrency"]
+    # said in the headline, after the verdict: the number a serving question asks for
+    (note,) = [n for n in _flat(report.headline) if n.key == "canrun.concurrency"]
     assert note["context"] == 4096 and round(note["kv"], 2) == 3.36 and note["sequences"] == 17
     # tensor parallel over 4 cards: each keeps a quarter of every sequence's cache — Qwen2.5 72B's 8,192 tokens
     # × 80 layers × 8 KV heads × 128 × 2 × 2 B = 2.68 GB a sequence, 0.67 GB a card; a 24 GiB card (25.77 GB)
     # with 11.42 GB per card for the AWQ weights, runtime, prefill and one cache: (25.77 - 10.75) / 0.67 = 22
     four = assess(q(model="qwen2.5 72b", gpus=("rtx-4090",), gpu_counts=(4,), workload="infer8"), precision="awq-4bit")
-    (split,) = [n for n in four.notes if n.key == "canrun.note.concurrency"]
+    (split,) = [n for n in _flat(four.headline) if n.key == "canrun.concurrency"]
     assert split["context"] == 8192 and round(split["kv"], 2) == 2.68 and split["sequences"] == 22
-    assert "canrun.note.concurrency" not in [
-        n.key for n in assess(q(model="llama 2 13b", gpus=("a100-80gb-sxm",))).notes
-    ]
+    assert "canrun.concurrency" not in assess(q(model="llama 2 13b", gpus=("a100-80gb-sxm",))).headline.all_keys()
 
 
 def test_a_stated_precision_leads_the_needs_of_a_model_asked_without_a_card():
