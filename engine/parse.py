@@ -1447,6 +1447,9 @@ class Parser:
             # …except "which GPU for FLUX.1 dev?" with no card or budget: an image model's memory at each precision
             # is the answer (the cheapest card that holds it at each), which the advisor gives from the model
             keeps = kind == "recommend" and run == "diffusion" and not fields.get("gpus") and not fields["budget"]
+            # …and "the cheapest way to run DeepSeek R1?": an LLM the catalog knows by that name has one size, which
+            # decides the cards as a size typed out would ("…Llama 3 70B?" keeps its model above)
+            keeps = keeps or (kind == "recommend" and run == "llm" and fields["model"] in load_model_catalog().models)
             if not keeps:
                 fields["model"] = None
         if (

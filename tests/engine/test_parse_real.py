@@ -1718,3 +1718,21 @@ def test_stable_diffusion_without_a_version_on_a_card_asks_what_it_generates() -
 def test_an_electricity_price_is_read_and_never_a_budget(text: str, usd: Decimal) -> None:
     query = q(text, standalone=True)
     assert query.electricity_usd_per_kwh == usd.quantize(Decimal("0.0001")) and query.budget is None
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("what's the cheapest way to run deepseek r1 locally?", "deepseek-r1"),
+        ("which gpu should I buy for qwen3 30b a3b?", "qwen3-30b-a3b"),
+    ],
+)
+def test_a_known_llm_asked_what_to_buy_for_keeps_its_model(text: str, model: str) -> None:
+    """The catalog's name pins the size ("DeepSeek R1" is 671B): the model decides the cards, as a typed size does."""
+    query = q(text)
+    assert (query.kind, query.model) == ("recommend", model)
+
+
+def test_an_llm_family_without_a_size_is_no_model_to_buy_for() -> None:
+    # "Llama 3" is 8B or 70B: nothing to size, so the guide's LLM floor decides
+    assert q("which gpu should I buy for llama 3?").model is None
