@@ -1862,6 +1862,8 @@ def _scaling(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison]:
     """ "4 cards train slower than one — why?": what the guide's model expects of N cards against one for the
     work asked (data-parallel training or batched inference: the guide's scaling, 1→8 A100 = 7×; one user's
     LLM decode: no faster than one card), side by side, so the user's own figure can be set against it."""
+    if (mixed := _mixed_training(query, ctx)) is not None:
+        return mixed
     count = min(max(query.num_gpus or 0, *query.gpu_counts, 2), 8)  # the guide's figures cover one 8-GPU machine
     card = query.gpus[0] if query.gpus else ctx.reference_gpu
     side_by_side = compare_gpus(
@@ -1883,6 +1885,44 @@ def _scaling(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison]:
             efficiency=row.detail.scaling_efficiency[1],
             workload=msg(f"workload.{workload}"),
         )
+    return said, side_by_side.model_copy(update={"verdict": None, "pick": None})
+
+
+def _mixed_training(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison] | None:
+    """ "Can I use a 3060 and a 3090 together for training?": data-parallel training steps every card in
+    lockstep, so a rig of different cards trains as that many of its slowest card (the guide: mixed GPU types
+    work, the slowest sets the pace), each card holding the whole model in the smallest card's memory. Set side
+    by side with the fastest card alone, which the rig may not beat. None for one card type or work that is
+    no training (a batch of requests per card needs no lockstep; one user's chat is a layer split)."""
+    cards = tuple(dict.fromkeys(query.gpus))
+    if len(cards) < 2:
+        return None
+    count = min(sum(query.gpu_counts) or len(query.gpus), 8)  # the guide's figures cover one 8-GPU machine
+    each = compare_gpus(
+        Query(kind="compare", gpus=cards, gpu_counts=(1,) * len(cards), task=query.task, mode=query.mode), ctx
+    ).comparison
+    assert each is not None  # two setups or more are always compared
+    if each.workload != "train16":
+        return None
+    row = next(r for r in each.rows if r.workload == each.workload)
+    slowest = cards[min(range(len(cards)), key=lambda i: row.speeds[i])]
+    fastest = cards[max(range(len(cards)), key=lambda i: row.speeds[i])]
+    side_by_side = compare_gpus(
+        Query(kind="compare", gpus=(fastest, slowest), gpu_counts=(1, count), task=query.task, mode=query.mode), ctx
+    ).comparison
+    assert side_by_side is not None
+    together = next(r for r in side_by_side.rows if r.workload == each.workload).speeds[1]
+    catalog = load_catalog()
+    slow, fast = catalog.get(slowest), catalog.get(fastest)
+    said = msg(
+        "advice.scaling.mixed_slower" if together < 1 else "advice.scaling.mixed_faster",
+        names=tuple(catalog.get(g).short_name for g in cards),
+        many=setup(slow.short_name, count),
+        slow=slow.short_name,
+        fast=fast.short_name,
+        ratio=together,
+        gb=min(catalog.get(g).memory_gb for g in cards),
+    )
     return said, side_by_side.model_copy(update={"verdict": None, "pick": None})
 
 

@@ -609,6 +609,11 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("4090单卡能否lora微调13b模型？不行的话两张4090呢", ("RTX 4090：可以，降到 QLoRA", "2× RTX 4090：可以")),
         ("Training FooDet-7B on 4 GPUs, only the first card runs out of memory. Why?", ("DataParallel", "torchrun")),
         ("我用4张卡训练FooVL-26B，第一张卡上占用很多显存导致OOM", ("DataParallel", "torchrun")),
+        # seventeenth session: two kinds of card trained together, the machine's power with no card named
+        ("can I use a 3060 and 3090 together for training?", ("the slowest sets the pace", "0.74× one RTX 3090")),
+        ("我有一张3060和一张3090，能一起训练吗？", ("最慢的卡决定速度", "比 RTX 3090 单独跑还慢")),
+        ("what PSU do I need?", ("about 200 W for CPU and board", "Which GPU and how many?")),
+        ("這個主機的功耗大概是多少？", ("約 200 W（CPU 和主機板）", "哪張 GPU、幾張？")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

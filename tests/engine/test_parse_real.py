@@ -1736,3 +1736,11 @@ def test_a_known_llm_asked_what_to_buy_for_keeps_its_model(text: str, model: str
 def test_an_llm_family_without_a_size_is_no_model_to_buy_for() -> None:
     # "Llama 3" is 8B or 70B: nothing to size, so the guide's LLM floor decides
     assert q("which gpu should I buy for llama 3?").model is None
+
+
+@pytest.mark.parametrize(
+    "text", ["我有一张4090和一张3090，能一起训练吗？", "can I use a 3060 and 3090 together for training?"]
+)
+def test_two_kinds_of_card_trained_together_is_the_guide_on_several_gpus(text: str) -> None:
+    query = q(text)
+    assert (query.kind, query.topic, len(query.gpus)) == ("explain", "multi_gpu", 2)

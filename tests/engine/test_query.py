@@ -326,6 +326,35 @@ def test_several_gpus_lead_with_the_guides_scaling_for_the_setup_asked_about():
     assert advise(Query(kind="explain", topic="multi_gpu", num_gpus=64)).comparison.counts == (1, 8)
 
 
+def test_a_rig_of_two_kinds_of_card_trains_at_the_pace_of_the_slowest():
+    """ "Can I use a 3060 and a 3090 together for training?": data-parallel training steps both cards together, so
+    the rig trains like 2× RTX 3060 12GB — 0.74× one RTX 3090 in the guide's model, slower than the 3090 alone — with
+    12 GB per card the limit (the guide: mixed GPU types work, the slowest sets the pace)."""
+    mixed = advise(Query(kind="explain", topic="multi_gpu", gpus=("rtx-3060-12gb", "rtx-3090"), gpu_counts=(1, 1)))
+    assert mixed.headline.key == "advice.scaling.mixed_slower" and mixed.headline["gb"] == 12
+    assert mixed.comparison.gpu_ids == ("rtx-3090", "rtx-3060-12gb") and mixed.comparison.counts == (1, 2)
+    train = next(r for r in mixed.comparison.rows if r.workload == "train16")
+    two_3060 = advise(
+        Query(kind="compare", gpus=("rtx-3090", "rtx-3060-12gb"), gpu_counts=(1, 2), mode="full_finetune")
+    )
+    assert (
+        mixed.headline["ratio"]
+        == train.speeds[1]
+        == next(r for r in two_3060.comparison.rows if r.workload == "train16").speeds[1]
+    )
+    assert round(mixed.headline["ratio"], 2) == 0.74
+    assert english(mixed.headline).startswith(
+        "RTX 3060 12GB and RTX 3090 work together for training, but data-parallel training moves every card in step"
+    )
+    assert "slower than the RTX 3090 alone" in english(mixed.headline)
+    # a 4090 with a 3090: the rig trains like 2× RTX 3090, faster than the 4090 alone
+    faster = advise(Query(kind="explain", topic="multi_gpu", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 1)))
+    assert faster.headline.key == "advice.scaling.mixed_faster" and faster.headline["ratio"] > 1
+    # one user's chat over two kinds of card is a layer split, not lockstep training: the decode answer stays
+    chat = advise(Query(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-4090", "rtx-3090")))
+    assert chat.headline.key == "advice.scaling.decode"
+
+
 def test_should_i_wait_leads_with_a_verdict_and_keeps_the_guides_title_in_the_rule():
     """'Wait for the next generation?' is answered (engine/waiting.py); the guide's title stays as the rule."""
     answer = advise(Query(kind="explain", topic="next_generation"))
@@ -480,6 +509,9 @@ def _answers() -> list:
         *((q(kind="explain", topic=topic), None) for topic in TOPICS),
         (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090",), gpu_counts=(2,)), None),
         (q(kind="explain", topic="multi_gpu", ran_out=True), None),  # memory per card leads
+        # two kinds of card in one rig: slower than the faster card alone, or faster
+        (q(kind="explain", topic="multi_gpu", gpus=("rtx-3060-12gb", "rtx-3090"), gpu_counts=(1, 1)), None),
+        (q(kind="explain", topic="multi_gpu", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 1)), None),
         (q(kind="other", gpus=("rtx-4090",), mode="lora", task="image_generation"), None),  # "slow, why?": run time
         (q(kind="other", workload="train16"), None),  # "an epoch takes 10 min, why so slow?", no card: what sets it
         (q(kind="info", gpus=("rtx-3090",), model="llama-2-7b", mode="lora"), None),
