@@ -155,7 +155,7 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
 
 # The parser's notes that answer what was asked rather than add to it (engine/parse.py): memory seen taken, one GPU of
 # several used, the first of several fuller than the rest, a program on the CPU instead of the GPU, why a laptop is
-# answered with its GPUs side by side and no price, whether NVLink is needed
+# answered with its GPUs side by side and no price, whether NVLink is needed, what a laptop's NPU runs
 LEADING_NOTES = frozenset(
     {
         "parse.note.reserved",
@@ -164,6 +164,7 @@ LEADING_NOTES = frozenset(
         "parse.note.cpu_fallback",
         "parse.note.laptop_tiers",
         "parse.note.nvlink",
+        "parse.note.pc_npu",
     }
 )
 

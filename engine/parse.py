@@ -1569,6 +1569,7 @@ class Parser:
                     else ()
                 ),
                 *((msg("parse.note.nvlink"),) if kind != "explain" and reading.topic == "nvlink" else ()),
+                *((msg("parse.note.pc_npu", **PC_NPU_SOURCES),) if _pc_npu(reading) else ()),
                 *((self._laptop_note(laptop_tiers),) if laptop_tiers else ()),
                 *self._unpriced_provider(reading, kind),
                 *(msg("parse.note.not_out_yet", name=name.upper().replace(" TI", " Ti")) for name in future),
@@ -1977,6 +1978,31 @@ def _mac_egpu(reading: Reading, gpus: tuple[str, ...]) -> tuple[Msg, ...]:
 # still free".
 FREE_COLAB_GPU = "t4"
 FREE_COLAB_SOURCE = "https://mccormickml.com/2024/04/23/colab-gpus-features-and-pricing"
+# A PC's NPU ("intel ultra芯片的npu", "the NPU on my Ryzen AI laptop", "Copilot+ PC NPU"): its maker or a laptop named
+# within a clause of "NPU" (a Huawei Ascend is an NPU of its own, with its own answers). Where its vendors say what
+# runs on it: OpenVINO's NPU device (Intel), Ryzen AI Software (AMD), Windows ML's execution providers (Qualcomm).
+_PC_NPU_MAKER = (
+    r"intel|英特尔|英特爾|ultra|酷睿|ai ?pc|ryzen ?ai|xdna|snapdragon|骁龙|驍龍|hexagon|copilot"
+    r"|laptop|notebook|笔记本|筆記本|筆電"
+)
+_NPU_WORD = r"(?<![a-z])npus?(?![a-z])"
+_PC_NPU = re.compile(
+    rf"(?:{_PC_NPU_MAKER})[^.?!。？！]{{0,40}}{_NPU_WORD}|{_NPU_WORD}[^.?!。？！]{{0,40}}(?:{_PC_NPU_MAKER})"
+)
+_ASCEND = re.compile(r"ascend|昇腾|昇騰|华为|華為|huawei|910|310")
+PC_NPU_SOURCES = {
+    "intel": "https://docs.openvino.ai/2026/openvino-workflow/running-inference/inference-devices-and-modes/npu-device.html",
+    "amd": "https://ryzenai.docs.amd.com/en/latest/",
+    "qualcomm": "https://learn.microsoft.com/en-us/windows/ai/new-windows-ml/supported-execution-providers",
+}
+
+
+def _pc_npu(reading: Reading) -> bool:
+    """ "Can LLaMA-Factory use the NPU of an Intel Ultra laptop?": a PC's NPU, which runs converted models' inference
+    through its vendor's runtime and no PyTorch training or CUDA project — said first, whatever else is answered."""
+    return "npu" in reading.low and bool(_PC_NPU.search(reading.low)) and not _ASCEND.search(reading.low)
+
+
 _FREE_COLAB = re.compile(r"(?:free|免费|免費)[^?!。？！]{0,24}colab|colab[^?!。？！]{0,16}(?:free|免费|免費)")
 
 

@@ -614,6 +614,8 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("我有一张3060和一张3090，能一起训练吗？", ("最慢的卡决定速度", "比 RTX 3090 单独跑还慢")),
         ("what PSU do I need?", ("about 200 W for CPU and board", "Which GPU and how many?")),
         ("這個主機的功耗大概是多少？", ("約 200 W（CPU 和主機板）", "哪張 GPU、幾張？")),
+        ("Can LLaMA-Factory train on the NPU of my Intel Core Ultra laptop?", ("runs inference only", "OpenVINO")),
+        ("请问LLaMA-Factory可以使用intel ultra系列的NPU吗？", ("只做推理", "PyTorch 不能在上面训练")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

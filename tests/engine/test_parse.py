@@ -603,6 +603,7 @@ def test_notes_read_in_every_language() -> None:
         "Training FooDet on 4 GPUs, only the first card runs out of memory, why?",
         "My RTX 3060 isn't used, it runs on the CPU instead",
         "Do I need NVLink for two 3090s to fine-tune 13B?",
+        "请问LLaMA-Factory可以使用intel ultra系列的NPU吗？",
         "GPU para IA até R$ 4000?",
     ]
     said = {note for text in texts for note in parse(text).notes}

@@ -1744,3 +1744,20 @@ def test_an_llm_family_without_a_size_is_no_model_to_buy_for() -> None:
 def test_two_kinds_of_card_trained_together_is_the_guide_on_several_gpus(text: str) -> None:
     query = q(text)
     assert (query.kind, query.topic, len(query.gpus)) == ("explain", "multi_gpu", 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("请问下LLaMA-Factory可以使用intel ultra系列的NPU吗？就是ai pc笔记本上带的npu", True),
+        ("Can I use the NPU on my Intel Core Ultra laptop to run Llama 3 8B?", True),
+        ("can pytorch training use the ryzen ai npu?", True),
+        ("self-llm的大模型教程，英特尔的GPU或NPU是否能够支持上？", True),
+        ("昇腾NPU能跑qwen吗", False),  # Huawei's Ascend NPUs are cards with answers of their own
+        ("华为910B的NPU训练qwen要几张卡", False),
+        ("my intel laptop has no nvidia gpu, can it run sd?", False),
+    ],
+)
+def test_a_pcs_npu_is_said_to_run_converted_models_inference_only(text: str, said: bool) -> None:
+    result = parse(text)
+    assert ("parse.note.pc_npu" in [n.key for n in result.notes]) is said
