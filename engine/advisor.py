@@ -28,6 +28,7 @@ from engine.canrun import (
     TIGHT_SHARE,
     CanRunReport,
     assess,
+    imagenet_epoch,
     named_setups,
     rung_label,
     training_time,
@@ -2093,8 +2094,32 @@ def _with_work_speeds(query: Query, report: CanRunReport, ctx: AdviceContext) ->
         for (gpu, count), s in zip(setups, speeds, strict=True)
     )
     time = msg("advice.canrun.train_time" if work == "train16" else "advice.canrun.infer_time")
+    if work == "train16" and report.model_id == IMAGENET_MODEL:
+        # "how long to train ResNet-50 on a 4090?": Lambda measured that very network, so the time is said
+        time = msg("sentences", items=tuple(_imagenet_time(gpu, count) for gpu, count in setups))
     headline = msg("sentences", items=(report.headline, *said, time))
     return report.model_copy(update={"speeds": speeds, "headline": headline})
+
+
+IMAGENET_MODEL = "resnet-50"  # the network Lambda's benchmark times on ImageNet (engine.canrun.imagenet_epoch)
+IMAGENET_EPOCHS = 90  # the classic ResNet-50 schedule (He et al. 2015; torchvision's reference recipe)
+
+
+def _imagenet_time(gpu: Gpu, count: int) -> Msg:
+    """One ImageNet epoch of ResNet-50 on a setup and the usual 90 epochs, from Lambda's measured images/s (or
+    the 3090's scaled by the calibrated ratio); a user's own dataset scales with its number of images."""
+    epoch = imagenet_epoch(gpu, gpus=count)
+    one = round(epoch.hours_low * 60) == round(epoch.hours_high * 60)
+    return msg(
+        "advice.canrun.imagenet_time.one" if one else "advice.canrun.imagenet_time",
+        setup=setup(gpu.short_name, count),
+        low=epoch.hours_low * 60,
+        **({} if one else {"high": epoch.hours_high * 60}),
+        epochs=IMAGENET_EPOCHS,
+        total_low=epoch.hours_low * IMAGENET_EPOCHS,
+        **({} if one else {"total_high": epoch.hours_high * IMAGENET_EPOCHS}),
+        basis=epoch.basis,
+    )
 
 
 def info(query: Query, ctx: AdviceContext) -> Answer:

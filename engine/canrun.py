@@ -559,8 +559,13 @@ def imagenet_epoch(gpu: Gpu | str, *, gpus: int = 1) -> EpochEstimate:
         spread = training_spread()
         slow, fast, measured = point * spread[0], point * spread[1], False
     hours = [IMAGENET_TRAIN_IMAGES / (rate * scale) / 3600 for rate in (fast, slow)]
+    one = measured and slow == fast  # one benchmark set measured the card: one rate, not a range
     basis = msg(
-        "canrun.basis.imagenet_measured" if measured else "canrun.basis.imagenet_estimated",
+        "canrun.basis.imagenet_measured_one"
+        if one
+        else "canrun.basis.imagenet_measured"
+        if measured
+        else "canrun.basis.imagenet_estimated",
         images=IMAGENET_TRAIN_IMAGES,
         low=slow * scale,
         high=fast * scale,

@@ -616,6 +616,11 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("這個主機的功耗大概是多少？", ("約 200 W（CPU 和主機板）", "哪張 GPU、幾張？")),
         ("Can LLaMA-Factory train on the NPU of my Intel Core Ultra laptop?", ("runs inference only", "OpenVINO")),
         ("请问LLaMA-Factory可以使用intel ultra系列的NPU吗？", ("只做推理", "PyTorch 不能在上面训练")),
+        (
+            "how long to train resnet50 on imagenet with a 4090?",
+            ("ImageNet epoch of ResNet-50 takes about 16 min", "1,301"),
+        ),
+        ("用4090训练resnet50跑imagenet要多久", ("跑一个 ImageNet epoch 大约 16 分钟", "每秒 1,301 张")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

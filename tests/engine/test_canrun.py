@@ -491,6 +491,7 @@ def _spread() -> list[object]:
         training_time("llama-3.1-8b", "rx-7900-xtx", 1e8, mode="lora"),  # utilisation of all measured cards
         imagenet_epoch("rtx-3090").basis,
         imagenet_epoch("rtx-5090").basis,
+        imagenet_epoch("rtx-4090").basis,  # one benchmark set measured it: one rate
         *(memory_floor(task, edition) for task in get_args(Task) for edition in ("2023", "2020")),
         *(estimate("llama-3.1-8b", "inference", name) for name in PRECISIONS),
         *(estimate("llama-3.1-8b", "full_finetune", "bf16", optimizer=o) for o in ("adamw", "adamw_8bit", "sgd")),

@@ -355,6 +355,35 @@ def test_a_rig_of_two_kinds_of_card_trains_at_the_pace_of_the_slowest():
     assert chat.headline.key == "advice.scaling.decode"
 
 
+def test_training_resnet50_on_named_cards_says_the_imagenet_epoch_time():
+    """ "How long to train ResNet-50 on a 4090?": Lambda measured that network on the card, 1,301 images/s, so one
+    ImageNet epoch (1,281,167 images) is 1,281,167 / 1,301 / 60 = 16.4 min and 90 epochs 24.6 h; two 3090s at
+    801-905 images/s each with the guide's 2-card scaling; a card it did not measure gets the 3090's rate scaled."""
+
+    def said(answer, key):
+        def walk(m):
+            yield m
+            for v in m.args.values():
+                for item in v if isinstance(v, tuple) else (v,):
+                    if isinstance(item, Msg):
+                        yield from walk(item)
+
+        (found,) = [m for m in walk(answer.headline) if m.key == key]
+        return found
+
+    four = advise(Query(kind="can_run", model="resnet-50", mode="full_finetune", gpus=("rtx-4090",)))
+    one = said(four, "advice.canrun.imagenet_time.one")
+    assert round(one["low"], 1) == round(1_281_167 / 1301 / 60, 1) == 16.4
+    assert round(one["total_low"], 1) == 24.6 and one["epochs"] == 90
+    assert "one ImageNet epoch of ResNet-50 takes about 16 min and the usual 90 epochs 25 h" in english(four.headline)
+    two = advise(Query(kind="can_run", model="resnet-50", mode="full_finetune", gpus=("rtx-3090",), gpu_counts=(2,)))
+    pair = said(two, "advice.canrun.imagenet_time")
+    assert 11 < pair["low"] < pair["high"] < 14.5  # 2 × 801-905 images/s × the guide's 2-card scaling
+    # another model's training keeps the general advice on timing one epoch
+    other = advise(Query(kind="can_run", model="yolov8", mode="full_finetune", gpus=("rtx-4090",)))
+    assert "advice.canrun.train_time" in other.headline.all_keys()
+
+
 def test_should_i_wait_leads_with_a_verdict_and_keeps_the_guides_title_in_the_rule():
     """'Wait for the next generation?' is answered (engine/waiting.py); the guide's title stays as the rule."""
     answer = advise(Query(kind="explain", topic="next_generation"))
@@ -509,6 +538,8 @@ def _answers() -> list:
         *((q(kind="explain", topic=topic), None) for topic in TOPICS),
         (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090",), gpu_counts=(2,)), None),
         (q(kind="explain", topic="multi_gpu", ran_out=True), None),  # memory per card leads
+        # ResNet-50's training time: one measured rate (RTX 4090), two (RTX 3090), estimated (RTX 5090)
+        (q(kind="can_run", model="resnet-50", mode="full_finetune", gpus=("rtx-4090", "rtx-3090", "rtx-5090")), None),
         # two kinds of card in one rig: slower than the faster card alone, or faster
         (q(kind="explain", topic="multi_gpu", gpus=("rtx-3060-12gb", "rtx-3090"), gpu_counts=(1, 1)), None),
         (q(kind="explain", topic="multi_gpu", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 1)), None),
