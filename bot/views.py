@@ -463,6 +463,12 @@ class AnswerView(NeverListens):
     (bot.discord_internals.NeverListens)."""
 
 
+# Discord's limit on a component's custom_id. Every Query a question produces encodes in fewer characters than the
+# chart and vote buttons leave it (≤ 87); one with every field at its widest, an unknown model's name and ran_out
+# as well, takes 88 (tests/engine/test_codec.py): such an answer is sent without those buttons, never refused.
+CUSTOM_ID_MAX = 100
+
+
 def answer_view(answer: Answer, lang: Lang) -> AnswerView | None:
     """The buttons that help next: follow-up choices, or compare / cloud / why under a pick. None for an
     answer with none of them (most: 927 of the corpus's 1,573), without building the view first (≈3 µs
@@ -485,8 +491,8 @@ def answer_view(answer: Answer, lang: Lang) -> AnswerView | None:
         view.add_item(WhyButton(top.gpu_id, top.workload, lang))
     elif answer.comparison:
         view.add_item(WhyButton(answer.comparison.gpu_ids[0], answer.comparison.workload, lang))
-    if chart or answer.kind == "recommend":
-        query = encode(answer.query)
+    query = encode(answer.query) if chart or answer.kind == "recommend" else ""
+    if query and len(f"ga:vote:down:{query}") <= CUSTOM_ID_MAX:  # the longest prefix a query button has
         if chart:
             view.add_item(ChartButton(query, lang))
         if answer.kind == "recommend":

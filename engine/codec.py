@@ -6,7 +6,9 @@ So ``encode`` packs every field of a ``Query`` into bits — one presence bit pe
 stated value at a fixed width (a choice by its index, a number at the resolution Query keeps, a
 GPU or model by a 24-bit hash of its catalog id) — and writes them as Base85 text; an unknown
 model name follows as UTF-8, then one check byte. ``decode`` reverses it and validates through ``Query`` again.
-``decode(encode(q)) == q`` for every valid Query (a property test), and the longest Query fits.
+``decode(encode(q)) == q`` for every valid Query (a property test). A Query with every field but ``ran_out`` at
+its widest fits a vote button's 100 characters; with ``ran_out`` too it takes one more, and bot.views sends that
+answer without its chart and vote buttons (no question produces such a Query; the view does not rely on it).
 
 The layout is part of every button already posted: add new fields at the end of ``LAYOUT`` and new
 choices at the end of their lists, never reorder (tests/engine/test_codec.py pins an encoding).
@@ -153,7 +155,7 @@ def _stated(value: Any) -> bool:
 
 
 def encode(query: Query) -> str:
-    """``query`` as at most ``MAX_LENGTH`` printable ASCII characters (Base85).
+    """``query`` as printable ASCII characters (Base85): at most 87 for every Query but the widest (module doc).
 
     The bits are those of ``_Writer.put`` field by field, written into one integer here, each field read
     through a plan made once from ``LAYOUT`` (``_plan``): ≈17 µs a charted answer's query, most of it

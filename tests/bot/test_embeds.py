@@ -64,6 +64,19 @@ def test_buttons_carry_their_state_and_match_their_templates():
         assert any(p.fullmatch(custom_id) for p in templates), custom_id
 
 
+def test_a_query_too_long_for_a_button_leaves_the_chart_and_vote_buttons_off():
+    """A Query with every field at its widest (tests/engine/test_codec.py) encodes one character past Discord's
+    100 for a vote button: the answer keeps its other buttons and is sent, never refused for a custom_id."""
+    from engine.codec import encode
+    from tests.engine.test_codec import LONGEST, PREFIX
+
+    answer = advise(parse("which GPU for Kaggle under $500?").query)
+    wide = LONGEST.model_copy(update={"kind": "recommend", "ran_out": True})
+    assert len(encode(wide)) + PREFIX > 100
+    ids = [child.custom_id for child in answer_view(answer.model_copy(update={"query": wide}), "en").children]
+    assert ids and not any(i.startswith(("ga:chart:", "ga:vote:")) for i in ids) and all(len(i) <= 100 for i in ids)
+
+
 @pytest.mark.parametrize("question", [q for q, _ in QUESTIONS] + ["4090 vs 2x 3090", "can a 3060 12GB run llama 3 8b?"])
 def test_every_button_is_a_registered_dynamic_item_so_views_need_no_store(question):
     """AnswerView tells discord.py it never listens (so it is not kept after a send); that holds
