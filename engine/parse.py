@@ -1470,9 +1470,13 @@ class Parser:
             # its domain ("a LoRA with VideoX-Fun on a V100?" is no LLM fine-tune)
             fields["model"] = project
         colab = kind == "can_run" and not fields.get("gpus") and not reading.memory and _free_colab(reading)
+        paid_colab = kind == "can_run" and not fields.get("gpus") and not reading.memory and _paid_colab(reading)
         if colab:
             # "Can I run SD.Next on free Colab?": the free tier's GPU is a T4 (16 GB), said in a note
             fields["gpus"], fields["gpu_counts"] = (FREE_COLAB_GPU,), (1,)
+        elif paid_colab:
+            # "Can I fine-tune GPT-J in Colab Pro?": each GPU the paid tiers offer, answered side by side
+            fields["gpus"], fields["gpu_counts"] = PAID_COLAB_GPUS, (1,) * len(PAID_COLAB_GPUS)
         mac_sizes = (
             kind == "can_run"
             and not fields.get("gpus")
@@ -1555,6 +1559,7 @@ class Parser:
                 *((msg("parse.note.mac_sizes"),) if mac_sizes else ()),
                 *(_mac_egpu(reading, fields.get("gpus") or ())),
                 *((msg("parse.note.free_colab", source=FREE_COLAB_SOURCE),) if colab else ()),
+                *((msg("parse.note.paid_colab", source=FREE_COLAB_SOURCE),) if paid_colab else ()),
                 *((msg("parse.note.slow_run", source=SYSMEM_FALLBACK_SOURCE),) if slow_run else ()),
                 *((msg("parse.note.reserved", **RESERVED_SOURCES),) if _reserved(reading, kind) else ()),
                 *((msg("parse.note.one_gpu", source=DEVICES_SOURCE),) if _one_gpu_used(reading, kind) else ()),
@@ -1718,12 +1723,15 @@ class Parser:
         if "cue:cloud" in s and _RUN_COST.search(reading.low):
             # "what does a LoRA of Llama 3 8B cost on a rented A100?", "在云上微调要花多少钱": what renting it costs
             return "cloud_vs_buy", (), task
-        if _free_colab(reading) and (
+        if (
+            _free_colab(reading) or (_paid_colab(reading) and not reading.mentions and not _COSTS.search(reading.low))
+        ) and (
             reading.fields["model"]
             or reading.has(self.vocab.fit_intent)
             or project_name(reading, self.vocab.not_projects)
         ):
-            return "can_run", (), task  # "能用免费Colab训练DH_live吗": whether it runs on the free tier's T4
+            # "能用免费Colab训练DH_live吗", "Can Colab Pro run HunyuanVideo?": whether it runs on the tier's GPUs
+            return "can_run", (), task
         if reading.fields["psu_w"] and _HARDWARE & s and not reading.fields["model"]:  # "850W能带两张3090吗"
             return "power", (), task
         if (
@@ -1978,6 +1986,12 @@ def _mac_egpu(reading: Reading, gpus: tuple[str, ...]) -> tuple[Msg, ...]:
 # still free".
 FREE_COLAB_GPU = "t4"
 FREE_COLAB_SOURCE = "https://mccormickml.com/2024/04/23/colab-gpus-features-and-pricing"
+# Colab's paid tiers (Pro, Pro+, pay as you go) choose among more GPUs, by the same table: the T4, the L4 (24 GB),
+# the A100 (40 GB SXM4) and, added by 2026, the H100 (80 GB) — each answered as a setup of its own
+PAID_COLAB_GPUS = ("t4", "l4", "a100-40gb-sxm", "h100-sxm")
+_PAID_COLAB = re.compile(
+    r"colab\s*(?:pro(?![a-z])|付费|付費|会员|會員)|(?:pay[- ]as[- ]you[- ]go|付费|付費)[^?!。？！]{0,12}colab"
+)
 # A PC's NPU ("intel ultra芯片的npu", "the NPU on my Ryzen AI laptop", "Copilot+ PC NPU"): its maker or a laptop named
 # within a clause of "NPU" (a Huawei Ascend is an NPU of its own, with its own answers). Where its vendors say what
 # runs on it: OpenVINO's NPU device (Intel), Ryzen AI Software (AMD), Windows ML's execution providers (Qualcomm).
@@ -2101,6 +2115,17 @@ def _first_card_fills(reading: Reading, kind: str | None) -> bool:
     if kind not in ("can_run", "explain", "other", "info", None) or (reading.fields["num_gpus"] or 0) == 1:
         return False
     return _gated(reading.low, _FIRST_CARD_KEYS, _FIRST_CARD_FILLS)
+
+
+# Money asked about ("1.86 compute units per hour is too much"): a question of cost, the cloud answer's
+_COSTS = re.compile(
+    r"\bcosts?\b|\bprices?\b|compute units?|per hour|/h\b|\$|钱|錢|费用|費用|价格|價格|算力单元|計算單元"
+)
+
+
+def _paid_colab(reading: Reading) -> bool:
+    """Whether the question is about Colab's paid tiers ("Colab Pro", "Colab Pro+", "付费版Colab")."""
+    return "colab" in reading.low and _PAID_COLAB.search(reading.low) is not None
 
 
 def _free_colab(reading: Reading) -> bool:

@@ -621,6 +621,8 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
             ("ImageNet epoch of ResNet-50 takes about 16 min", "1,301"),
         ),
         ("用4090训练resnet50跑imagenet要多久", ("跑一个 ImageNet epoch 大约 16 分钟", "每秒 1,301 张")),
+        ("Can Colab Pro run HunyuanVideo?", ("A100 40GB SXM4: No, 40 GB is under the 45 GB minimum", "H100 SXM5: Yes")),
+        ("colab pro能跑HunyuanVideo吗", ("A100 40GB SXM4：不行", "H100 SXM5：可以")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

@@ -604,6 +604,7 @@ def test_notes_read_in_every_language() -> None:
         "My RTX 3060 isn't used, it runs on the CPU instead",
         "Do I need NVLink for two 3090s to fine-tune 13B?",
         "请问LLaMA-Factory可以使用intel ultra系列的NPU吗？",
+        "Can I fine-tune GPT-J in Colab Pro?",
         "GPU para IA até R$ 4000?",
     ]
     said = {note for text in texts for note in parse(text).notes}

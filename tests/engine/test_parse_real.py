@@ -1761,3 +1761,15 @@ def test_two_kinds_of_card_trained_together_is_the_guide_on_several_gpus(text: s
 def test_a_pcs_npu_is_said_to_run_converted_models_inference_only(text: str, said: bool) -> None:
     result = parse(text)
     assert ("parse.note.pc_npu" in [n.key for n in result.notes]) is said
+
+
+@pytest.mark.parametrize(
+    "text", ["Can I fine-tune GPT-J in Colab Pro?", "colab pro能跑qwen2.5 14b吗", "Can Colab Pro run HunyuanVideo?"]
+)
+def test_colabs_paid_tiers_are_answered_on_each_gpu_they_offer(text: str) -> None:
+    """Colab Pro / Pro+ / pay as you go let the user pick a T4, L4, A100 40GB or H100: each is a setup of its own."""
+    result = parse(text)
+    assert result.query.kind == "can_run"
+    assert result.query.gpus == ("t4", "l4", "a100-40gb-sxm", "h100-sxm")
+    assert "parse.note.paid_colab" in [n.key for n in result.notes]
+    assert parse("colab免费版能跑sdxl吗").query.gpus == ("t4",)  # the free tier stays a T4
