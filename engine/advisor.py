@@ -1095,14 +1095,14 @@ def _holds_model(query: Query, ids: tuple[str, ...], counts: tuple[int, ...]) ->
     return out
 
 
-def _model_need(query: Query) -> tuple[float | None, tuple[Msg, ...]]:
+def _model_need(query: Query) -> tuple[float | None, tuple[Msg, ...], str | None]:
     """A model named in a rent question ("which cloud GPU to run Llama 3 70B?"): the least one GPU
-    needs for it (its smallest rung, as can-run works it out), and the note that says so."""
+    needs for it (its smallest rung, as can-run works it out), the note that says so, and that rung's mode."""
     if not query.model:
-        return None, ()
+        return None, (), None
     report = assess(query.model_copy(update={"kind": "can_run", "gpus": (), "gpu_counts": (), "min_memory_gb": None}))
     if not report.needs or report.model is None:
-        return None, ()
+        return None, (), None
     # a fine-tune asked about at one mode ("a LoRA of Llama 3 8B") is priced at that mode: offers hold it
     asked = [n for n in report.needs if n.mode == query.mode and query.mode in TRAINING_MODES]
     least = min(asked or report.needs, key=lambda n: n.gib)
@@ -1112,18 +1112,22 @@ def _model_need(query: Query) -> tuple[float | None, tuple[Msg, ...]]:
         rung=rung_label(least.mode, least.precision),
         gb=least.gib,
     )
-    return least.gib, (said,)
+    return least.gib, (said,), least.mode
 
 
-def _fine_tune(query: Query) -> tuple[ModelSpec, str] | None:
+def _fine_tune(query: Query, least_mode: str | None) -> tuple[ModelSpec, str] | None:
     """A named LLM's fine-tune asked about in a rent question ("what does a QLoRA of Qwen2.5 14B cost on a
-    rented GPU?"): the model and the mode, whose run each offer is priced for."""
-    if not query.model or query.mode not in TRAINING_MODES:
+    rented GPU?"): the model and the mode, whose run each offer is priced for. "Fine-tune" said without how
+    ("the cheapest cloud GPU to fine-tune Llama 3 70B?") is the mode whose need the offers were chosen for."""
+    mode: str | None = query.mode
+    if mode is None and query.task == "llm_finetune":
+        mode = least_mode
+    if not query.model or mode not in TRAINING_MODES:
         return None
     models = load_model_catalog()
     model_id = models.resolve(query.model)
     spec = models.get(model_id) if model_id else None
-    return (spec, query.mode) if spec is not None and spec.kind == "llm" else None
+    return (spec, mode) if spec is not None and spec.kind == "llm" else None
 
 
 def _run_cost(run: tuple[ModelSpec, str], gpu_id: str, hourly: Decimal) -> RunCost | None:
@@ -1299,10 +1303,12 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     rate, instance = _rental(query, desktop_gpu)
     notes = (_cloud_price_note(instance),) if instance else ()
     rules = (_break_even_rule(),)
-    need, model_note = _model_need(query)
-    run = _fine_tune(query)
+    need, model_note, least_mode = _model_need(query)
+    run = _fine_tune(query, least_mode)
     offers = rentals(workload_for(query), max(need or 0, _memory_need(query) or 0) or None, ctx.reference_gpu, run=run)
     notes = (*notes, *model_note)
+    if query.vendor is None:  # NVIDIA leads, as the guide advises; AMD's offers follow, with ROCm's caveat
+        offers = tuple(sorted(offers, key=lambda r: catalog.get(r.gpu_id).vendor != "nvidia"))
     if any(catalog.get(r.gpu_id).vendor == "amd" for r in offers):
         notes = (*notes, msg("advice.caveat.amd"))
     asks_what_to_rent = not query.gpus and query.desktop_usd is None and query.cloud_usd_per_hour is None

@@ -623,6 +623,8 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("用4090训练resnet50跑imagenet要多久", ("跑一个 ImageNet epoch 大约 16 分钟", "每秒 1,301 张")),
         ("Can Colab Pro run HunyuanVideo?", ("A100 40GB SXM4: No, 40 GB is under the 45 GB minimum", "H100 SXM5: Yes")),
         ("colab pro能跑HunyuanVideo吗", ("A100 40GB SXM4：不行", "H100 SXM5：可以")),
+        ("cheapest cloud gpu to fine-tune llama 3 70b?", ("QLoRA fine-tuning of Llama 3 70B costs least on", "a run")),
+        ("租卡微调qwen2.5 7b要多少钱", ("Qwen2.5 7B 的QLoRA 微调在", "一次约")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(
