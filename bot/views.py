@@ -464,8 +464,8 @@ class AnswerView(NeverListens):
 
 
 # Discord's limit on a component's custom_id. Every Query a question produces encodes in fewer characters than the
-# chart and vote buttons leave it (≤ 87); one with every field at its widest, an unknown model's name and ran_out
-# as well, takes 88 (tests/engine/test_codec.py): such an answer is sent without those buttons, never refused.
+# chart and vote buttons leave it (≤ 87; the corpus's longest takes 48); one with every field at its widest takes
+# 88-89 (tests/engine/test_codec.py): such an answer is sent without those buttons, never refused.
 CUSTOM_ID_MAX = 100
 
 

@@ -92,6 +92,20 @@ LOW_UTILISATION_HOURS = 2.4  # 10 % of the day: "most personal machines 5-10 %" 
 
 DEFAULT_DESKTOP_GPU = "rtx-4090"  # the desktop a rent-or-buy question is priced for when it names none
 FALLBACK_CLOUD_GPU = "a100-80gb-sxm"
+# Query.provider's slugs → the provider's name in data/clouds.yaml (every current offer's provider has a slug:
+# tests/engine/test_advisor.py)
+PROVIDER_NAMES: dict[str, str] = {
+    "aws": "AWS",
+    "azure": "Azure",
+    "gcp": "GCP",
+    "lambda": "Lambda",
+    "runpod": "RunPod",
+    "vast": "vast.ai",
+    "nebius": "Nebius",
+    "verda": "Verda (formerly DataCrunch)",
+    "autodl": "AutoDL",
+    "tencent": "腾讯云",
+}
 ASSUMED_UTILISATION = 0.15  # "the guide's PhD desktop", when a rent-or-buy question gives no hours
 MACHINE_MAX_GPUS = 16  # engine.power.plan sizes one machine
 
@@ -1305,7 +1319,13 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     rules = (_break_even_rule(),)
     need, model_note, least_mode = _model_need(query)
     run = _fine_tune(query, least_mode)
-    offers = rentals(workload_for(query), max(need or 0, _memory_need(query) or 0) or None, ctx.reference_gpu, run=run)
+    held = max(need or 0, _memory_need(query) or 0) or None
+    provider = PROVIDER_NAMES.get(query.provider) if query.provider else None
+    offers = rentals(workload_for(query), held, ctx.reference_gpu, run=run, provider=provider) if provider else ()
+    if provider and not offers:  # "on Azure": none of its offers on file does the work; every provider's instead
+        model_note = (*model_note, msg("advice.cloud.provider_none", provider=provider))
+    if not offers:
+        offers = rentals(workload_for(query), held, ctx.reference_gpu, run=run)
     notes = (*notes, *model_note)
     if query.vendor is None:  # NVIDIA leads, as the guide advises; AMD's offers follow, with ROCm's caveat
         offers = tuple(sorted(offers, key=lambda r: catalog.get(r.gpu_id).vendor != "nvidia"))
@@ -1344,11 +1364,16 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         if rent_one_buy_other and len(query.gpus) == 2
         else None
     )
-    card_offers = (
-        rentals(workload_for(query), need, ctx.reference_gpu, named=(rented,), run=run)
-        if rented and query.desktop_usd is None and query.cloud_usd_per_hour is None
-        else ()
-    )
+    asks_offers = bool(rented) and query.desktop_usd is None and query.cloud_usd_per_hour is None
+    card_offers: tuple[Rental, ...] = ()
+    if asks_offers and rented:
+        if provider:
+            card_offers = rentals(
+                workload_for(query), need, ctx.reference_gpu, named=(rented,), run=run, provider=provider
+            )
+            if not card_offers:  # "a 4090 on vast.ai?" with no such offer on file: every provider's, said so
+                notes = (*notes, msg("advice.cloud.provider_none", provider=provider))
+        card_offers = card_offers or rentals(workload_for(query), need, ctx.reference_gpu, named=(rented,), run=run)
     if card_offers:
         offers = card_offers
     if offers and offers[0].run:  # how the run's hours were worked out, for the offer the answer leads with
@@ -1360,10 +1385,14 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         if card_offers and rented:
             top = min(card_offers, key=lambda r: r.on_demand_usd_per_hour or r.spot_usd_per_hour or Decimal(0))
             line = _card_line(rented)
-            held = [  # every current offer of the card (any variant), per GPU
+            at_provider = provider if top.provider == provider else None  # its offers alone, when it has some
+            held = [  # every current offer of the card (any variant), per GPU, at the provider asked about
                 c
                 for c in catalog.clouds.values()
-                if not c.historical and c.gpu in catalog.gpus and _card_line(c.gpu) == line
+                if not c.historical
+                and c.gpu in catalog.gpus
+                and _card_line(c.gpu) == line
+                and (at_provider is None or c.provider == at_provider)
             ]
             hourly = top.on_demand_usd_per_hour or top.spot_usd_per_hour or Decimal(0)
             # spot is said where it undercuts the cheapest on-demand offer (a cloud's spot can cost more than a
@@ -1494,11 +1523,13 @@ def rentals(
     reference_gpu: str = "rtx-3090",
     named: tuple[str, ...] = (),
     run: tuple[ModelSpec, str] | None = None,
+    provider: str | None = None,
 ) -> tuple[Rental, ...]:
     """The cheapest current cloud offer per GPU type with the memory the work needs, ranked by the
     cost of an hour of the reference card's work (guide §cloud: price the run, not the hour);
-    with ``named`` cards, only offers of those cards (any memory or form-factor variant). With a
-    named LLM's fine-tune (``run``), each offer is priced for one run of it and ranked by that."""
+    with ``named`` cards, only offers of those cards (any memory or form-factor variant); with a
+    ``provider`` (its name in data/clouds.yaml), only its offers. With a named LLM's fine-tune
+    (``run``), each offer is priced for one run of it and ranked by that."""
     catalog = load_catalog()
     lines = {_card_line(g) for g in named}
     best: dict[tuple[str, str], tuple[Decimal, CloudInstance]] = {}  # (card, provider) → its cheapest offer
@@ -1507,6 +1538,8 @@ def rentals(
         if c.historical or hourly is None or c.gpu not in catalog.gpus:
             continue
         if lines and _card_line(c.gpu) not in lines:
+            continue
+        if provider is not None and c.provider != provider:
             continue
         if min_memory_gb is not None and catalog.get(c.gpu).memory_gb < min_memory_gb:
             continue
@@ -1621,8 +1654,10 @@ def _rental(query: Query, desktop_gpu: str | None) -> tuple[Decimal, CloudInstan
         return query.cloud_usd_per_hour, None
     catalog = load_catalog()
     cloud_gpu = next((g for g in query.gpus if catalog.get(g).gpu_class == "datacenter"), None)
+    provider = PROVIDER_NAMES.get(query.provider) if query.provider else None
     instance = (
-        _cloud_instance(cloud_gpu or desktop_gpu or FALLBACK_CLOUD_GPU)
+        (_cloud_instance(cloud_gpu or desktop_gpu or FALLBACK_CLOUD_GPU, provider) if provider else None)
+        or _cloud_instance(cloud_gpu or desktop_gpu or FALLBACK_CLOUD_GPU)
         or (_as_fast_instance(desktop_gpu, workload_for(query)) if desktop_gpu and not cloud_gpu else None)
         or _cloud_instance(FALLBACK_CLOUD_GPU)
     )
@@ -1685,11 +1720,17 @@ def _as_fast_instance(gpu_id: str, workload: Workload) -> CloudInstance | None:
     return min(offers, key=lambda c: ((c.on_demand_usd_per_hour or 0) / c.gpu_count, c.name), default=None)
 
 
-def _cloud_instance(gpu_id: str) -> CloudInstance | None:
-    """The cheapest current on-demand offer of ``gpu_id`` per GPU-hour (the newer of equal ones): what renting it
-    costs, and the offer a rent-or-buy answer leads with, so the break-even weighs the same price."""
+def _cloud_instance(gpu_id: str, provider: str | None = None) -> CloudInstance | None:
+    """The cheapest current on-demand offer of ``gpu_id`` per GPU-hour (the newer of equal ones), at ``provider``
+    when one is named: what renting it costs, and the offer a rent-or-buy answer leads with, so the break-even
+    weighs the same price."""
     current = [
-        c for c in load_catalog().clouds.values() if c.gpu == gpu_id and not c.historical and c.on_demand_usd_per_hour
+        c
+        for c in load_catalog().clouds.values()
+        if c.gpu == gpu_id
+        and not c.historical
+        and c.on_demand_usd_per_hour
+        and (provider is None or c.provider == provider)
     ]
     return min(
         current, key=lambda c: ((c.on_demand_usd_per_hour or 0) / c.gpu_count, -c.date.toordinal()), default=None

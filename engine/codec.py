@@ -6,9 +6,9 @@ So ``encode`` packs every field of a ``Query`` into bits — one presence bit pe
 stated value at a fixed width (a choice by its index, a number at the resolution Query keeps, a
 GPU or model by a 24-bit hash of its catalog id) — and writes them as Base85 text; an unknown
 model name follows as UTF-8, then one check byte. ``decode`` reverses it and validates through ``Query`` again.
-``decode(encode(q)) == q`` for every valid Query (a property test). A Query with every field but ``ran_out`` at
-its widest fits a vote button's 100 characters; with ``ran_out`` too it takes one more, and bot.views sends that
-answer without its chart and vote buttons (no question produces such a Query; the view does not rely on it).
+``decode(encode(q)) == q`` for every valid Query (a property test). The queries questions produce take at most
+48 characters (the corpus's 2,130); one with every field at its widest takes 88-89, past what a vote button leaves
+(87), and bot.views sends that answer without its chart and vote buttons rather than rely on it never coming.
 
 The layout is part of every button already posted: add new fields at the end of ``LAYOUT`` and new
 choices at the end of their lists, never reorder (tests/engine/test_codec.py pins an encoding).
@@ -134,11 +134,16 @@ LAYOUT: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("cpu_only", ("bool",)),  # the last field of the first layout (version 0)
     ("psu_w", ("fixed", Decimal(10), BOUNDS["psu_w"].high)),  # PSUs come in steps of 10 W or more
     ("ran_out", ("bool",)),
+    ("provider", ("choice", CHOICES["provider"])),
 )
 VERSION_BITS = 2
+# The last value VERSION_BITS can hold says "more version bits follow": layout 3 is written 11 then 0000, layout 4
+# 11 then 0001, … (layouts 1 and 2 keep their two bits, so their buttons read as they were written).
+EXTENDED = 2**VERSION_BITS - 1
+EXTENSION_BITS = 4
 # The last field of each layout version: version 0 (no version bits) ends at cpu_only. Whenever LAYOUT
 # grows, append its new last field here; the new version is the last index.
-LAST_FIELD_OF_VERSION = ("cpu_only", "psu_w", "ran_out")
+LAST_FIELD_OF_VERSION = ("cpu_only", "psu_w", "ran_out", "provider")
 FIELDS_IN_VERSION = tuple([name for name, _ in LAYOUT].index(last) + 1 for last in LAST_FIELD_OF_VERSION)
 VERSION = len(FIELDS_IN_VERSION) - 1
 BUDGET_CENTS_BITS = _bits(int(BOUNDS["budget"].high) * 100 + 1)
@@ -155,12 +160,12 @@ def _stated(value: Any) -> bool:
 
 
 def encode(query: Query) -> str:
-    """``query`` as printable ASCII characters (Base85): at most 87 for every Query but the widest (module doc).
+    """``query`` as printable ASCII characters (Base85): 48 at most for the corpus's questions (module doc).
 
     The bits are those of ``_Writer.put`` field by field, written into one integer here, each field read
     through a plan made once from ``LAYOUT`` (``_plan``): ≈17 µs a charted answer's query, most of it
     calls and the layout read again (issue #24); the checks are ``put``'s (``_fits``)."""
-    value, size = VERSION, 1 + VERSION_BITS  # a 0 (not the first layout), then its version
+    value, size = _version_bits()  # a 0 (not the first layout), then its version
     text = b""
     fields = query.__dict__  # a pydantic model's field values: a dict look-up, not an attribute's
     for name, kind, arg, bits in _plan():
@@ -194,6 +199,13 @@ def encode(query: Query) -> str:
     pad = -size % 8
     payload = (value << pad).to_bytes((size + pad) // 8, "big") + text
     return base64.b85encode(payload + _check(payload)).decode()
+
+
+def _version_bits() -> tuple[int, int]:
+    """The bits that start a button of this layout (after its leading 0), as (value, size)."""
+    if VERSION < EXTENDED:
+        return VERSION, 1 + VERSION_BITS
+    return (EXTENDED << EXTENSION_BITS) | (VERSION - EXTENDED), 1 + VERSION_BITS + EXTENSION_BITS
 
 
 def _fits(value: int, bits: int) -> int:
@@ -286,6 +298,8 @@ def _fields(data: bytes) -> dict[str, Any]:
     text_follows = False
     first = reader.take(1)  # 1: the first layout, where it was kind's presence bit
     version = 0 if first else reader.take(VERSION_BITS)
+    if version == EXTENDED:
+        version += reader.take(EXTENSION_BITS)
     if version >= len(FIELDS_IN_VERSION) or (version == 0 and not first):
         raise ValueError("a layout this version does not know")
     for index, (name, spec) in enumerate(LAYOUT[: FIELDS_IN_VERSION[version]]):

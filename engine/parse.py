@@ -1207,6 +1207,7 @@ class Parser:
             else None,
             "cloud_usd_per_hour": hourly,
             "electricity_usd_per_kwh": _per_kwh_usd(kwh_price),
+            "provider": _first_named(vocab.providers, vocab.provider_any, words),
         }
         fields["precision"] = self.precision(words, mode, ran_out=bool(fields["ran_out"]))
         if fields["ran_out"] and fields["precision"] != self.precision(words, mode):

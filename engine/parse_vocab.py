@@ -829,6 +829,8 @@ class Vocab:
     trouble_words: PhraseSet  # "is this normal?", "why so slow?", "报错": troubleshooting, not a fit question
     conditional_words: PhraseSet  # "if", "如果": what follows is supposed, not reported
     unpriced_providers: dict[str, PhraseSet]  # name shown → its phrases: rental providers without prices on file
+    providers: dict[str, PhraseSet]  # engine.query.Provider slug → its phrases: providers whose offers are on file
+    provider_any: PhraseSet
     requirement_words: PhraseSet  # "what GPU do I need for …?"
     cpu_only: PhraseSet  # the user has no GPU
     precision_any: PhraseSet
@@ -945,6 +947,8 @@ def load_vocab() -> Vocab:
         trouble_words=PhraseSet(raw["trouble_words"]),
         conditional_words=PhraseSet(raw["conditional_words"]),
         unpriced_providers={name: PhraseSet([phrase]) for phrase, name in raw["unpriced_providers"].items()},
+        providers={slug: PhraseSet(phrases) for slug, phrases in raw["providers"].items()},
+        provider_any=PhraseSet(p for phrases in raw["providers"].values() for p in phrases),
         requirement_words=PhraseSet(raw["requirement_words"]),
         cpu_only=PhraseSet(raw["cpu_only"]),
         precision_any=PhraseSet(e for entries in raw["precisions"].values() for e in entries),

@@ -46,6 +46,9 @@ Mode = Literal["inference", "full_finetune", "lora", "qlora", "pretrain"]  # wha
 # "upgrade": a step up from the one card named, the user's own ("I have a 3060, what should I upgrade to?")
 Objective = Literal["best_value", "cheapest", "fastest", "upgrade"]  # append only: engine.codec encodes by index
 Vendor = Literal["nvidia", "amd", "intel", "apple", "huawei"]  # append only: engine.codec encodes by index
+# A cloud provider named in a rent question ("which GPU on RunPod for SDXL LoRA?"): the offers the answer weighs.
+# The slugs of data/clouds.yaml's providers (engine.advisor.PROVIDER_NAMES); append only: engine.codec encodes by index
+Provider = Literal["aws", "azure", "gcp", "lambda", "runpod", "vast", "nebius", "verda", "autodl", "tencent"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 TASKS: tuple[Task, ...] = get_args(Task)
 MODES: tuple[Mode, ...] = get_args(Mode)
@@ -119,6 +122,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "edition": get_args(Edition),
     "objective": get_args(Objective),
     "vendor": get_args(Vendor),
+    "provider": get_args(Provider),
 }
 
 
@@ -187,6 +191,8 @@ class Query(BaseModel):
     psu_w: int | None = Field(default=None, description="watts", **BOUNDS["psu_w"].field())
     # can_run: the user reports running out of memory ("OOM on my 3090", "爆显存") — what they ran did not fit
     ran_out: bool | None = None
+    # cloud_vs_buy: the provider the user rents from or asks about ("on RunPod"): its offers are the answer's
+    provider: Provider | None = None
 
     def __init__(self, **data: Any) -> None:
         """Validate, turning what pydantic rejects into the one error front ends catch."""

@@ -625,6 +625,8 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("colab pro能跑HunyuanVideo吗", ("A100 40GB SXM4：不行", "H100 SXM5：可以")),
         ("cheapest cloud gpu to fine-tune llama 3 70b?", ("QLoRA fine-tuning of Llama 3 70B costs least on", "a run")),
         ("租卡微调qwen2.5 7b要多少钱", ("Qwen2.5 7B 的QLoRA 微调在", "一次约")),
+        ("which GPU on runpod for training SDXL lora?", ("RTX 4090 on RunPod at $0.34/GPU-hour", "RunPod")),
+        ("在runpod上租哪张卡训练SDXL LoRA最划算？", ("RunPod 上的 RTX 4090", "$0.34")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

@@ -1348,3 +1348,26 @@ def test_which_gpu_for_an_image_model_answers_with_its_memory_at_each_precision(
     assert answer.kind == "recommend" and answer.can_run is not None and answer.can_run.model_id == "flux-1-dev"
     assert english(answer.headline).startswith("FLUX.1 [dev] needs 26.1 GB at FP16 or 9.5 GB at NF4 on one GPU.")
     assert parse("best GPU for SDXL under $600").query.model is None  # a budget: the ranking within it
+
+
+def test_a_provider_named_in_a_rent_question_is_answered_from_its_offers():
+    """ "Which GPU on RunPod for an SDXL LoRA?": RunPod's offers alone, its cheapest per hour of work first; a
+    provider with no offer on file for the work gets every provider's, with a note that says so. Every current
+    offer's provider has a Query slug."""
+    from engine.advisor import PROVIDER_NAMES
+
+    runpod = advise(Query(kind="cloud_vs_buy", task="image_generation", mode="lora", provider="runpod"))
+    assert runpod.rentals and {r.provider for r in runpod.rentals} == {"RunPod"}
+    assert (
+        "advice.cloud.rent_pick" in runpod.headline.all_keys()
+        and runpod.headline.args["items"][0]["provider"] == "RunPod"
+    )
+    anywhere = advise(Query(kind="cloud_vs_buy", task="image_generation", mode="lora"))
+    assert len({r.provider for r in anywhere.rentals}) > 1
+    # a card the provider does not offer: every provider's offers of it, and the note
+    vast = advise(Query(kind="cloud_vs_buy", gpus=("rtx-4090",), provider="vast", hours_per_day=4))
+    assert "advice.cloud.provider_none" in [n.key for n in vast.notes] and vast.rentals
+    lambda_h100 = advise(Query(kind="cloud_vs_buy", gpus=("h100-sxm",), provider="lambda"))
+    assert {r.provider for r in lambda_h100.rentals} == {"Lambda"}
+    current = {c.provider for c in load_catalog().clouds.values() if not c.historical}
+    assert current <= set(PROVIDER_NAMES.values())

@@ -1773,3 +1773,19 @@ def test_colabs_paid_tiers_are_answered_on_each_gpu_they_offer(text: str) -> Non
     assert result.query.gpus == ("t4", "l4", "a100-40gb-sxm", "h100-sxm")
     assert "parse.note.paid_colab" in [n.key for n in result.notes]
     assert parse("colab免费版能跑sdxl吗").query.gpus == ("t4",)  # the free tier stays a T4
+
+
+@pytest.mark.parametrize(
+    ("text", "provider"),
+    [
+        ("which GPU on runpod for training SDXL lora?", "runpod"),
+        ("rent a 4090 on vast.ai or buy one? 4 hours a day", "vast"),
+        ("how much is an H100 on lambda labs per hour?", "lambda"),
+        ("腾讯云上租A100一小时多少钱", "tencent"),
+        ("autodl租4090多少钱", "autodl"),
+        ("I wrote a lambda function for my 3090 data loader, is it slow?", None),  # an ordinary word
+        ("a vast amount of VRAM for a 4090?", None),
+    ],
+)
+def test_a_cloud_provider_named_is_kept(text: str, provider: str | None) -> None:
+    assert q(text).provider == provider
