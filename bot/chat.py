@@ -102,11 +102,13 @@ def from_stored(query: Query | str) -> Query:
     return Query.model_validate_json(query) if isinstance(query, str) else query
 
 
-def is_follow_up(text: str, result: ParseResult) -> bool:
-    """Short text that states no question kind of its own refines the previous question."""
+def is_follow_up(text: str, result: ParseResult, previous: Query) -> bool:
+    """Short text that states no question kind of its own, or the previous question's kind again ("and on
+    vast.ai?" after a rent question: the provider's name says "cloud" too), refines the previous question."""
     stated = result.query.model_fields_set
     short = len(text.split()) <= FOLLOW_UP_MAX_WORDS or len(text) <= 24
-    return short and "kind" not in stated and bool(stated - {"kind"})
+    same_kind = "kind" not in stated or result.query.kind == previous.kind
+    return short and same_kind and bool(stated - {"kind"})
 
 
 @lru_cache(maxsize=RESPONSES_REMEMBERED)
@@ -176,7 +178,7 @@ def understand(text: str, previous: Query | None, default_currency: str = "USD")
     from engine.parse import parse
 
     result = parse(text, default_currency=default_currency, standalone=previous is None)
-    if previous is not None and is_follow_up(text, result):
+    if previous is not None and is_follow_up(text, result, previous):
         return result.model_copy(update={"query": previous.merged(result.query)})
     return result
 

@@ -28,6 +28,16 @@ def test_chinese_follow_up():
     assert again.kind == "compare" and again.gpus == first.gpus and again.condition == "used"
 
 
+def test_a_follow_up_that_says_its_kind_again_still_refines():
+    """ "And on vast.ai?" after a rent question: the provider's name says "cloud" as the first question did, so it
+    refines it (the SDXL LoRA asked about stays) rather than starting a rent question about nothing."""
+    first = understand("which GPU on runpod for training SDXL lora?", None).query
+    vast = understand("and on vast.ai?", first).query
+    assert (vast.kind, vast.task, vast.mode, vast.provider) == ("cloud_vs_buy", "image_generation", "lora", "vast")
+    power = understand("and the PSU for it?", first).query  # another kind: a question of its own
+    assert power.kind == "power"
+
+
 def test_a_new_question_starts_over():
     first = understand("which GPU for Kaggle under $500?", None).query
     second = understand("What PSU do I need for 4x RTX 3090?", first).query
