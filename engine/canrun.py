@@ -2490,9 +2490,11 @@ def assess(
     notes.extend(egpu_notes([g for g, _ in setups]))
     # serving many requests at once ("how many concurrent users on an A100?"): how many the cache leaves room for
     serving = _concurrency(verdicts, setups) if query.workload == "infer8" else []
-    # Several Macs are alternatives (one computer's memory each), never one rig: no mixed-card notes for them.
+    # Several Macs are alternatives (one computer's memory each), never one rig, and so are cards to rent ("Colab
+    # Pro's GPUs", "an A100 or a 4090 on RunPod?"): no mixed-card notes for them.
     together: Msg | None = None
-    if len({g.id for g, _ in setups}) > 1 and not all(g.platform == "unified_memory" for g, _ in setups):
+    alternatives_only = bool(query.cloud_interest) or all(g.platform == "unified_memory" for g, _ in setups)
+    if len({g.id for g, _ in setups}) > 1 and not alternatives_only:
         notes.append(msg("canrun.note.mixed_cards"))
         together = mixed_layer_split(spec, setups, context) if chosen == "inference" and precision is None else None
         if together is not None and any(v.fits for v in verdicts):

@@ -171,6 +171,12 @@ def test_mixed_gpus_are_checked_one_by_one():
     report = assess(q(model="llama 3.1 70b", gpus=("rtx-3090", "rtx-4090"), gpu_counts=(1, 1)))
     assert [v.count for v in report.verdicts] == [1, 1]
     assert any("not pooled" in english(n) for n in report.notes)
+    # cards to rent are alternatives, not one rig ("Colab Pro's T4, L4, A100 or H100"): no mixed-card notes
+    rented = assess(
+        q(model="qwen2.5 14b", gpus=("t4", "l4", "a100-40gb-sxm"), gpu_counts=(1, 1, 1), cloud_interest=True)
+    )
+    assert len(rented.verdicts) == 3
+    assert not {"canrun.note.mixed_cards", "canrun.note.mixed_layer_split"} & {n.key for n in rented.notes}
 
 
 def test_memory_only_question():
