@@ -595,7 +595,9 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         key = "advice.recommend.headline.budget" if budget is not None else "advice.recommend.headline"
         headline = msg(key + of_vendor, **said)
     else:
-        headline = msg(f"advice.recommend.headline.{objective}{of_vendor}", **said)
+        # "the fastest GPU for deep learning?" with no budget: the fastest on sale, not "your budget buys"
+        anything = ".any" if objective == "fastest" and budget is None else ""
+        headline = msg(f"advice.recommend.headline.{objective}{of_vendor}{anything}", **said)
     passed = found[0] if named is None and _legacy(catalog.get(found[0].gpu_id)) else None
     if passed is not None and passed.gpu_id not in (lead.gpu_id, value_pick.gpu_id):
         # "the best value is a $312 V100": said, and why it is not the pick

@@ -1518,6 +1518,15 @@ class Parser:
             said = next((o for o, p in self.vocab.objectives.items() if reading.has(p)), None)
             if said is not None and not (said == "entry" and fields["budget"]):
                 fields["objective"] = _OBJECTIVE.get(said, said)
+            elif (
+                said is None
+                and not fields["budget"]
+                and not fields.get("gpus")
+                and _BEST_GPU.search(reading.low)
+                and not reading.has(self.vocab.value_words)  # "best value", "性价比最高": the default, per dollar
+            ):
+                # "the best GPU for deep learning?", no budget: the strongest on sale leads, the best value beside it
+                fields["objective"] = "fastest"
         elif kind == "can_run" and reading.has(self.vocab.objectives["cheapest"]):
             # "the minimum GPU to fine-tune LLaMA, must it be an A100?", "最低配置": the least that does it, said
             # beside a named card's verdict (engine.canrun)
@@ -1677,6 +1686,8 @@ class Parser:
                 task = tasks.best
         if "gpus:1" in s and "model" not in s and not _NOT_FIT & s and _WHICH_MODEL.search(reading.low):
             return "can_run", (), task  # "best model for my 3090?", "我的4090适合跑什么模型": what the card runs
+        if "gpus:0" in s and not {"model", "memory"} & s and not _NOT_FIT & s and _BEST_GPU.search(reading.low):
+            return "recommend", (), task  # "fastest GPU for deep learning?", "最好的深度学习显卡是哪张？": the market
         if _asks_maintainers(reading.low) and not _NOT_FIT & s:
             # "Do you plan to support the 1080 in FlashAttention?", "什么时候支持昇腾？": a request to a project's
             # maintainers, which we are not; what runs on the card today (its spec card), or the guide on that
@@ -2414,6 +2425,16 @@ def _first_named(keyed: dict[str, PhraseSet], any_of: PhraseSet, words: Words, l
         return max(named)[1] if named else None
     found = [(m.start(), key) for key, phrases in keyed.items() if (m := phrases.find(words))]
     return min(found)[1] if found else None
+
+
+# The best or fastest GPU asked for, no card named ("what's the fastest GPU for deep learning?", "最好的深度学习显卡
+# 是哪张？", "哪张显卡最强"): a recommendation, whatever the classifier reads into "best"
+_BEST_GPU = re.compile(
+    r"\b(?:best|fastest|strongest|most powerful|top)\s+(?:[a-z-]+\s+){0,2}"
+    r"(?:gpus?|graphics cards?|video cards?|cards?)\b"
+    r"|(?:最好|最快|最强|最強|最适合|最適合|最推荐|最推薦)的?[^，。？！,?!]{0,8}(?:显卡|顯卡|gpu|卡)"
+    r"|(?:显卡|顯卡|gpu)[^，。？！,?!]{0,6}(?:最好|最快|最强|最強|最适合|最適合)"
+)
 
 
 # Power words that name the machine's power itself, not "cool" or "temperature", which other talk uses

@@ -627,6 +627,11 @@ async def test_a_comparison_of_three_setups_names_them_all_and_picks_one(
         ("租卡微调qwen2.5 7b要多少钱", ("Qwen2.5 7B 的QLoRA 微调在", "一次约")),
         ("which GPU on runpod for training SDXL lora?", ("RTX 4090 on RunPod at $0.34/GPU-hour", "RunPod")),
         ("在runpod上租哪张卡训练SDXL LoRA最划算？", ("RunPod 上的 RTX 4090", "$0.34")),
+        (
+            "fastest gpu for deep learning?",
+            ("RTX 5090 (32 GB): the fastest 16-bit training", "Best value: RTX 3080 Ti"),
+        ),
+        ("最好的深度学习显卡是哪张？", ("个人买得到的显卡中 16 位训练最快", "最划算：RTX 3080 Ti")),
     ],
 )
 async def test_new_answer_kinds_reach_discord_in_the_askers_language(

@@ -1789,3 +1789,21 @@ def test_colabs_paid_tiers_are_answered_on_each_gpu_they_offer(text: str) -> Non
 )
 def test_a_cloud_provider_named_is_kept(text: str, provider: str | None) -> None:
     assert q(text).provider == provider
+
+
+@pytest.mark.parametrize(
+    ("text", "objective"),
+    [
+        ("fastest gpu for deep learning?", "fastest"),
+        ("最好的深度学习显卡是哪张？", "fastest"),
+        ("what is the best gpu for training?", "fastest"),
+        ("哪张显卡最适合深度学习？", "fastest"),
+        ("best gpu for kaggle under $500?", None),  # a budget: the best it buys, as before
+        ("best value gpu for llms?", None),  # value asked: per dollar, the default
+    ],
+)
+def test_the_best_or_fastest_gpu_asked_for_is_a_recommendation(text: str, objective: str | None) -> None:
+    """It was read as the guide on Tensor Cores ("fastest gpu…") or a can-run with no model ("最好的…显卡"); with no
+    budget, "best" leads with the fastest a person buys and says the best value beside it."""
+    query = q(text)
+    assert (query.kind, query.objective) == ("recommend", objective)

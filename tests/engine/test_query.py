@@ -430,6 +430,11 @@ def _answers() -> list:
         (q(kind="info", gpus=("v100-32gb",), precision="bf16"), None),  # a precision its architecture lacks
         (q(kind="compare", task="nlp", gpus=("gtx-1080-ti", "rtx-2080")), None),  # below the floor: speed picks
         (q(kind="recommend", task="kaggle"), None),
+        # "the fastest GPU for deep learning?", no budget: the fastest a person buys, the best value beside it
+        (q(kind="recommend", objective="fastest"), None),
+        (q(kind="recommend", objective="fastest", vendor="amd"), None),
+        # a provider named with no offer of the card asked about: every provider's, said so
+        (q(kind="cloud_vs_buy", gpus=("rtx-4090",), provider="vast", hours_per_day=4), None),
         (q(kind="recommend", task="kaggle", budget=usd(500), hours_per_day=1, cloud_interest=True), None),
         (q(kind="recommend", task="kaggle", budget=usd(1500)), old),
         (
