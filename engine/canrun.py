@@ -1397,6 +1397,12 @@ def _capabilities(setup: str | float, count: int, catalog_key: int) -> tuple[Car
 _NOT_LLM_TASKS = frozenset({"computer_vision", "other", "rl", "research", "kaggle", "learning"})
 
 
+# The least memory the guide names for learning: "trying it out: … GTX 1050 Ti" (4 GB), beside "little money: used
+# … 1650 Super / 980 Ti 6 GB" (Guide 2020 §recommendations, TL;DR). Under the 8 GB floor (the RTX 3070 it picks for a
+# serious beginner) such a card is still one to learn on, as the guide says, not a no.
+LEARNING_TRY_GB = 4
+
+
 def _under_learning(gb: float, floor: MemoryFloor | None) -> bool:
     """A card under the guide's floor for learning or Kaggle: free notebook GPUs are the way on."""
     return floor is not None and floor.task in ("learning", "kaggle") and gb < floor.gb
@@ -1407,6 +1413,8 @@ def _card_lean(gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, 
     words it: images made or not, the guide's floor met or not, some reference LLM run or none."""
     if task == "image_generation":
         return any(r.verdict.fits for r in rows if r.use == "image")
+    if task == "learning" and floor is not None:
+        return gb >= LEARNING_TRY_GB  # the guide's "trying it out" card learns, short of its floor (see above)
     if task in _NOT_LLM_TASKS and floor is not None:
         return gb >= floor.gb
     if task in ("llm_inference", "llm_finetune"):
@@ -1915,7 +1923,11 @@ def _floor_lines(setups: list[tuple[Gpu, int]], floor: MemoryFloor, unknown: boo
         if not group:
             continue
         named = tuple(_card_setup(gpu, count) for gpu, count in group)
-        if len(named) == 1:
+        learns = floor.task == "learning" and all(gpu.memory_gb >= LEARNING_TRY_GB for gpu, _ in group)
+        if len(named) == 1 and key == "canrun.card.floor_under" and learns and not unknown:
+            # "is my 1660 Super enough to learn deep learning?": yes, as the guide's own low-money picks say
+            lines.append(msg("canrun.card.floor_learning", setup=named[0], floor=floor.gb, rule=floor.rule))
+        elif len(named) == 1:
             lines.append(msg(key + suffix, setup=named[0], floor=floor.gb, rule=floor.rule))
         else:
             lines.append(msg(key + "_many" + suffix, setups=named, floor=floor.gb, rule=floor.rule))

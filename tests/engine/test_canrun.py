@@ -1154,7 +1154,8 @@ def test_a_card_for_learning_is_weighed_against_the_guides_learning_floor():
     # Guide 2020: learning deep learning is fine below 11 GB (its pick, the RTX 3070, has 8 GB): 8 GB meets it.
     report = assess(q(task="learning", gpus=("rtx-4060",)))
     assert report.headline.key == "canrun.card.floor_meets" and report.lean is True
-    assert assess(q(task="learning", gpus=("gtx-1050-ti",))).lean is False
+    # under it, a 4 GB GTX 1050 Ti is the guide's own "trying it out" card: enough to learn on (the test below)
+    assert assess(q(task="learning", gpus=("gt-1030",))).lean is False
 
 
 def test_the_cheapest_setup_with_the_fewest_cards_stays_in_view():
@@ -1195,6 +1196,19 @@ def test_a_card_that_runs_no_reference_model_is_weighed_against_the_learning_flo
     assert "canrun.card.free_notebooks" not in {n.key for n in assess(q(task="kaggle", gpus=("rtx-3090",))).notes}
     # A card that runs LLMs keeps its LLM headline when no task is named.
     assert assess(q(gpus=("rtx-3060-12gb",))).headline.key != "canrun.card.floor_under"
+
+
+def test_a_card_of_4_to_8_gb_is_enough_to_learn_on_as_the_guide_says():
+    """ "Is my 1660 Super (6 GB) enough to learn deep learning?": the guide's 2020 picks for little money include
+    6 GB cards and, for trying it out, a GTX 1050 Ti (4 GB) — so yes, comfortable from the 8 GB floor; a 2 GB card
+    stays under it (no)."""
+    six = assess(q(task="learning", gpus=("gtx-1660-super",)))
+    assert six.lean is True and "canrun.card.floor_learning" in six.headline.all_keys()
+    assert "a GTX 1050 Ti (4 GB) for trying it out; it is comfortable from 8 GB" in english(six.headline)
+    assert assess(q(task="learning", gpus=("gtx-1050-ti",))).lean is True
+    two = assess(q(task="learning", gpus=("gt-1030",)))
+    assert two.lean is False and "canrun.card.floor_learning" not in two.headline.all_keys()
+    assert assess(q(task="kaggle", gpus=("gtx-1660-super",))).lean is False  # Kaggle's 8 GB floor stays a floor
 
 
 def test_a_budget_gets_the_fastest_setup_it_buys_beside_the_cheapest_that_holds_the_model():
