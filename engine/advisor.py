@@ -581,6 +581,8 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         else speed(top.gpu_id, workload) / speed(yardstick, workload),
         "reference": catalog.get(yardstick).short_name,
         "usd": top.price.usd,
+        # in the user's currency too where the table converts ("$1,207 (≈CN¥8,324)"): a 一万块 budget reads in yuan
+        "price": _price_words(top.price.usd, top.gpus_local.currency if top.gpus_local else "USD"),
         "basis": top.price.basis_message(),
         "date": top.price.date,
     }
@@ -609,6 +611,7 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
             setup=setup(load_catalog().get(value_pick.gpu_id).short_name, value_pick.gpu_count),
             more=value_pick.perf_per_kusd / lead.perf_per_kusd - 1,
             usd=value_pick.price.usd,
+            price=_price_words(value_pick.price.usd, top.gpus_local.currency if top.gpus_local else "USD"),
         )
         headline = msg("sentences", items=(headline, beside))
     if catalog.get(top.gpu_id).vendor != "nvidia" and query.vendor is None:
@@ -815,6 +818,12 @@ def _lead(
     if objective == "cheapest":
         return min(leading, key=lambda v: v.system_usd), value_pick, objective
     return (leading[0] if leading else value_pick), value_pick, objective
+
+
+def _price_words(usd: Decimal, currency: str) -> Msg:
+    """A dollar price as a headline says it: with its estimate in ``currency`` beside it when that is not USD."""
+    local = local_estimate(usd, currency)
+    return msg("price.usd_local", usd=usd, local=local) if local else msg("price.usd", usd=usd)
 
 
 def _legacy(gpu: Gpu) -> bool:

@@ -1371,3 +1371,25 @@ def test_a_provider_named_in_a_rent_question_is_answered_from_its_offers():
     assert {r.provider for r in lambda_h100.rentals} == {"Lambda"}
     current = {c.provider for c in load_catalog().clouds.values() if not c.historical}
     assert current <= set(PROVIDER_NAMES.values())
+
+
+def test_a_recommendations_headline_says_its_prices_in_the_budgets_currency_too():
+    """ "我预算一万块" or "€2,000": the table converted its prices, the headline said dollars only; both now say the
+    dollar price with its estimate in the budget's currency beside it (the best value too); dollars stay dollars."""
+    from engine.money import Money, local_estimate
+
+    euros = advise(Query(kind="recommend", budget=Money(amount=2000, currency="EUR")))
+    said = {m.key: m for m in _walk(euros.headline)}
+    lead = said["price.usd_local"]
+    assert lead["local"].currency == "EUR" and lead["local"] == local_estimate(lead["usd"], "EUR")
+    assert f"${lead['usd']:,.0f} ≈ €" in english(euros.headline)
+    dollars = advise(Query(kind="recommend", budget=Money(amount=500, currency="USD")))
+    assert "price.usd_local" not in dollars.headline.all_keys() and "price.usd" in dollars.headline.all_keys()
+
+
+def _walk(message):
+    yield message
+    for arg in message.args.values():
+        for item in arg if isinstance(arg, tuple) else (arg,):
+            if hasattr(item, "args"):
+                yield from _walk(item)
