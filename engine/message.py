@@ -12,6 +12,7 @@ inside a headline). A tuple of messages is a list the renderer joins in the user
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Union
@@ -42,14 +43,17 @@ class Msg:
     def __getitem__(self, name: str) -> Any:
         return self.args[name]
 
-    def all_keys(self) -> tuple[str, ...]:
-        """This message's key and those of the messages nested in its values, outermost first."""
-        out = [self.key]
+    def nested(self) -> Iterator[Msg]:
+        """This message and the messages nested in its values (lists too), outermost first."""
+        yield self
         for value in self.args.values():
             for item in value if isinstance(value, tuple) else (value,):
                 if isinstance(item, Msg):
-                    out.extend(item.all_keys())
-        return tuple(out)
+                    yield from item.nested()
+
+    def all_keys(self) -> tuple[str, ...]:
+        """This message's key and those of the messages nested in its values, outermost first."""
+        return tuple(m.key for m in self.nested())
 
 
 def _hashable(value: object) -> object:

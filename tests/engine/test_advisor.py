@@ -1379,17 +1379,9 @@ def test_a_recommendations_headline_says_its_prices_in_the_budgets_currency_too(
     from engine.money import Money, local_estimate
 
     euros = advise(Query(kind="recommend", budget=Money(amount=2000, currency="EUR")))
-    said = {m.key: m for m in _walk(euros.headline)}
+    said = {m.key: m for m in euros.headline.nested()}
     lead = said["price.usd_local"]
     assert lead["local"].currency == "EUR" and lead["local"] == local_estimate(lead["usd"], "EUR")
     assert f"${lead['usd']:,.0f} ≈ €" in english(euros.headline)
     dollars = advise(Query(kind="recommend", budget=Money(amount=500, currency="USD")))
     assert "price.usd_local" not in dollars.headline.all_keys() and "price.usd" in dollars.headline.all_keys()
-
-
-def _walk(message):
-    yield message
-    for arg in message.args.values():
-        for item in arg if isinstance(arg, tuple) else (arg,):
-            if hasattr(item, "args"):
-                yield from _walk(item)

@@ -808,7 +808,7 @@ def test_a_full_fine_tune_no_desk_holds_says_its_total_need_and_offers_lora():
     keys = report.headline.all_keys()
     assert "canrun.headline.need" in keys
     assert report.alternatives and {a.mode for a in report.alternatives} <= {"lora", "qlora"}
-    need = next(m for m in _walk(report.headline) if m.key == "canrun.headline.need")
+    need = next(m for m in report.headline.nested() if m.key == "canrun.headline.need")
     assert 224 <= need["gb"] <= 260
 
 
@@ -820,13 +820,6 @@ def test_a_model_no_desk_holds_is_a_no_for_a_persons_own_machine():
     assert "canrun.headline.need" in report.headline.all_keys()
     assert assess(q(model="grok-1", organization=True)).lean is None
     assert assess(q(model="llama 3.1 8b")).lean is None  # a desk holds it: the cheapest setups, no lean
-
-
-def _walk(message):
-    yield message
-    for value in message.args.values():
-        if hasattr(value, "key"):
-            yield from _walk(value)
 
 
 def test_how_much_vram_leads_with_the_need_per_rung():
@@ -1485,23 +1478,13 @@ def test_a_need_the_question_states_beside_a_card_is_answered_with_the_margin():
     # "The docs say at least 14 GB; will my 4060 Ti 16G do?": yes, 2 GB to spare; "my 3060 — the README
     # wants 24 GB": 12 GB short, and what brings a need down. The card's own memory is no stated need.
     met = assess(q(model="ktransformers", min_memory_gb=14, gpus=("rtx-4060-ti-16gb",)))
-    said = next(m for m in _flat(met.headline) if m.key == "canrun.card.need_met")
+    said = next(m for m in met.headline.nested() if m.key == "canrun.card.need_met")
     assert said.args["margin"] == 2 and said.args["need"] == 14 and met.lean is True
     short = assess(q(min_memory_gb=24, gpus=("rtx-3060-12gb",)))
-    said = next(m for m in _flat(short.headline) if m.key == "canrun.card.need_short")
+    said = next(m for m in short.headline.nested() if m.key == "canrun.card.need_short")
     assert said.args["short"] == 12 and short.lean is False
     own = assess(q(min_memory_gb=12, gpus=("rtx-3060-12gb",)))  # "my 3060 12GB": variant, not a need
     assert "canrun.card.need_met" not in own.headline.all_keys()
-
-
-def _flat(message):
-    """A message and every message inside it."""
-    yield message
-    for value in message.args.values():
-        items = value if isinstance(value, tuple) else (value,)
-        for item in items:
-            if hasattr(item, "args"):
-                yield from _flat(item)
 
 
 def test_running_out_of_memory_where_the_model_fits_says_what_asked_for_more():
@@ -1523,7 +1506,7 @@ def test_running_out_of_memory_where_only_a_lower_precision_fits_says_the_defaul
     assert not verdict.tried[0].fits and round(verdict.tried[0].estimate.per_gpu_gib, 1) == 66.0
     keys = said.headline.all_keys()
     assert "canrun.ran_out.as_loaded" in keys and "canrun.ran_out_fits" not in keys
-    (why,) = [m for m in _flat(said.headline) if m.key == "canrun.ran_out.as_loaded"]
+    (why,) = [m for m in said.headline.nested() if m.key == "canrun.ran_out.as_loaded"]
     assert (
         render(why, "en") == "That is why you ran out of memory: most tools load a model at BF16 unless told otherwise."
     )
@@ -1540,13 +1523,13 @@ def test_serving_counts_the_full_length_requests_the_kv_cache_leaves_room_for():
     # (28.3 GiB in all with one sequence, 24.9 GB without its cache) the card's 80 GiB hold 17 of them
     report = assess(q(model="llama 2 13b", gpus=("a100-80gb-sxm",), workload="infer8"))
     # said in the headline, after the verdict: the number a serving question asks for
-    (note,) = [n for n in _flat(report.headline) if n.key == "canrun.concurrency"]
+    (note,) = [n for n in report.headline.nested() if n.key == "canrun.concurrency"]
     assert note["context"] == 4096 and round(note["kv"], 2) == 3.36 and note["sequences"] == 17
     # tensor parallel over 4 cards: each keeps a quarter of every sequence's cache — Qwen2.5 72B's 8,192 tokens
     # × 80 layers × 8 KV heads × 128 × 2 × 2 B = 2.68 GB a sequence, 0.67 GB a card; a 24 GiB card (25.77 GB)
     # with 11.42 GB per card for the AWQ weights, runtime, prefill and one cache: (25.77 - 10.75) / 0.67 = 22
     four = assess(q(model="qwen2.5 72b", gpus=("rtx-4090",), gpu_counts=(4,), workload="infer8"), precision="awq-4bit")
-    (split,) = [n for n in _flat(four.headline) if n.key == "canrun.concurrency"]
+    (split,) = [n for n in four.headline.nested() if n.key == "canrun.concurrency"]
     assert split["context"] == 8192 and round(split["kv"], 2) == 2.68 and split["sequences"] == 22
     assert "canrun.concurrency" not in assess(q(model="llama 2 13b", gpus=("a100-80gb-sxm",))).headline.all_keys()
 
@@ -1567,7 +1550,7 @@ def test_running_out_of_memory_at_a_quantized_precision_that_fits_points_at_load
     said = assess(q(model="baichuan 13b", gpus=("rtx-3090",), precision="int8", ran_out=True))
     (verdict,) = said.verdicts
     assert verdict.fits and round(verdict.need_gib, 1) == 16.5
-    (why,) = [m for m in _flat(said.headline) if m.key == "canrun.ran_out_fits.quantized"]
+    (why,) = [m for m in said.headline.nested() if m.key == "canrun.ran_out_fits.quantized"]
     assert round(why["need"], 1) == 28.8
     # where the 16-bit weights fit too, the general reasons stand
     small = assess(q(model="qwen2.5 1.5b", gpus=("rtx-3090",), precision="int8", ran_out=True))
@@ -1671,14 +1654,7 @@ def test_a_no_on_the_users_own_card_says_what_it_does_instead():
     # "Can my M3 Max 36GB run a 70B?" — no; the largest reference LLM it runs, with its speed
     mac = assess(q(model="llama 3.3 70b", gpus=("apple-m3-max-36gb",)))
 
-    def walk(message):
-        yield message
-        for value in message.args.values():
-            for item in value if isinstance(value, tuple) else (value,):
-                if hasattr(item, "args"):
-                    yield from walk(item)
-
-    (said,) = [m for m in walk(mac.headline) if m.key.startswith("canrun.runs_instead")]
+    (said,) = [m for m in mac.headline.nested() if m.key.startswith("canrun.runs_instead")]
     assert said.key == "canrun.runs_instead.speed" and said["model"] == "Qwen2.5 32B"
     # a yes needs none of it
     assert "canrun.runs_instead.speed" not in assess(q(model="llama 3.1 8b", gpus=("rtx-4090",))).headline.all_keys()

@@ -361,14 +361,7 @@ def test_training_resnet50_on_named_cards_says_the_imagenet_epoch_time():
     801-905 images/s each with the guide's 2-card scaling; a card it did not measure gets the 3090's rate scaled."""
 
     def said(answer, key):
-        def walk(m):
-            yield m
-            for v in m.args.values():
-                for item in v if isinstance(v, tuple) else (v,):
-                    if isinstance(item, Msg):
-                        yield from walk(item)
-
-        (found,) = [m for m in walk(answer.headline) if m.key == key]
+        (found,) = [m for m in answer.headline.nested() if m.key == key]
         return found
 
     four = advise(Query(kind="can_run", model="resnet-50", mode="full_finetune", gpus=("rtx-4090",)))
