@@ -2050,10 +2050,12 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
                     "can_run": report,
                 }
             )
+    # an image, speech or vision model keeps no KV cache and decodes no tokens: its own terms are said
+    not_llm = report.model is not None and report.model.kind != "llm"
     rules = (
         Rule(
             id="canrun.memory",
-            text=msg("advice.rule.canrun_memory"),
+            text=msg("advice.rule.canrun_memory.not_llm" if not_llm else "advice.rule.canrun_memory"),
             source="docs/canrun.md; guide §memory for task floors",
         ),
         *_library_rules(verdicts),

@@ -536,6 +536,8 @@ def _answers() -> list:
         *((q(kind="explain", topic=topic), None) for topic in TOPICS),
         (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090",), gpu_counts=(2,)), None),
         (q(kind="explain", topic="multi_gpu", ran_out=True), None),  # memory per card leads
+        # an image model on a card: its memory terms have no KV cache (the rule says so)
+        (q(kind="can_run", model="sdxl", gpus=("rtx-3060-12gb",)), None),
         # ResNet-50's training time: one measured rate (RTX 4090), two (RTX 3090), estimated (RTX 5090)
         (q(kind="can_run", model="resnet-50", mode="full_finetune", gpus=("rtx-4090", "rtx-3090", "rtx-5090")), None),
         # two kinds of card in one rig: slower than the faster card alone, or faster
