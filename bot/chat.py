@@ -102,12 +102,19 @@ def from_stored(query: Query | str) -> Query:
     return Query.model_validate_json(query) if isinstance(query, str) else query
 
 
+# What a follow-up may state beside the previous question's own kind and still refine it ("and on vast.ai?" after a
+# rent question: the provider's name says "cloud" too); a model, a card or a task makes a question of its own.
+_REFINEMENTS = frozenset(
+    {"kind", "provider", "cloud_interest", "condition", "budget", "hours_per_day", "vendor", "objective"}
+)
+
+
 def is_follow_up(text: str, result: ParseResult, previous: Query) -> bool:
-    """Short text that states no question kind of its own, or the previous question's kind again ("and on
-    vast.ai?" after a rent question: the provider's name says "cloud" too), refines the previous question."""
+    """Short text that states no question kind of its own refines the previous question; so does one that says the
+    previous question's kind again with nothing but refinements beside it."""
     stated = result.query.model_fields_set
     short = len(text.split()) <= FOLLOW_UP_MAX_WORDS or len(text) <= 24
-    same_kind = "kind" not in stated or result.query.kind == previous.kind
+    same_kind = "kind" not in stated or (result.query.kind == previous.kind and stated <= _REFINEMENTS)
     return short and same_kind and bool(stated - {"kind"})
 
 

@@ -672,6 +672,19 @@ def model_words(model: ModelSpec) -> str | Msg:
 # ---- the estimate ---------------------------------------------------------------------------
 
 
+def precision_suits(mode: str, precision: str) -> bool:
+    """Whether ``precision`` is one ``mode`` runs at: a full fine-tune or pre-training trains every weight (FP32,
+    FP16 or BF16), QLoRA freezes a 4-bit base, LoRA a base of 8 bits or more; inference takes any."""
+    prec = get_precision(precision)
+    if mode in ("full_finetune", "pretrain"):
+        return prec.name in _TRAINING_PRECISIONS
+    if mode == "qlora":
+        return prec.bits <= 5
+    if mode == "lora":
+        return prec.bits >= 8
+    return True
+
+
 def estimate(
     model: ModelSpec | str,
     mode: Mode = "inference",
@@ -758,11 +771,11 @@ def _estimate(
         raise ValueError("batch and gpus must be at least 1")
     prec = get_precision(precision)
     training = mode != "inference"
-    if mode in ("full_finetune", "pretrain") and prec.name not in _TRAINING_PRECISIONS:
+    if not precision_suits(mode, precision) and mode in ("full_finetune", "pretrain"):
         raise ValueError(f"{mode} trains every weight, so it needs fp32, fp16 or bf16, not {prec.name}")
-    if mode == "qlora" and prec.bits > 5:
+    if not precision_suits(mode, precision) and mode == "qlora":
         raise ValueError(f"QLoRA freezes a 4-bit base (use 'nf4'), not {prec.name}")
-    if mode == "lora" and prec.bits < 8:
+    if not precision_suits(mode, precision) and mode == "lora":
         raise ValueError(f"LoRA on a {prec.name} base is QLoRA: use mode='qlora'")
     default_len = DEFAULT_TRAINING_SEQUENCE if training else DEFAULT_INFERENCE_CONTEXT
     length = context or min(spec.default_context or default_len, default_len)

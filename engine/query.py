@@ -297,15 +297,9 @@ class Query(BaseModel):
         if self.edition == "2020" and self.tma:
             raise UserError("error.cycles.tma_2020")
         if self.mode is not None and self.precision is not None:
-            from engine.memory import get_precision  # engine.memory imports this module
+            from engine.memory import precision_suits  # engine.memory imports this module
 
-            bits = get_precision(self.precision).bits
-            trains_every_weight = self.mode in ("full_finetune", "pretrain")
-            if (
-                (trains_every_weight and self.precision not in ("fp32", "fp16", "bf16"))
-                or (self.mode == "qlora" and bits > 5)
-                or (self.mode == "lora" and bits < 8)
-            ):
+            if not precision_suits(self.mode, self.precision):
                 raise UserError("error.precision_for_mode", mode=self.mode, precision=self.precision)
         return self
 
@@ -319,9 +313,15 @@ class Query(BaseModel):
             return None
 
     def merged(self, newer: Query) -> Query:
-        """A follow-up refines this query: fields the newer one states win, the rest carry over."""
+        """A follow-up refines this query: fields the newer one states win, the rest carry over — except a carried
+        mode or precision the newer one's other does not run at ("INT8" asked before, "全量微调" now), which goes."""
+        from engine.memory import precision_suits  # engine.memory imports this module
+
         stated = newer.model_dump(exclude_unset=True)
-        return self.model_copy(update={k: getattr(newer, k) for k in stated})
+        out = self.model_copy(update={k: getattr(newer, k) for k in stated})
+        if out.mode is not None and out.precision is not None and not precision_suits(out.mode, out.precision):
+            out = out.model_copy(update={"precision": None} if "mode" in stated else {"mode": None})
+        return out
 
 
 _TRAILING_SEPARATORS = re.compile(r"[\s\-_.]+$")

@@ -38,6 +38,15 @@ def test_a_follow_up_that_says_its_kind_again_still_refines():
     assert power.kind == "power"
 
 
+def test_a_follow_up_drops_a_carried_precision_its_mode_does_not_run_at():
+    """ "…at 8-bit?" then "全量微调呢？": a full fine-tune trains every weight at 16 bits, so the carried INT8 goes
+    (the merged question reached the memory model, which raised, and the bot said nothing)."""
+    first = understand("can a 3090 run qwen2.5 14b at 8-bit?", None).query
+    full = understand("全量微调呢？", first).query
+    assert (full.mode, full.precision) == ("full_finetune", None) and full.gpus == first.gpus
+    assert Conversations  # the store these turns go through in the bot
+
+
 def test_a_new_question_starts_over():
     first = understand("which GPU for Kaggle under $500?", None).query
     second = understand("What PSU do I need for 4x RTX 3090?", first).query

@@ -104,7 +104,9 @@ def _encode_field_by_field(query) -> str:
 
     out = codec._Writer()
     out.put(0, 1)
-    out.put(codec.VERSION, codec.VERSION_BITS)
+    out.put(min(codec.VERSION, codec.EXTENDED), codec.VERSION_BITS)
+    if codec.VERSION >= codec.EXTENDED:  # the layout's version past the two bits' last value
+        out.put(codec.VERSION - codec.EXTENDED, codec.EXTENSION_BITS)
     text = b""
     for name, spec in codec.LAYOUT:
         value = getattr(query, name)
