@@ -586,6 +586,11 @@ def count_after(scan: Scan, end: int, vocab: Vocab) -> Count | None:
     return Count(int(m.group("x")), True)
 
 
+# Words before a number that make it the length of a list asked for ("top 3 GPUs", "best 5 cards")
+_RANKED = re.compile(r"\b(?:top|best)\s*$")
+_A_RIG = re.compile(r"\s*(?:-?\s*(?:gpu|card)s?\s+)?(?:setup|rig|build|system|server|machine|box)")  # "best 2 GPU rig"
+
+
 def generic_counts(scan: Scan, vocab: Vocab) -> list[Count]:
     """Counts of unnamed GPUs: "4 GPU rig", "for 2 GPUs", "four cards", "two of them", "八卡"."""
     out = []
@@ -604,6 +609,8 @@ def generic_counts(scan: Scan, vocab: Vocab) -> list[Count]:
         at = m.start("n") if m.group("n") else m.start("cn")
         if value is None or value < 1 or (text[:1].isdigit() and _after_currency(scan, at, vocab)):
             continue  # "$-500 gpu": an amount, not 500 GPUs
+        if _RANKED.search(scan.low[max(0, at - 8) : at]) and not _A_RIG.match(scan.low, m.end()):
+            continue  # "top 3 GPUs for SD", "best 5 cards": how many to list, not a rig of that many
         scan.take(m.start(), m.end())
         out.append(Count(value, text.strip().isdigit()))
     if _MAYBE_CARDS[0].search(scan.low) or _MAYBE_CARDS[1].search(scan.low):

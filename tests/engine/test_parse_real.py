@@ -1807,3 +1807,18 @@ def test_the_best_or_fastest_gpu_asked_for_is_a_recommendation(text: str, object
     budget, "best" leads with the fastest a person buys and says the best value beside it."""
     query = q(text)
     assert (query.kind, query.objective) == ("recommend", objective)
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("top 3 gpus for stable diffusion", None),  # how many to list
+        ("top 5 GPUs for LLMs under $1000", None),
+        ("best 3 cards for training", None),
+        ("best 2 gpus setup for training?", 2),  # a rig of that many
+        ("best 4 gpu rig for llms", 4),
+        ("4 gpu rig for llama 70b", 4),
+    ],
+)
+def test_top_n_gpus_is_a_list_not_a_rig(text: str, count: int | None) -> None:
+    assert q(text).num_gpus == count
