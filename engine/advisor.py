@@ -1952,9 +1952,10 @@ def _mixed_training(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison] 
     lockstep, so a rig of different cards trains as that many of its slowest card (the guide: mixed GPU types
     work, the slowest sets the pace), each card holding the whole model in the smallest card's memory. Set side
     by side with the fastest card alone, which the rig may not beat. None for one card type or work that is
-    no training (a batch of requests per card needs no lockstep; one user's chat is a layer split)."""
+    no training (a batch of requests per card needs no lockstep; one user's chat is a layer split). Only two cards,
+    one of each: with more, or counts ("two 4080s or a 4090?"), the cards named are as often alternatives as a rig."""
     cards = tuple(dict.fromkeys(query.gpus))
-    if len(cards) < 2:
+    if len(cards) != 2 or len(query.gpus) != 2 or any(count != 1 for count in query.gpu_counts):
         return None
     count = min(sum(query.gpu_counts) or len(query.gpus), 8)  # the guide's figures cover one 8-GPU machine
     each = compare_gpus(

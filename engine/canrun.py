@@ -1408,12 +1408,14 @@ def _under_learning(gb: float, floor: MemoryFloor | None) -> bool:
     return floor is not None and floor.task in ("learning", "kaggle") and gb < floor.gb
 
 
-def _card_lean(gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, task: str | None) -> bool | None:
+def _card_lean(
+    gb: float, rows: tuple[CardRow, ...], floor: MemoryFloor | None, task: str | None, asked_learning: bool = False
+) -> bool | None:
     """The yes or no a card's headline gives without a model's own figures, as :func:`_card_headline`
     words it: images made or not, the guide's floor met or not, some reference LLM run or none."""
     if task == "image_generation":
         return any(r.verdict.fits for r in rows if r.use == "image")
-    if task == "learning" and floor is not None:
+    if task == "learning" and asked_learning and floor is not None:
         return gb >= LEARNING_TRY_GB  # the guide's "trying it out" card learns, short of its floor (see above)
     if task in _NOT_LLM_TASKS and floor is not None:
         return gb >= floor.gb
@@ -1908,7 +1910,9 @@ def _other_cards(
     return out
 
 
-def _floor_lines(setups: list[tuple[Gpu, int]], floor: MemoryFloor, unknown: bool) -> list[Msg]:
+def _floor_lines(
+    setups: list[tuple[Gpu, int]], floor: MemoryFloor, unknown: bool, asked_learning: bool = False
+) -> list[Msg]:
     """ "Does FooASR run on an Ascend 910B2 and a 910B4?" (work that is no LLM's, the guide's floor the guidance): the
     cards that meet the floor in one sentence and those under it in another, not the floor once per card."""
     seen: dict[str, tuple[Gpu, int]] = {}
@@ -1923,7 +1927,7 @@ def _floor_lines(setups: list[tuple[Gpu, int]], floor: MemoryFloor, unknown: boo
         if not group:
             continue
         named = tuple(_card_setup(gpu, count) for gpu, count in group)
-        learns = floor.task == "learning" and all(gpu.memory_gb >= LEARNING_TRY_GB for gpu, _ in group)
+        learns = asked_learning and all(gpu.memory_gb >= LEARNING_TRY_GB for gpu, _ in group)
         if len(named) == 1 and key == "canrun.card.floor_under" and learns and not unknown:
             # "is my 1660 Super enough to learn deep learning?": yes, as the guide's own low-money picks say
             lines.append(msg("canrun.card.floor_learning", setup=named[0], floor=floor.gb, rule=floor.rule))
@@ -2026,7 +2030,14 @@ def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -
             # chat model at 4-bit at most) is weighed against the guide's most lenient floor, learning's.
             task, floor = "learning", memory_floor("learning")
         need = _stated_need(query, setups)
-        lean = gpu.memory_gb >= need if need is not None else _card_lean(gpu.memory_gb, rows, floor, task)
+        # "is my 1660 Super enough to learn deep learning?": the user's own word for the work, not the floor a card
+        # that runs nothing else falls back to
+        asked_learning = query.task == "learning"
+        lean = (
+            gpu.memory_gb >= need
+            if need is not None
+            else _card_lean(gpu.memory_gb, rows, floor, task, asked_learning=asked_learning)
+        )
         return CanRunReport(
             query=query,
             model_text=model_text,
@@ -2037,7 +2048,7 @@ def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -
                 *_ran_out(query, _card_name(gpu, count)),
                 *((_against_need(gpu, count, need),) if need is not None else ()),
                 *(
-                    _floor_lines(setups, floor, unknown)
+                    _floor_lines(setups, floor, unknown, asked_learning=asked_learning)
                     if task in _NOT_LLM_TASKS and floor is not None
                     else (
                         _card_headline(_card_setup(gpu, count), gpu.memory_gb, rows, floor, task, query.mode, unknown),

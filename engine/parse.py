@@ -2164,6 +2164,8 @@ def _owned(low: str, start: int, vocab: Vocab) -> bool:
 # What may stand between words that rule a card out and its name: an article, "buying an NVIDIA", "一张".
 _RULED_OUT_GAP = re.compile(
     r"\s*(?:(?:an?|the|one|any|single|new|used|buying|getting|renting|nvidia|rtx|geforce|买|買|租|一张|一張|一块|一塊)\s*)*"
+    # …and another card ruled out before it: "I can't get an H100 or H200"
+    r"(?:(?:[a-z]*\d[\w-]*|or|nor|and|,|/|或|和|、)\s*(?:(?:an?|the|nvidia|rtx)\s*)*)*"
 )
 
 

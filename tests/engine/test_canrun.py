@@ -363,6 +363,7 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 70b", gpus=("rtx-4090",))),  # does not fit: what it would take, alternatives
         assess(q(model="llama 3.1 70b", gpus=("rtx-3090", "rtx-4090"), gpu_counts=(1, 1))),  # mixed cards
         assess(q(model="mixtral")),  # a family: its smallest member
+        assess(q(task="learning", gpus=("gtx-1660-super",))),  # 6 GB, asked for learning: enough to learn on
         assess(q(model="mixtrl")),  # unknown, with suggestions
         assess(q(model="qwen")),  # several generations: which one?
         assess(q(model="qqqq")),  # unknown, nothing close: what each size needs to run
@@ -1202,6 +1203,10 @@ def test_a_card_of_4_to_8_gb_is_enough_to_learn_on_as_the_guide_says():
     two = assess(q(task="learning", gpus=("gt-1030",)))
     assert two.lean is False and "canrun.card.floor_learning" not in two.headline.all_keys()
     assert assess(q(task="kaggle", gpus=("gtx-1660-super",))).lean is False  # Kaggle's 8 GB floor stays a floor
+    # a 4 GB card asked about something else that it runs nothing of ("can it play Clover Edition?"): the learning
+    # floor is the fallback there, said as a floor, not "enough to learn on"
+    other = assess(q(gpus=("gtx-1650",)))
+    assert other.lean is False and "canrun.card.floor_learning" not in other.headline.all_keys()
 
 
 def test_a_budget_gets_the_fastest_setup_it_buys_beside_the_cheapest_that_holds_the_model():

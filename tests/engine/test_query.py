@@ -350,6 +350,11 @@ def test_a_rig_of_two_kinds_of_card_trains_at_the_pace_of_the_slowest():
     # a 4090 with a 3090: the rig trains like 2× RTX 3090, faster than the 4090 alone
     faster = advise(Query(kind="explain", topic="multi_gpu", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 1)))
     assert faster.headline.key == "advice.scaling.mixed_faster" and faster.headline["ratio"] > 1
+    # several cards named with counts, or three kinds: as often alternatives as a rig ("two 4080s or a 4090?")
+    assert (
+        advise(Query(kind="explain", topic="multi_gpu", gpus=("rtx-4080", "rtx-4090"), gpu_counts=(2, 1))).headline.key
+        == "advice.scaling"
+    )
     # one user's chat over two kinds of card is a layer split, not lockstep training: the decode answer stays
     chat = advise(Query(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-4090", "rtx-3090")))
     assert chat.headline.key == "advice.scaling.decode"
