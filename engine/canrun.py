@@ -884,7 +884,13 @@ def cpu_offload_option(
 
 
 def _gpu_verdict(
-    spec: ModelSpec, mode: Mode, gpu: Gpu, count: int, context: int | None, precision: str | None = None
+    spec: ModelSpec,
+    mode: Mode,
+    gpu: Gpu,
+    count: int,
+    context: int | None,
+    precision: str | None = None,
+    offload_asked: bool = False,
 ) -> GpuVerdict:
     if precision == "bf16":
         precision = _half(gpu)  # "BF16 on my T4": it runs FP16 at the same size (and is told it has no BF16)
@@ -987,17 +993,20 @@ def _gpu_verdict(
         most=None if gpu.gpu_class == "datacenter" else MAX_SERVER_GPUS,  # 8× 4090 servers are built; 31× are not
     )
     if offload is not None:
-        verdict = _sentences(
-            verdict,
-            msg(
-                "canrun.offload.option",
-                rung=_label("inference", offload.precision),
-                ngl=offload.layers_on_gpu,
-                layers=offload.layers,
-                ram=offload.ram_gb,
-                low=offload.decode.low,
-                high=offload.decode.high,
-            ),
+        said = msg(
+            "canrun.offload.asked" if offload_asked else "canrun.offload.option",
+            rung=_label("inference", offload.precision),
+            ngl=offload.layers_on_gpu,
+            layers=offload.layers,
+            ram=offload.ram_gb,
+            low=offload.decode.low,
+            high=offload.decode.high,
+        )
+        # "is 64 GB of RAM enough for a 70B with offloading on my 4090?": the offload is the answer, said first
+        verdict = (
+            _sentences(said, msg("canrun.offload.gpu_alone", verdict=verdict))
+            if offload_asked
+            else _sentences(verdict, said)
         )
     own_fix = False
     if precision is not None and not best.fits:
@@ -2509,7 +2518,10 @@ def assess(
     if chosen in ("lora", "qlora") and not (spec.hidden_size and spec.layers):
         chosen, why = "full_finetune", msg("canrun.mode_reason.no_lora_shape", model=model_words(spec))
     setups = named_setups(query)
-    verdicts = [_gpu_verdict(spec, chosen, gpu, count, context, precision) for gpu, count in setups]
+    verdicts = [
+        _gpu_verdict(spec, chosen, gpu, count, context, precision, offload_asked=bool(query.offload))
+        for gpu, count in setups
+    ]
     notes.extend(egpu_notes([g for g, _ in setups]))
     # serving many requests at once ("how many concurrent users on an A100?"): how many the cache leaves room for
     serving = _concurrency(verdicts, setups) if query.workload == "infer8" else []

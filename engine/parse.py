@@ -1208,6 +1208,7 @@ class Parser:
             "cloud_usd_per_hour": hourly,
             "electricity_usd_per_kwh": _per_kwh_usd(kwh_price),
             "provider": _first_named(vocab.providers, vocab.provider_any, words),
+            "offload": True if _OFFLOAD.search(low) else None,
         }
         fields["precision"] = self.precision(words, mode, ran_out=bool(fields["ran_out"]))
         if fields["ran_out"] and fields["precision"] != self.precision(words, mode):
@@ -2427,6 +2428,10 @@ def _first_named(keyed: dict[str, PhraseSet], any_of: PhraseSet, words: Words, l
         return max(named)[1] if named else None
     found = [(m.start(), key) for key, phrases in keyed.items() if (m := phrases.find(words))]
     return min(found)[1] if found else None
+
+
+# Offloading layers to system RAM asked about ("with offloading", "partial offload", "-ngl 40", "卸载到内存")
+_OFFLOAD = re.compile(r"offload|(?<![a-z])-?ngl\b|n_gpu_layers|卸载|卸載|(?:放|挪)到内存|(?:放|挪)到記憶體")
 
 
 # The best or fastest GPU asked for, no card named ("what's the fastest GPU for deep learning?", "最好的深度学习显卡

@@ -193,6 +193,8 @@ class Query(BaseModel):
     ran_out: bool | None = None
     # cloud_vs_buy: the provider the user rents from or asks about ("on RunPod"): its offers are the answer's
     provider: Provider | None = None
+    # can_run: the user asks about offloading layers to system RAM ("with offloading", "-ngl", "卸载到内存"): said first
+    offload: bool | None = None
 
     def __init__(self, **data: Any) -> None:
         """Validate, turning what pydantic rejects into the one error front ends catch."""

@@ -82,7 +82,7 @@ def test_every_valid_query_survives_a_button(query: Query):
     assert text.isascii() and text.isprintable()
 
 
-# Every field at its widest but ran_out and provider (the test below adds them).
+# Every field at its widest but ran_out, provider and offload (the test below adds them).
 LONGEST = Query(
     kind="can_run",
     task="llm_finetune",
@@ -120,7 +120,7 @@ def test_the_widest_query_round_trips_one_character_past_a_vote_button():
     button's prefix: it round-trips, and bot.views sends such an answer without its chart and vote buttons
     (tests/bot/test_embeds.py). No question produces it: the 2,130 corpus questions' queries take at most 48
     characters (2026-12-07, the provider field's layout)."""
-    every = LONGEST.model_copy(update={"ran_out": True, "provider": CHOICES["provider"][-1]})
+    every = LONGEST.model_copy(update={"ran_out": True, "provider": CHOICES["provider"][-1], "offload": True})
     for query, length in ((LONGEST, 101), (every, 102)):
         assert decode(encode(query)) == query
         assert len(encode(query)) + PREFIX == length
@@ -145,7 +145,7 @@ PINNED_QUERY = Query(
     organization=True,
     condition="used",
 )
-PINNED = "VF}4dfB*tX@FqYpfB*p2"  # written out, not computed: the encoding of PINNED_QUERY since 2026-12-07 (layout 3)
+PINNED = "V+qMffB*tX@FqYpfB*nT"  # written out, not computed: the encoding of PINNED_QUERY since 2026-12-07 (layout 4)
 
 
 def test_the_layout_is_pinned_so_posted_buttons_keep_working():
@@ -170,8 +170,13 @@ def test_buttons_posted_before_layout_versions_still_work(text):
 
 
 # Buttons of each earlier layout version, as that version's codec wrote them: version 1 (to psu_w) was
-# written 2026-12-06 until ran_out was appended; version 2 (to ran_out) until provider was, 2026-12-07.
-EARLIER_VERSIONS = {"Fr1W#001PP0%QXi001Q": PINNED_QUERY, "P@I&A001PP0%QXi000a": PINNED_QUERY}
+# written 2026-12-06 until ran_out was appended; version 2 (to ran_out) until provider was, 2026-12-07; version 3
+# (to provider, the first with extension bits) until offload was, the same day.
+EARLIER_VERSIONS = {
+    "Fr1W#001PP0%QXi001Q": PINNED_QUERY,
+    "P@I&A001PP0%QXi000a": PINNED_QUERY,
+    "VF}4dfB*tX@FqYpfB*p2": PINNED_QUERY,
+}
 
 
 @pytest.mark.parametrize("text", sorted(EARLIER_VERSIONS))

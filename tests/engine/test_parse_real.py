@@ -1822,3 +1822,16 @@ def test_the_best_or_fastest_gpu_asked_for_is_a_recommendation(text: str, object
 )
 def test_top_n_gpus_is_a_list_not_a_rig(text: str, count: int | None) -> None:
     assert q(text).num_gpus == count
+
+
+@pytest.mark.parametrize(
+    ("text", "offload"),
+    [
+        ("Is 64GB RAM enough for running llama 70b with offloading on a 4090?", True),
+        ("4090加64G内存，把一部分层卸载到内存跑70B可以吗", True),
+        ("llama.cpp -ngl 40 on my 3060 for a 32b?", True),
+        ("can a 4090 run llama 70b?", None),
+    ],
+)
+def test_offloading_to_system_ram_is_read(text: str, offload: bool | None) -> None:
+    assert q(text).offload is offload
