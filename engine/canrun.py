@@ -2115,6 +2115,8 @@ def _by_size_report(query: Query, model_text: str | None, first: Msg, context: i
     WriteGPT"), then what a model of each common size needs for the work asked — the user's model card
     gives the size to read off. A fine-tune asked without how is read as LoRA, as for a named model."""
     mode: Mode = query.mode or ("lora" if query.task == "llm_finetune" else "inference")
+    if query.ran_out:  # "CUDA out of memory, what can I do?": what brings a need down comes before the question back
+        first = _sentences(msg("canrun.ran_out.general"), first)
     rows = needs_by_size(mode, context)
     if not rows:
         return CanRunReport(query=query, model_text=model_text, headline=first)

@@ -633,6 +633,8 @@ ASKED_IN_THEIR_LANGUAGE: list[tuple[str, tuple[str, str]]] = [
     ("最好的深度学习显卡是哪张？", ("个人买得到的显卡中 16 位训练最快", "最划算：RTX 3080 Ti")),
     ("Is 64GB RAM enough for llama 70b with offloading on a 4090?", ("Yes with CPU offload", "On the GPU alone: No")),
     ("4090加64G内存，把一部分层卸载到内存跑70B可以吗", ("用 CPU 卸载可以", "只用 GPU：不行")),
+    ("CUDA out of memory, what can I do?", ("gradient checkpointing", "Which model do you want to run?")),
+    ("显存不够怎么办", ("梯度检查点", "你想跑哪个模型？")),
 ]
 
 

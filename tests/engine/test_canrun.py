@@ -365,6 +365,7 @@ def _spread() -> list[object]:
         assess(q(model="mixtral")),  # a family: its smallest member
         assess(q(task="learning", gpus=("gtx-1660-super",))),  # 6 GB, asked for learning: enough to learn on
         assess(q(model="llama 3.3 70b", gpus=("rtx-4090",), offload=True)),  # offloading asked: it leads
+        assess(q(ran_out=True)),  # "CUDA out of memory, what can I do?": what brings a need down, then which model
         assess(q(model="mixtrl")),  # unknown, with suggestions
         assess(q(model="qwen")),  # several generations: which one?
         assess(q(model="qqqq")),  # unknown, nothing close: what each size needs to run
@@ -1750,3 +1751,12 @@ def test_offloading_asked_about_leads_with_the_offload():
     assert "On the GPU alone: No" in said
     plain = english(assess(q(model="llama 3.3 70b", gpus=("rtx-4090",))).headline)
     assert plain.startswith("RTX 4090: No") and "With CPU offload it runs, slowly" in plain
+
+
+def test_running_out_of_memory_with_no_card_or_model_says_what_brings_the_need_down_first():
+    """ "CUDA out of memory, what can I do?" named nothing to size: the remedies lead, the question back follows."""
+    report = assess(q(ran_out=True))
+    keys = report.headline.all_keys()
+    assert "canrun.ran_out.general" in keys and keys.index("canrun.ran_out.general") < len(keys) - 1
+    assert english(report.headline).startswith("Out of memory means what you ran needs more than the card has")
+    assert "canrun.ran_out.general" not in assess(q()).headline.all_keys()
