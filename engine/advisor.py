@@ -582,7 +582,7 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         "reference": catalog.get(yardstick).short_name,
         "usd": top.price.usd,
         # in the user's currency too where the table converts ("$1,207 (≈CN¥8,324)"): a 一万块 budget reads in yuan
-        "price": _price_words(top.price.usd, top.gpus_local.currency if top.gpus_local else "USD"),
+        "price": _price_words(top.price.usd, ctx.currency),
         "basis": top.price.basis_message(),
         "date": top.price.date,
     }
@@ -611,7 +611,7 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
             setup=setup(load_catalog().get(value_pick.gpu_id).short_name, value_pick.gpu_count),
             more=value_pick.perf_per_kusd / lead.perf_per_kusd - 1,
             usd=value_pick.price.usd,
-            price=_price_words(value_pick.price.usd, top.gpus_local.currency if top.gpus_local else "USD"),
+            price=_price_words(value_pick.price.usd, ctx.currency),
         )
         headline = msg("sentences", items=(headline, beside))
     if catalog.get(top.gpu_id).vendor != "nvidia" and query.vendor is None:
@@ -1331,13 +1331,11 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     need, model_note, least_mode = _model_need(query)
     run = _fine_tune(query, least_mode)
     held = max(need or 0, _memory_need(query) or 0) or None
-    provider = PROVIDER_NAMES.get(query.provider) if query.provider else None
-    offers = rentals(workload_for(query), held, ctx.reference_gpu, run=run, provider=provider) if provider else ()
-    if provider and not offers:  # "on Azure": none of its offers on file does the work; every provider's instead
-        model_note = (*model_note, msg("advice.cloud.provider_none", provider=provider))
-    if not offers:
-        offers = rentals(workload_for(query), held, ctx.reference_gpu, run=run)
-    notes = (*notes, *model_note)
+    provider = _provider(query)
+    offers, elsewhere = _at_provider(
+        provider, lambda at: rentals(workload_for(query), held, ctx.reference_gpu, run=run, provider=at)
+    )
+    notes = (*notes, *model_note, *elsewhere)
     if query.vendor is None:  # NVIDIA leads, as the guide advises; AMD's offers follow, with ROCm's caveat
         offers = tuple(sorted(offers, key=lambda r: catalog.get(r.gpu_id).vendor != "nvidia"))
     if any(catalog.get(r.gpu_id).vendor == "amd" for r in offers):
@@ -1377,14 +1375,12 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     )
     asks_offers = bool(rented) and query.desktop_usd is None and query.cloud_usd_per_hour is None
     card_offers: tuple[Rental, ...] = ()
-    if asks_offers and rented:
-        if provider:
-            card_offers = rentals(
-                workload_for(query), need, ctx.reference_gpu, named=(rented,), run=run, provider=provider
-            )
-            if not card_offers:  # "a 4090 on vast.ai?" with no such offer on file: every provider's, said so
-                notes = (*notes, msg("advice.cloud.provider_none", provider=provider))
-        card_offers = card_offers or rentals(workload_for(query), need, ctx.reference_gpu, named=(rented,), run=run)
+    if asks_offers and rented:  # "a 4090 on vast.ai?" with no such offer on file: every provider's, said so
+        card_offers, elsewhere = _at_provider(
+            provider,
+            lambda at: rentals(workload_for(query), need, ctx.reference_gpu, named=(rented,), run=run, provider=at),
+        )
+        notes = (*notes, *elsewhere)
     if card_offers:
         offers = card_offers
     if offers and offers[0].run:  # how the run's hours were worked out, for the offer the answer leads with
@@ -1528,6 +1524,21 @@ def _card_line(gpu_id: str) -> str:
     return re.sub(r"(-\d+gb)?(-(sxm|pcie|nvl))?$", "", gpu_id)
 
 
+def _provider(query: Query) -> str | None:
+    """The provider a question names, by its name in data/clouds.yaml."""
+    return PROVIDER_NAMES[query.provider] if query.provider else None
+
+
+def _at_provider(
+    provider: str | None, find: Callable[[str | None], tuple[Rental, ...]]
+) -> tuple[tuple[Rental, ...], tuple[Msg, ...]]:
+    """The offers ``find`` gives at the provider asked about; where it has none for the work ("on Azure"), every
+    provider's, with the note that says so."""
+    if provider is not None and (found := find(provider)):
+        return found, ()
+    return find(None), (msg("advice.cloud.provider_none", provider=provider),) if provider is not None else ()
+
+
 def rentals(
     workload: Workload,
     min_memory_gb: float | None,
@@ -1665,7 +1676,7 @@ def _rental(query: Query, desktop_gpu: str | None) -> tuple[Decimal, CloudInstan
         return query.cloud_usd_per_hour, None
     catalog = load_catalog()
     cloud_gpu = next((g for g in query.gpus if catalog.get(g).gpu_class == "datacenter"), None)
-    provider = PROVIDER_NAMES.get(query.provider) if query.provider else None
+    provider = _provider(query)
     instance = (
         (_cloud_instance(cloud_gpu or desktop_gpu or FALLBACK_CLOUD_GPU, provider) if provider else None)
         or _cloud_instance(cloud_gpu or desktop_gpu or FALLBACK_CLOUD_GPU)
@@ -1957,21 +1968,19 @@ def _mixed_training(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison] 
     cards = tuple(dict.fromkeys(query.gpus))
     if len(cards) != 2 or len(query.gpus) != 2 or any(count != 1 for count in query.gpu_counts):
         return None
-    count = min(sum(query.gpu_counts) or len(query.gpus), 8)  # the guide's figures cover one 8-GPU machine
-    each = compare_gpus(
-        Query(kind="compare", gpus=cards, gpu_counts=(1,) * len(cards), task=query.task, mode=query.mode), ctx
-    ).comparison
-    assert each is not None  # two setups or more are always compared
-    if each.workload != "train16":
+    each = compare_gpus(Query(kind="compare", gpus=cards, gpu_counts=(1, 1), task=query.task, mode=query.mode), ctx)
+    assert each.comparison is not None  # two setups are always compared
+    if each.comparison.workload != "train16":
         return None
-    row = next(r for r in each.rows if r.workload == each.workload)
-    slowest = cards[min(range(len(cards)), key=lambda i: row.speeds[i])]
-    fastest = cards[max(range(len(cards)), key=lambda i: row.speeds[i])]
+    row = next(r for r in each.comparison.rows if r.workload == "train16")
+    # the second card against the first: the slower of the two sets the rig's pace
+    fastest, slowest = cards if row.speeds[1] <= row.speeds[0] else cards[::-1]
+    count = len(cards)
     side_by_side = compare_gpus(
         Query(kind="compare", gpus=(fastest, slowest), gpu_counts=(1, count), task=query.task, mode=query.mode), ctx
     ).comparison
     assert side_by_side is not None
-    together = next(r for r in side_by_side.rows if r.workload == each.workload).speeds[1]
+    together = next(r for r in side_by_side.rows if r.workload == "train16").speeds[1]
     catalog = load_catalog()
     slow, fast = catalog.get(slowest), catalog.get(fastest)
     said = msg(

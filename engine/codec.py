@@ -166,7 +166,7 @@ def encode(query: Query) -> str:
     The bits are those of ``_Writer.put`` field by field, written into one integer here, each field read
     through a plan made once from ``LAYOUT`` (``_plan``): ≈17 µs a charted answer's query, most of it
     calls and the layout read again (issue #24); the checks are ``put``'s (``_fits``)."""
-    value, size = _version_bits()  # a 0 (not the first layout), then its version
+    value, size = _VERSION_START  # a 0 (not the first layout), then its version
     text = b""
     fields = query.__dict__  # a pydantic model's field values: a dict look-up, not an attribute's
     for name, kind, arg, bits in _plan():
@@ -207,6 +207,9 @@ def _version_bits() -> tuple[int, int]:
     if VERSION < EXTENDED:
         return VERSION, 1 + VERSION_BITS
     return (EXTENDED << EXTENSION_BITS) | (VERSION - EXTENDED), 1 + VERSION_BITS + EXTENSION_BITS
+
+
+_VERSION_START = _version_bits()
 
 
 def _fits(value: int, bits: int) -> int:

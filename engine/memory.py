@@ -771,12 +771,12 @@ def _estimate(
         raise ValueError("batch and gpus must be at least 1")
     prec = get_precision(precision)
     training = mode != "inference"
-    if not precision_suits(mode, precision) and mode in ("full_finetune", "pretrain"):
+    if not precision_suits(mode, precision):  # only the training modes refuse a precision: say why
+        if mode == "qlora":
+            raise ValueError(f"QLoRA freezes a 4-bit base (use 'nf4'), not {prec.name}")
+        if mode == "lora":
+            raise ValueError(f"LoRA on a {prec.name} base is QLoRA: use mode='qlora'")
         raise ValueError(f"{mode} trains every weight, so it needs fp32, fp16 or bf16, not {prec.name}")
-    if not precision_suits(mode, precision) and mode == "qlora":
-        raise ValueError(f"QLoRA freezes a 4-bit base (use 'nf4'), not {prec.name}")
-    if not precision_suits(mode, precision) and mode == "lora":
-        raise ValueError(f"LoRA on a {prec.name} base is QLoRA: use mode='qlora'")
     default_len = DEFAULT_TRAINING_SEQUENCE if training else DEFAULT_INFERENCE_CONTEXT
     length = context or min(spec.default_context or default_len, default_len)
     if context is not None and context < 1:

@@ -1471,8 +1471,9 @@ class Parser:
             # (it has no figures for it) instead of asking "which model?"; "LoRA" with it says nothing of
             # its domain ("a LoRA with VideoX-Fun on a V100?" is no LLM fine-tune)
             fields["model"] = project
-        colab = kind == "can_run" and not fields.get("gpus") and not reading.memory and _free_colab(reading)
-        paid_colab = kind == "can_run" and not fields.get("gpus") and not reading.memory and _paid_colab(reading)
+        on_colab = kind == "can_run" and not fields.get("gpus") and not reading.memory  # no card of the user's own
+        colab = on_colab and _free_colab(reading)
+        paid_colab = on_colab and not colab and _paid_colab(reading)
         if colab:
             # "Can I run SD.Next on free Colab?": the free tier's GPU is a T4 (16 GB), said in a note
             fields["gpus"], fields["gpu_counts"] = (FREE_COLAB_GPU,), (1,)

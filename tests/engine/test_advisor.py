@@ -16,7 +16,7 @@ from engine.explain import explain
 from engine.memory import memory_floor
 from engine.money import Money
 from engine.performance import relative_speed, scaling_efficiency
-from engine.query import TOPICS, Query
+from engine.query import CHOICES, TOPICS, Query
 
 GUIDE_2023_CHART = [
     "rtx-4090",
@@ -1371,6 +1371,7 @@ def test_a_provider_named_in_a_rent_question_is_answered_from_its_offers():
     assert {r.provider for r in lambda_h100.rentals} == {"Lambda"}
     current = {c.provider for c in load_catalog().clouds.values() if not c.historical}
     assert current <= set(PROVIDER_NAMES.values())
+    assert set(PROVIDER_NAMES) == set(CHOICES["provider"])  # every slug a Query may hold has its name
 
 
 def test_a_recommendations_headline_says_its_prices_in_the_budgets_currency_too():
