@@ -826,6 +826,13 @@ def _price_words(usd: Decimal, currency: str) -> Msg:
     return msg("price.usd_local", usd=usd, local=local) if local else msg("price.usd", usd=usd)
 
 
+def _hourly_words(usd: Decimal, currency: str) -> Msg:
+    """A rate or a small cost in dollars and cents ("$0.27"), with its estimate in ``currency`` beside it
+    ("$0.27 ≈ CN¥1.88"): a Chinese server asking what an AutoDL hour costs reads the yuan AutoDL bills in."""
+    local = local_estimate(usd, currency, cents=True)
+    return msg("price.cents_local", usd=usd, local=local) if local else msg("price.cents", usd=usd)
+
+
 def _legacy(gpu: Gpu) -> bool:
     """An NVIDIA card that only PyTorch's legacy CUDA build, or none, still runs."""
     return gpu.vendor == "nvidia" and gpu.software.pytorch in ("legacy", "dropped")
@@ -1311,6 +1318,8 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     $2,000 card") is what the user would spend on the desktop."""
     if query.desktop_usd is None and query.budget is not None and (usd := query.budget_usd()) is not None:
         query = query.model_copy(update={"desktop_usd": usd})
+    if query.budget is not None and query.budget.currency != ctx.currency:
+        ctx = ctx.model_copy(update={"currency": query.budget.currency})  # "租还是买，预算一万块": prices in yuan too
     catalog = load_catalog()
     desktop_gpu = next((g for g in query.gpus if catalog.get(g).gpu_class != "datacenter"), None)
     if desktop_gpu is None and query.desktop_usd is None:
@@ -1410,19 +1419,24 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
                 "advice.cloud.card_offer" + (".spot" if spots else ""),
                 gpu=top.name,
                 provider=top.provider,
-                hourly=hourly,
+                hourly=_hourly_words(hourly, ctx.currency),
                 # "租一张A100一个月多少钱": the month of it around the clock (8,760 h a year / 12 = 730 h)
-                month=hourly * HOURS_PER_YEAR / 12,
+                month=_price_words(hourly * HOURS_PER_YEAR / 12, ctx.currency),
                 count=len(held),
                 date=top.date,
-                **({"spot": min(spots)} if spots else {}),
+                **({"spot": _hourly_words(min(spots), ctx.currency)} if spots else {}),
             )
             if top.run:  # "what does a LoRA of Llama 3 8B cost on a rented A100?": the run on that offer
-                offer = msg("sentences", items=(offer, _run_words(top)))
+                offer = msg("sentences", items=(offer, _run_words(top, ctx.currency)))
             at = query.gpus.index(rented)
             count = max(query.gpu_counts[at] if at < len(query.gpu_counts) else 1, query.num_gpus or 1)
             if count > 1:  # "四张4090一小时多少钱": the hour of the whole setup asked about, at that rate
-                whole = msg("advice.cloud.card_offer.setup", setup=setup(top.name, count), total=hourly * count)
+                whole = msg(
+                    "advice.cloud.card_offer.setup",
+                    setup=setup(top.name, count),
+                    total=_hourly_words(hourly * count, ctx.currency),
+                    month=_price_words(hourly * count * HOURS_PER_YEAR / 12, ctx.currency),
+                )
                 offer = msg("sentences", items=(offer, whole))
             # with hours a day given, rent-or-buy was asked: the break-even leads, the offer follows
             return msg("sentences", items=(headline, offer) if query.hours_per_day is not None else (offer, headline))
@@ -1432,13 +1446,13 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         if top.run:
             # a named model's fine-tune: what one run costs, on the offer where it costs least, is the answer; a
             # desktop's break-even the user did not ask about stays below, out of the headline
-            return msg("advice.cloud.rent_pick.run", run=_run_words(top))
+            return msg("advice.cloud.rent_pick.run", run=_run_words(top, ctx.currency))
         pick = msg(
             "advice.cloud.rent_pick",
             gpu=top.name,
             provider=top.provider,
-            hourly=top.on_demand_usd_per_hour or top.spot_usd_per_hour,
-            per=top.usd_per_reference_hour,
+            hourly=_hourly_words(top.on_demand_usd_per_hour or top.spot_usd_per_hour or Decimal(0), ctx.currency),
+            per=_hourly_words(top.usd_per_reference_hour, ctx.currency),
             reference=catalog.get(ctx.reference_gpu).short_name,
         )
         return msg("sentences", items=(pick, headline))
@@ -1457,7 +1471,12 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
                 kind="cloud_vs_buy",
                 query=query,
                 headline=lead(
-                    msg(key, gpu=gpu.short_name, rate=rate, **({"instance": instance.name} if instance else {}))
+                    msg(
+                        key,
+                        gpu=gpu.short_name,
+                        rate=_hourly_words(rate, ctx.currency),
+                        **({"instance": instance.name} if instance else {}),
+                    )
                 ),
                 rules=rules,
                 suggestions=(msg("advice.suggest.desktop_cost"), *suggestions),
@@ -1472,7 +1491,12 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         electricity_usd_per_kwh=_electricity(query, ctx),
         **({"gpu_power_w": gpu.tdp_w} if gpu else {}),
     )
-    said: dict[str, Value] = {"desktop": desktop, "rate": rate, "when": _when(result), "hours": hours}
+    said: dict[str, Value] = {
+        "desktop": _price_words(desktop, ctx.currency),
+        "rate": _hourly_words(rate, ctx.currency),
+        "when": _when(result),
+        "hours": hours,
+    }
     if gpu:
         said["gpu"] = gpu.short_name
     if instance:
@@ -1499,10 +1523,17 @@ MAX_RENTALS = 5
 RENTALS_PER_PROVIDER = 2
 
 
-def _run_words(offer: Rental) -> Msg:
-    """One fine-tuning run on ``offer``: hours and dollars, from the cycle model and the offer's price."""
+def _run_words(offer: Rental, currency: str) -> Msg:
+    """One fine-tuning run on ``offer``: hours and dollars (and ``currency``), from the cycle model and the
+    offer's price."""
     run = offer.run
     assert run is not None
+    low, high = local_estimate(run.usd_low, currency, cents=True), local_estimate(run.usd_high, currency, cents=True)
+    cost = (
+        msg("price.cents_range_local", low=run.usd_low, high=run.usd_high, local_low=low, local_high=high)
+        if low and high
+        else msg("price.cents_range", low=run.usd_low, high=run.usd_high)
+    )
     return msg(
         "advice.cloud.run_cost",
         work=msg(f"canrun.by_size.work.{run.mode}"),
@@ -1512,9 +1543,8 @@ def _run_words(offer: Rental) -> Msg:
         tokens=run.time.tokens / 1e6,
         hours_low=run.time.hours_low,
         hours_high=run.time.hours_high,
-        low=run.usd_low,
-        high=run.usd_high,
-        hourly=run.hourly_usd,
+        cost=cost,
+        hourly=_hourly_words(run.hourly_usd, currency),
     )
 
 
@@ -1635,10 +1665,13 @@ def _named_rentals(query: Query, ctx: AdviceContext, named: tuple[Rental, ...], 
         "advice.cloud.named_pick",
         gpu=top.name,
         provider=top.provider,
-        hourly=top.on_demand_usd_per_hour or top.spot_usd_per_hour,
-        per=top.usd_per_reference_hour,
+        hourly=_hourly_words(top.on_demand_usd_per_hour or top.spot_usd_per_hour or Decimal(0), ctx.currency),
+        per=_hourly_words(top.usd_per_reference_hour, ctx.currency),
         reference=reference,
-        others=tuple(msg("advice.cloud.named_other", gpu=r.name, per=r.usd_per_reference_hour) for r in others),
+        others=tuple(
+            msg("advice.cloud.named_other", gpu=r.name, per=_hourly_words(r.usd_per_reference_hour, ctx.currency))
+            for r in others
+        ),
     )
     return Answer(
         kind="cloud_vs_buy",

@@ -891,6 +891,7 @@ def _gpu_verdict(
     context: int | None,
     precision: str | None = None,
     offload_asked: bool = False,
+    rented: bool = False,
 ) -> GpuVerdict:
     if precision == "bf16":
         precision = _half(gpu)  # "BF16 on my T4": it runs FP16 at the same size (and is told it has no BF16)
@@ -974,6 +975,8 @@ def _gpu_verdict(
         notes.append(msg("canrun.note.no_tensor_cores"))
     if gpu.vendor == "amd":
         notes.append(msg("canrun.note.amd"))
+    if not rented:  # a card in the cloud is in a server's case
+        notes.extend(_passive_note(gpu, count))
     verdict = _with_needed(
         _verdict_text(
             _setup(gpu.short_name, count),
@@ -1289,6 +1292,25 @@ def _mode_for(spec: ModelSpec, query: Query, mode: Mode | None) -> tuple[Mode, M
             None,
         )
     return "inference", msg("canrun.mode_reason.inference"), None
+
+
+# More cards than this are a server's, which comes with the airflow a passively cooled card is built for.
+_DESKTOP_MOST_CARDS = 2
+
+
+def _passive_note(gpu: Gpu, count: int) -> tuple[Msg, ...]:
+    """ "Can a P40 run a 13B?", "an H100 PCIe for my home workstation?": a data-centre PCIe card with no fan of its
+    own (the reference board's cooler, data/gpus.yaml) overheats in a desktop case without a shroud or blower —
+    what home buyers of used Tesla cards learn the hard way. One or two cards: a server of four or eight has the
+    airflow."""
+    if gpu.cooling == "passive" and gpu.form_factor == "pcie" and count <= _DESKTOP_MOST_CARDS:
+        return (msg("canrun.note.passive", name=gpu.short_name),)
+    return ()
+
+
+def _rented(query: Query) -> bool:
+    """Cards asked about in the cloud ("a T4 on Colab", "an A10G on AWS"): nobody puts them in a case."""
+    return bool(query.cloud_interest or query.provider)
 
 
 def egpu_notes(gpus: list[Gpu]) -> tuple[Msg, ...]:
@@ -2067,6 +2089,7 @@ def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -
             ),
             notes=(
                 *egpu_notes([g for g, _ in setups]),
+                *(() if _rented(query) else _passive_note(gpu, count)),
                 *((msg("canrun.card.free_notebooks"),) if tiny or _under_learning(gpu.memory_gb, floor) else ()),
                 msg("canrun.card.its_figures", model=model_text)
                 if unknown and model_text
@@ -2521,7 +2544,9 @@ def assess(
         chosen, why = "full_finetune", msg("canrun.mode_reason.no_lora_shape", model=model_words(spec))
     setups = named_setups(query)
     verdicts = [
-        _gpu_verdict(spec, chosen, gpu, count, context, precision, offload_asked=bool(query.offload))
+        _gpu_verdict(
+            spec, chosen, gpu, count, context, precision, offload_asked=bool(query.offload), rented=_rented(query)
+        )
         for gpu, count in setups
     ]
     notes.extend(egpu_notes([g for g, _ in setups]))

@@ -94,13 +94,13 @@ def usd(amount: Decimal | int | float | str) -> Money:
     return Money(amount=Decimal(str(amount)), currency="USD")
 
 
-def local_estimate(amount_usd: Decimal, currency: str) -> Money | None:
-    """A dollar price shown in another currency ("≈ CN¥5,398", no cents) at the dated rates; None for
-    dollars and for a currency the rates do not hold."""
+def local_estimate(amount_usd: Decimal, currency: str, cents: bool = False) -> Money | None:
+    """A dollar price shown in another currency ("≈ CN¥5,398", no cents; with ``cents``, an hourly rate's
+    "≈ CN¥1.88") at the dated rates; None for dollars and for a currency the rates do not hold."""
     if currency == "USD":
         return None
     rates = exchange_rates()
     if not rates.supports(currency):
         return None
     converted = rates.convert(Money(amount=amount_usd, currency="USD"), currency)
-    return Money(amount=converted.amount.quantize(Decimal(1)), currency=currency)
+    return Money(amount=converted.amount.quantize(Decimal("0.01") if cents else Decimal(1)), currency=currency)

@@ -635,6 +635,8 @@ ASKED_IN_THEIR_LANGUAGE: list[tuple[str, tuple[str, str]]] = [
     ("4090加64G内存，把一部分层卸载到内存跑70B可以吗", ("用 CPU 卸载可以", "只用 GPU：不行")),
     ("CUDA out of memory, what can I do?", ("gradient checkpointing", "Which model do you want to run?")),
     ("显存不够怎么办", ("梯度检查点", "你想跑哪个模型？")),
+    ("can a tesla p40 run llama 2 13b?", ("Tesla P40: Yes", "passively cooled")),
+    ("二手P40能跑13b的模型吗", ("Tesla P40：可以", "被动散热")),
 ]
 
 

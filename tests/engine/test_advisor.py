@@ -441,13 +441,13 @@ def test_renting_is_priced_per_hour_of_work_and_a_card_question_leads_with_the_p
     # The break-even weighs the offer the answer leads with: the card's cheapest current rate
     assert where.break_even is not None
     offer = where.headline["items"][0]
-    assert where.break_even.inputs.cloud_usd_per_hour == offer["hourly"]
+    assert where.break_even.inputs.cloud_usd_per_hour == offer["hourly"]["usd"]
     # "租一张4090一个月多少钱": the offer's month around the clock, 24 h × 365 / 12 = 730 hours
-    assert offer["month"] == offer["hourly"] * 730
+    assert offer["month"]["usd"] == offer["hourly"]["usd"] * 730
     # "四张4090一小时多少钱": the whole setup's hour at that rate follows the offer
     four = advise(Query(kind="cloud_vs_buy", gpus=("rtx-4090",), gpu_counts=(4,), num_gpus=4))
     offer, whole = four.headline["items"][0]["items"]
-    assert whole.key == "advice.cloud.card_offer.setup" and whole["total"] == offer["hourly"] * 4
+    assert whole.key == "advice.cloud.card_offer.setup" and whole["total"]["usd"] == offer["hourly"]["usd"] * 4
     assert "advice.cloud.card_offer.setup" not in where.headline.all_keys()
 
 
@@ -838,7 +838,7 @@ def test_rent_or_buy_for_an_amount_weighs_the_card_it_buys_against_renting_the_s
     # with as much memory (an RTX 4090 on RunPod), not an A100 at four times the hourly price.
     answer = advise(Query(kind="cloud_vs_buy", budget=Money(amount=1500, currency="USD"), hours_per_day=8))
     said = answer.headline.args
-    assert said["gpu"] == "RTX 3080 Ti" and said["desktop"] == Decimal("1500")
+    assert said["gpu"] == "RTX 3080 Ti" and said["desktop"]["usd"] == Decimal("1500")
     rented = load_catalog().clouds
     instance = next(c for c in rented.values() if c.name == said["instance"])
     assert load_catalog().get(instance.gpu).memory_gb >= 12 and instance.gpu != "a100-80gb-sxm"
@@ -1288,7 +1288,7 @@ def test_renting_one_card_and_buying_another_leads_with_the_rented_cards_offer()
     answer = advise(Query(kind="cloud_vs_buy", gpus=("a100-80gb-sxm", "rtx-4090"), gpu_counts=(1, 1)))
     offer = answer.headline["items"][0]
     assert offer.key.startswith("advice.cloud.card_offer") and offer["gpu"].startswith("A100")
-    assert offer["month"] == offer["hourly"] * 730
+    assert offer["month"]["usd"] == offer["hourly"]["usd"] * 730
     assert answer.rentals and {r.gpu_id.split("-")[0] for r in answer.rentals} == {"a100"}
     assert answer.break_even is not None
 
@@ -1297,7 +1297,7 @@ def test_spot_is_said_only_where_it_undercuts_the_cheapest_on_demand_hour():
     # H100: RunPod's on-demand hour is below every cloud's spot price on file, so no "from $X as spot"
     answer = advise(Query(kind="cloud_vs_buy", gpus=("h100-sxm",)))
     offer = answer.headline["items"][0]
-    assert offer.key == "advice.cloud.card_offer" or offer["spot"] < offer["hourly"]
+    assert offer.key == "advice.cloud.card_offer" or offer["spot"]["usd"] < offer["hourly"]["usd"]
 
 
 def test_a_budget_under_the_llm_floor_is_told_of_two_cards_that_hold_it():
@@ -1386,3 +1386,29 @@ def test_a_recommendations_headline_says_its_prices_in_the_budgets_currency_too(
     assert f"${lead['usd']:,.0f} ≈ €" in english(euros.headline)
     dollars = advise(Query(kind="recommend", budget=Money(amount=500, currency="USD")))
     assert "price.usd_local" not in dollars.headline.all_keys() and "price.usd" in dollars.headline.all_keys()
+
+
+def test_rent_prices_are_said_in_the_servers_currency_too():
+    """A server that prices in yuan reads what an AutoDL hour costs in the yuan AutoDL bills in: "$0.27 (≈ CN¥1.88)",
+    the month around the clock and the break-even's desktop and rate beside their dollars, at the dated rates; in
+    dollars alone on a dollar server."""
+    from engine.money import exchange_rates, usd
+
+    query = Query(kind="cloud_vs_buy", gpus=("rtx-4090",), gpu_counts=(4,), num_gpus=4)
+    yuan = advise(query, AdviceContext(currency="CNY"))
+    offer, whole = yuan.headline["items"][0]["items"]
+    hourly = offer["hourly"]
+    assert hourly.key == "price.cents_local" and hourly["local"].currency == "CNY"
+    expected = exchange_rates().convert(usd(hourly["usd"]), "CNY").amount.quantize(Decimal("0.01"))
+    assert hourly["local"].amount == expected
+    assert offer["month"].key == "price.usd_local" and whole["month"]["usd"] == hourly["usd"] * 4 * 730
+    said = render(yuan.headline, "zh-Hans")
+    assert f"每 GPU 小时 ${hourly['usd']:.2f}（≈ CN¥{expected}）" in said and "一个月约" in said
+    assert "CN¥" in english(yuan.headline.args["items"][1]["desktop"])  # the desktop of the break-even too
+    dollars = advise(query)
+    assert (
+        "≈" not in english(dollars.headline) and dollars.headline["items"][0]["items"][0]["hourly"].key == "price.cents"
+    )
+    # a fine-tune's run on a rented card: its cost in both
+    run = advise(Query(kind="cloud_vs_buy", model="llama-3-8b", mode="lora"), AdviceContext(currency="EUR"))
+    assert run.headline["run"]["cost"].key == "price.cents_range_local" and "€" in english(run.headline)

@@ -391,6 +391,7 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 8b", task="llm_pretrain")),  # training alternatives (no decode speed)
         assess(q(model="llama 3.1 8b", gpus=(amd,))),  # AMD
         assess(q(model="llama 3.1 8b", gpus=(old,))),  # no Tensor Cores
+        assess(q(model="llama 2 13b", gpus=("tesla-p40",))),  # a passively cooled card in a desktop
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), precision="q8_0"),  # INT8-less prefill path
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), mode="inference", precision="int8"),  # mode given
         assess(q(model="llama 2 13b", gpus=("rtx-3090",)), mode="lora", precision="int8"),  # "LoRA in 8bit"
@@ -1760,3 +1761,19 @@ def test_running_out_of_memory_with_no_card_or_model_says_what_brings_the_need_d
     assert "canrun.ran_out.general" in keys and keys.index("canrun.ran_out.general") < len(keys) - 1
     assert english(report.headline).startswith("Out of memory means what you ran needs more than the card has")
     assert "canrun.ran_out.general" not in assess(q()).headline.all_keys()
+
+
+def test_a_passively_cooled_data_centre_card_is_said_to_need_airflow_in_a_desktop():
+    """ "Can a P40 run Llama 13B?", "an H100 PCIe for my home workstation?": a data-centre PCIe card has no fan of its
+    own (the reference board, data/gpus.yaml), so one or two of them in a desktop need a shroud or a blower; in the
+    cloud, or eight in a server, they have the airflow and nothing is said."""
+    p40 = assess(q(model="llama 2 13b", gpus=("tesla-p40",)))
+    assert "canrun.note.passive" in [n.key for n in p40.verdicts[0].notes]
+    card = assess(q(gpus=("h100-pcie",)))  # no model: what the card runs, with the same note
+    assert "canrun.note.passive" in [n.key for n in card.notes]
+    colab = assess(q(model="llama 3.1 8b", gpus=("t4",), cloud_interest=True))
+    assert "canrun.note.passive" not in [n.key for n in colab.verdicts[0].notes]
+    server = assess(q(model="llama 3.1 70b", gpus=("a100-80gb-pcie",), gpu_counts=(8,), num_gpus=8))
+    assert "canrun.note.passive" not in [n.key for n in server.verdicts[0].notes]
+    fans = assess(q(model="llama 2 13b", gpus=("rtx-3090",)))  # a card with its own fans
+    assert "canrun.note.passive" not in [n.key for n in fans.verdicts[0].notes]
