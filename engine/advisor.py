@@ -2326,6 +2326,7 @@ def _expected_decode(query: Query, card: Gpu, ctx: AdviceContext) -> tuple[Msg, 
         snapshot=ctx.snapshot,
     )
     verdict = report.verdicts[0] if report.verdicts and report.model and report.model.kind == "llm" else None
+    model = model_words(report.model) if report.model else report.model_name  # "a generic 70B model", translated
     if verdict is not None and verdict.fits and verdict.training is not None:
         # "88 hours for a LoRA of Llama 7B on one 3090, normal?": what the card trains 100M tokens in, to set
         # the user's run against (its tokens are epochs × dataset × sequence length)
@@ -2333,11 +2334,27 @@ def _expected_decode(query: Query, card: Gpu, ctx: AdviceContext) -> tuple[Msg, 
         return (
             msg(
                 "advice.info.expected_training",
-                model=report.model_name,
+                model=model,
                 precision=rung_label(verdict.mode, verdict.precision or "", verdict.offload),
                 low=time.hours_low,
                 high=time.hours_high,
                 tokens=time.tokens / 1e6,
+            ),
+        )
+    if verdict is not None and not verdict.fits and (off := verdict.cpu_offload) is not None:
+        # "my 4090 only gets 20 tokens/s on Llama 70B Q4, normal?": it does not fit, so what llama.cpp's partial
+        # offload gives — a figure far above it says the user runs something smaller than they think
+        return (
+            msg(
+                "advice.info.expected_offload",
+                model=model,
+                precision=rung_label("inference", off.precision),
+                gb=card.memory_gb,
+                ngl=off.layers_on_gpu,
+                layers=off.layers,
+                ram=off.ram_gb,
+                low=off.decode.low,
+                high=off.decode.high,
             ),
         )
     if verdict is None or not verdict.fits or verdict.decode is None or verdict.precision is None:
@@ -2345,7 +2362,7 @@ def _expected_decode(query: Query, card: Gpu, ctx: AdviceContext) -> tuple[Msg, 
     return (
         msg(
             "advice.info.expected_decode",
-            model=report.model_name,
+            model=model,
             precision=rung_label(verdict.mode, verdict.precision, verdict.offload),
             low=verdict.decode.low,
             high=verdict.decode.high,

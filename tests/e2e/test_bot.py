@@ -637,6 +637,8 @@ ASKED_IN_THEIR_LANGUAGE: list[tuple[str, tuple[str, str]]] = [
     ("显存不够怎么办", ("梯度检查点", "你想跑哪个模型？")),
     ("can a tesla p40 run llama 2 13b?", ("Tesla P40: Yes", "passively cooled")),
     ("二手P40能跑13b的模型吗", ("Tesla P40：可以", "被动散热")),
+    ("my 4090 only gets 20 tokens/s on llama 70b q4, is that normal?", ("41 of 80 layers on the GPU", "system RAM")),
+    ("4090跑70b q4只有2 token/s正常吗", ("80 层中的 41 层放在 GPU", "系统内存")),
 ]
 
 

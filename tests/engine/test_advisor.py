@@ -1243,6 +1243,21 @@ def test_a_spec_card_asked_about_an_llm_says_how_fast_the_card_decodes_it():
     assert english(at4.args["precision"]) == "INT4" and at4.args["low"] > 1.5 * said.args["low"]
 
 
+def test_a_spec_card_asked_about_an_llm_too_big_for_the_card_says_what_offloading_gives():
+    """ "My 4090 only gets 20 tokens/s on Llama 70B Q4, normal?": 43 GB at Q4_K_M does not fit in 24 GB, so the
+    expected figure is llama.cpp's partial offload (about half the 80 layers on the GPU, the rest read from system
+    RAM each token: a few tokens/s), the same as can-run's offload option; a size alone reads in the user's words."""
+    answer = advise(Query(kind="info", gpus=("rtx-4090",), model="llama 3.3 70b", precision="q4_k_m"))
+    (said,) = [m for m in answer.headline.args["items"] if m.key == "advice.info.expected_offload"]
+    option = advise(Query(kind="can_run", gpus=("rtx-4090",), model="llama 3.3 70b", precision="q4_k_m"))
+    offload = option.can_run.verdicts[0].cpu_offload
+    assert (said["ngl"], said["layers"], said["ram"]) == (offload.layers_on_gpu, 80, offload.ram_gb)
+    assert 30 < said["ngl"] < 50 and 1 < said["low"] < said["high"] < 5
+    generic = advise(Query(kind="info", gpus=("rtx-4090",), model="70B", precision="q4_k_m"))
+    (words,) = [m for m in generic.headline.args["items"] if m.key == "advice.info.expected_offload"]
+    assert render(words, "zh-Hans").startswith("预期速度：通用 70B")
+
+
 def test_an_intel_card_in_a_recommendation_comes_with_what_runs_on_it():
     # NVIDIA leads (no vendor asked for), but an Arc card in the table gets oneAPI's caveat and the opt-in
     # names Intel too

@@ -529,6 +529,7 @@ def _answers() -> list:
         (q(kind="can_run"), None),
         (q(kind="can_run", model="GET3D", mode="full_finetune", gpus=("rtx-4090",)), None),  # its training speed
         (q(kind="info", model="Qwen2-7B", gpus=("rtx-3090",)), None),  # what it decodes that LLM at
+        (q(kind="info", model="llama 3.3 70b", gpus=("rtx-4090",), precision="q4_k_m"), None),  # … offloaded
         (q(kind="can_run", model="SDXL", gpus=("rtx-3060-12gb",)), None),  # how fast it makes images
         (q(kind="can_run", model="llama 3.1 8b", gpus=("apple-m4-16gb", "apple-m4-pro-48gb")), None),  # two Macs
         (q(kind="recommend", task="learning", budget=usd(300)), None),  # an Arc card in the table
