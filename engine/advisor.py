@@ -1025,10 +1025,15 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
         headline = verdict
     said_holds = [msg("advice.compare.holds", setup=label[i], verdict=h.verdict) for i, h in enumerate(holds)]
     lead_holds = bool(holds) and all(h.fits for h in holds)
+    fitting = [said for said, h in zip(said_holds, holds, strict=True) if h.fits]
     if lead_holds:
         # "M4 Max 128GB or 2× 3090 for 70B?": every setup runs it, so how (precision, tokens/s) is the answer and
         # follows the pick; a ratio at one precision would hide that they run it at different ones
         headline = msg("sentences", items=(verdict, *said_holds))
+    elif fitting:
+        # "a Mac Studio or 2× 3090 for 70B?" where one Mac does not hold it: how the ones that do run it follows the
+        # pick too; the ones that do not are said below
+        headline = msg("sentences", items=(headline, *fitting))
     budget = query.budget_usd()
     over = [
         label[i]
@@ -1038,7 +1043,7 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
     if over:  # "4070 Ti Super vs a used 3090, budget $800": what the money does not buy at today's prices
         key = "advice.compare.over_budget" + (".all" if len(over) == len(ids) else "")
         headline = msg("sentences", items=(headline, msg(key, names=tuple(over), budget=query.budget)))
-    caveats: list[Msg] = [] if lead_holds else said_holds
+    caveats: list[Msg] = [said for said, h in zip(said_holds, holds, strict=True) if not h.fits]
     if excluded and not holds:
         key = "advice.compare.excluded" + (".in_all" if by_layers and max(counts) > 1 else "")
         caveats.append(msg(key, names=tuple(excluded), gb=need))

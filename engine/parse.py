@@ -454,6 +454,18 @@ class Parser:
             out.append((same or sorted(tier, key=lambda g: gpus[g].unified_memory_gb or 0) or [gpu_id])[0])
         return out
 
+    def _mac_studio_lineup(self) -> list[str]:
+        """The newest Max and the newest Ultra the catalog has for a Mac Studio, each at its least memory (today an M4
+        Max with 36 GB and an M3 Ultra with 96 GB, _MAC_GENERATIONS): what "a Mac Studio" buys now."""
+        gpus, chips = self.index.catalog.gpus, self._apple_chips()
+        studio = [gen for gen in _MAC_GENERATIONS["mac studio"] if gen in chips]
+        out = []
+        for tier in _mac_tiers(studio=True):
+            newest = max((gen for gen in studio if chips[gen].get(tier)), key=lambda gen: int(gen[1:]), default=None)
+            if newest is not None:
+                out.append(min(chips[newest][tier], key=lambda g: gpus[g].unified_memory_gb or 0))
+        return out
+
     def _apple_by_memory(self, size: float, low: str) -> tuple[str, bool] | None:
         """The Apple chip sold with ``size`` GB of unified memory (a Mac Studio's: Max or Ultra; a Mac mini's or an
         iMac's: the generations it shipped with), and whether it was a guess among several (then the newest)."""
@@ -1233,6 +1245,19 @@ class Parser:
                     memory = [m for m in memory if m != size]
                     name = self.index.catalog.gpus[mac[0]].short_name
                     notes.extend([msg("parse.note.mac_chip", name=name)] if mac[1] else [])
+            elif (
+                not chip_named
+                and (at := low.find("mac studio")) >= 0
+                and _apple_silicon_mac(low)
+                and not _owned(low, at, self.vocab)
+                and (not ids or _ALTERNATIVES.search(low) is not None)  # "a Mac Studio + DGX Spark" is one setup
+            ):
+                # "a Mac Studio or 2× 3090 for local LLMs?": no chip, no memory — the Mac Studios sold today, each at
+                # its base memory, weighed with the rest, and said so ("my Mac Studio" is one of them: which, unsaid)
+                lineup = self._mac_studio_lineup()
+                ids.extend(lineup)
+                names = tuple(self.index.catalog.gpus[g].short_name for g in lineup)
+                notes.append(msg("parse.note.mac_studio", names=names))
         setups = [setup for gpu_id in ids for setup in _setups_of(gpu_id, mentions, low)]
         if len(ids) >= 3 and (owned := self._owned_weighed_against(mentions, low, words)) is not None:
             # "I had trouble with my RX 6700 XT: should I buy a Quadro M4000 or a GTX 1080?": the cards to buy are
@@ -1489,8 +1514,10 @@ class Parser:
         )
         if mac_sizes:
             # "Can my MacBook run Llama 3 8B?": a Mac with no chip or memory said is answered for Macs of three
-            # memory sizes, not with a list of NVIDIA cards to buy; the note asks for theirs
-            fields["gpus"], fields["gpu_counts"] = MAC_SIZES, (1,) * len(MAC_SIZES)
+            # memory sizes, not with a list of NVIDIA cards to buy; the note asks for theirs ("my Mac Studio": the
+            # Mac Studios sold today, which have no 16 GB one)
+            macs = tuple(self._mac_studio_lineup()) if "mac studio" in reading.low else MAC_SIZES
+            fields["gpus"], fields["gpu_counts"] = macs, (1,) * len(macs)
         # "best laptop for deep learning under $2,000": a laptop is sold whole, so its GPU has no price to rank by
         # value; what a buyer chooses between is the newest laptop GPUs by memory, weighed side by side
         wants_laptop = kind == "recommend" and "laptop" in reading.signals and not fields.get("gpus")

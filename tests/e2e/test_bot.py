@@ -639,6 +639,8 @@ ASKED_IN_THEIR_LANGUAGE: list[tuple[str, tuple[str, str]]] = [
     ("二手P40能跑13b的模型吗", ("Tesla P40：可以", "被动散热")),
     ("my 4090 only gets 20 tokens/s on llama 70b q4, is that normal?", ("41 of 80 layers on the GPU", "system RAM")),
     ("4090跑70b q4只有2 token/s正常吗", ("80 层中的 41 层放在 GPU", "系统内存")),
+    ("should I get a mac studio or 2x3090 for 70b models?", ("Apple M3 Ultra (96 GB): Yes", "sold today")),
+    ("买Mac Studio还是双3090跑70b大模型", ("Apple M3 Ultra (96 GB)：可以", "现在在卖的机型")),
 ]
 
 

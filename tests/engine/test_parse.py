@@ -588,6 +588,7 @@ def test_notes_read_in_every_language() -> None:
         "should I wait for the rtx 6090?",
         "MacBook Pro 16GB enough for Llama 7B?",
         "Can my MacBook run Llama 3 8B?",
+        "a mac studio or two 3090s for 70b models?",
         "I have 99999 RTX 4090s",
         "llama 3 8b with 10000000k context on a 4090",
         "qwen 7b 上下文 32 token",
@@ -1171,3 +1172,24 @@ def test_numbers_that_are_times_and_examples_name_no_other_card(text: str, gpus:
 )
 def test_a_card_the_user_replaces_is_not_weighed_against_the_ones_to_buy(text: str, gpus: tuple[str, ...]) -> None:
     assert q(text).gpus == gpus
+
+
+def test_a_mac_studio_named_without_its_chip_is_the_ones_sold_today():
+    """ "A Mac Studio or 2× 3090 for local LLMs?": no chip, no memory — the Mac Studios sold today at their base
+    memory (the newest Max and Ultra a Mac Studio has, each at its least memory) are weighed beside the cards, and a
+    note says so; "my Mac Studio, can it run 70B?" answers for the same two; a memory size still picks the chip, and
+    "a Mac Studio + DGX Spark" (one setup, no alternative) adds none."""
+    lineup = ("apple-m4-max-36gb", "apple-m3-ultra-96gb")
+    weighed = parse("a mac studio or two 3090s for 70b models?")
+    assert weighed.query.kind == "compare" and weighed.query.gpus == ("rtx-3090", *lineup)
+    assert weighed.query.gpu_counts == (2, 1, 1)
+    assert "parse.note.mac_studio" in [n.key for n in weighed.notes]
+    assert parse("买 Mac Studio 还是 4090 跑大模型").query.gpus == ("rtx-4090", *lineup)
+    assert parse("I have a mac studio, can it run llama 70b?").query.gpus == lineup
+    assert parse("mac studio 192gb or 2x 3090?").query.gpus == ("rtx-3090", "apple-m2-ultra-192gb")
+    assert parse("a Mac Studio + DGX Spark for distributed inference?").query.gpus == ("dgx-spark",)
+    assert parse("can my macbook run llama 8b?").query.gpus == (
+        "apple-m4-16gb",
+        "apple-m4-pro-48gb",
+        "apple-m4-max-128gb",
+    )
