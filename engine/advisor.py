@@ -366,7 +366,7 @@ def _unpriced_card(query: Query, ctx: AdviceContext) -> Answer:
     with at least its memory (NVIDIA's, for an NVIDIA card) — what the user would pay instead."""
     catalog = load_catalog()
     card = catalog.get(query.gpus[0])
-    does = can_run(query.model_copy(update={"kind": "can_run"}), ctx)
+    does = _can_run(query.model_copy(update={"kind": "can_run"}), ctx)
     peers = frozenset(
         g.id
         for g in catalog.gpus.values()
@@ -406,7 +406,7 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         # "The best GPU for Llama 3 70B under $2,000": for a language model the memory it needs decides
         # (setups of one or more cards that hold it, within the budget, with their tokens/s), not the
         # guide's floor for the task; models of other kinds rank as the task does, below.
-        answer = can_run(query.model_copy(update={"kind": "can_run"}), ctx)
+        answer = _can_run(query.model_copy(update={"kind": "can_run"}), ctx)
         report = answer.can_run
         if report is not None and report.model is not None and report.model.kind == "llm":
             if (roomy := _budget_beyond_the_need(query, report, ctx)) is not None:
@@ -444,7 +444,10 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
     # A price quoted for the one card named ("a used 3090 for ¥5,000") is that card's price, not a budget
     # the market is cut to (see _named_card)
     budget = query.budget_usd() if quoted is None else None
-    organization = bool(query.organization)
+    # "a used A100 40GB for $4,000?": a data-centre card offered to the user is weighed among the cards a lab buys
+    organization = bool(query.organization) or (
+        quoted is not None and not catalog.get(query.gpus[0]).buyable(organization=False)
+    )
     counts = (query.num_gpus,) if query.num_gpus else (1,)
     snapshot = catalog.snapshot(ctx.snapshot)
 
@@ -527,7 +530,7 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         caveats.append(msg("advice.caveat.low_hours", hours=query.hours_per_day))
     if query.cloud_interest:
         caveats.append(msg("advice.caveat.cloud_interest"))
-    if organization:
+    if query.organization:  # a lab's question (not a data-centre card offered to one person)
         caveats.append(msg("advice.caveat.geforce_licence"))
 
     if not found and not any(b.gpus >= max(counts) for b in catalog.builds):
@@ -714,7 +717,10 @@ def _named_card(
     peers = rank_by_value(
         workload,
         gpu_counts=(count,),
-        candidates=_candidates(bool(query.organization), False, "nvidia" if same_vendor else None),
+        # a data-centre card's peers are the cards a lab buys ("a used A100 40GB for $4,000?")
+        candidates=_candidates(
+            bool(query.organization) or not gpu.buyable(organization=False), False, "nvidia" if same_vendor else None
+        ),
         min_memory_gb=gpu.memory_gb,
         snapshot=ctx.snapshot,
         condition=query.condition,
@@ -2034,9 +2040,18 @@ def _mixed_training(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison] 
 
 
 def can_run(query: Query, ctx: AdviceContext) -> Answer:
-    """Will a named model fit and how fast; otherwise the cheapest GPUs that fit (engine.canrun).
-    The query's mode, precision and context length, when stated, replace the engine's defaults.
-    Cards named to rent with no model ("renting for LoRA runs: an A100 40GB or a 4090?") get their offers
+    """Will a named model fit and how fast; otherwise the cheapest GPUs that fit (engine.canrun). With money to
+    spend and no card or memory size of the user's to check ("预算5000元买显卡跑stable diffusion", "can I run 70B
+    on a $2,000 budget?"), a card to buy: the recommendation within the budget, where the model's need decides
+    first (``recommend``)."""
+    if query.budget is not None and not query.gpus and not query.min_memory_gb and not query.cloud_interest:
+        return recommend(query.model_copy(update={"kind": "recommend"}), ctx)
+    return _can_run(query, ctx)
+
+
+def _can_run(query: Query, ctx: AdviceContext) -> Answer:
+    """The can-run answer itself. The query's mode, precision and context length, when stated, replace the engine's
+    defaults. Cards named to rent with no model ("renting for LoRA runs: an A100 40GB or a 4090?") get their offers
     priced per unit of work; several cards to own, each its line of what it runs (engine.canrun)."""
     if (renting := _renting_named(query, ctx)) is not None:
         return renting

@@ -1430,3 +1430,37 @@ def test_rent_prices_are_said_in_the_servers_currency_too():
     # a fine-tune's run on a rented card: its cost in both
     run = advise(Query(kind="cloud_vs_buy", model="llama-3-8b", mode="lora"), AdviceContext(currency="EUR"))
     assert run.headline["run"]["cost"].key == "price.cents_range_local" and "€" in english(run.headline)
+
+
+def test_a_can_run_question_with_money_to_spend_and_no_card_is_a_recommendation():
+    """ "预算5000元买显卡跑stable diffusion": a budget and nothing of the user's own to check is a card to buy —
+    the fastest for the work within ¥5,000 (prices in yuan beside the dollars), not the cheapest card that meets SD
+    1.5's published 4 GB; for a language model its need decides first, within the budget."""
+    budget = Money(amount=5000, currency="CNY")
+    sd = advise(Query(kind="can_run", task="image_generation", model="sd-1.5", budget=budget))
+    assert sd.kind == "recommend" and sd.options
+    top = sd.options[0]
+    assert top.gpus_local is not None and top.gpus_local.amount <= 5000
+    assert "advice.recommend.headline.fastest" in sd.headline.all_keys()
+    llm = advise(Query(kind="can_run", model="llama 3.3 70b", budget=Money(amount=2000, currency="USD")))
+    assert llm.kind == "recommend" and llm.can_run is not None and llm.can_run.alternatives
+    # a card of the user's own to check stays a can-run answer, whatever the budget
+    mine = advise(Query(kind="can_run", model="sd-1.5", gpus=("rtx-3060-12gb",), budget=budget))
+    assert mine.kind == "can_run"
+
+
+def test_a_price_quoted_for_a_data_centre_card_is_weighed_among_the_cards_a_lab_buys():
+    """ "Is a used A100 40GB for $4,000 worth it?": no card a person puts in a desktop has 40 GB at a current price,
+    so it was "no priced GPU with ≥ 40 GB fits $4,000" — the quote read as a budget with nothing in it. The A100 is
+    weighed at the user's price among the data-centre cards with at least its memory, and no GeForce licence caveat
+    (no lab asked, no GeForce card shown)."""
+    answer = advise(
+        Query(kind="recommend", gpus=("a100-40gb-sxm",), min_memory_gb=40, budget=Money(amount=4000, currency="USD"))
+    )
+    assert answer.options and answer.options[0].gpu_id == "a100-40gb-sxm"
+    assert answer.options[0].price.basis == "quoted" and answer.options[0].price.usd == 4000
+    assert {"advice.recommend.named.best.quoted", "advice.recommend.named.ranked.quoted"} & set(
+        answer.headline.all_keys()
+    )
+    assert all(load_catalog().get(o.gpu_id).memory_gb >= 40 for o in answer.options)
+    assert "advice.caveat.geforce_licence" not in [c.key for c in answer.caveats]
