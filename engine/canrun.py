@@ -2203,6 +2203,7 @@ def _headline(
         offers = [offer]
         if split.gpus_usd < cheapest.gpus_usd:
             offers.append(msg("canrun.split_cheaper", split=_alternative_words(split, currency=currency)))
+        offers.extend(_fsdp_offload_cheaper(spec, alternatives, currency))
         if within_budget and fastest.decode and fastest is not cheapest and fastest is not top:
             # "The best GPU for Llama 3 70B under $2,000": the best setup the budget buys leads (the money is what the
             # user means to spend), the cheapest that holds it beside it — unless the cheapest was asked for
@@ -2210,6 +2211,32 @@ def _headline(
             offers = [*offers, best] if cheapest_first else [best, *offers]
         head = _sentences(head, *offers)
     return head
+
+
+def _fsdp_offload_cheaper(spec: ModelSpec, alternatives: list[Alternative], currency: str) -> tuple[Msg, ...]:
+    """ "How much VRAM to fine-tune Llama 3 70B?": the cheapest QLoRA rig is four 24 GB cards, but two of them train it
+    with FSDP CPU offload (Answer.AI's FSDP+QLoRA: Llama 2 70B on two 24 GB cards) — half the cards, and slower, as the
+    frozen 4-bit base streams from system RAM. Said when that pair fits and costs less than every rig offered."""
+    qlora = [a for a in alternatives if a.mode == "qlora" and a.count > 2]
+    if spec.kind != "llm" or not qlora:
+        return ()
+    rig = min(qlora, key=lambda a: a.gpus_usd)
+    gpu = load_catalog().get(rig.gpu_id)
+    rung = _fsdp_offload_rung(spec, gpu, 2, None)
+    pair = rig.price.usd * 2
+    if not rung.fits or pair >= min(a.gpus_usd for a in alternatives):
+        return ()
+    local = local_estimate(pair, currency)
+    cost = msg("canrun.alt.cost_local", usd=pair, local=local) if local else msg("canrun.alt.cost", usd=pair)
+    return (
+        msg(
+            "canrun.fsdp_offload_cheaper",
+            setup=_setup(gpu.short_name, 2),
+            rung=_label("qlora", "nf4", offload=True),
+            cost=cost,
+            need=rung.estimate.per_gpu_gib,
+        ),
+    )
 
 
 # The fine-tunes that take less memory than each, lightest last: what a card that cannot do the one asked may do.

@@ -392,6 +392,7 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 8b", gpus=(amd,))),  # AMD
         assess(q(model="llama 3.1 8b", gpus=(old,))),  # no Tensor Cores
         assess(q(model="llama 2 13b", gpus=("tesla-p40",))),  # a passively cooled card in a desktop
+        assess(q(model="llama 3.3 70b", mode="qlora")),  # no card: 4× 24 GB, or 2× with FSDP CPU offload
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), precision="q8_0"),  # INT8-less prefill path
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), mode="inference", precision="int8"),  # mode given
         assess(q(model="llama 2 13b", gpus=("rtx-3090",)), mode="lora", precision="int8"),  # "LoRA in 8bit"
@@ -1777,3 +1778,19 @@ def test_a_passively_cooled_data_centre_card_is_said_to_need_airflow_in_a_deskto
     assert "canrun.note.passive" not in [n.key for n in server.verdicts[0].notes]
     fans = assess(q(model="llama 2 13b", gpus=("rtx-3090",)))  # a card with its own fans
     assert "canrun.note.passive" not in [n.key for n in fans.verdicts[0].notes]
+
+
+def test_the_cheapest_qlora_rig_is_told_of_the_pair_that_trains_it_with_fsdp_cpu_offload():
+    """ "How much VRAM to QLoRA Llama 3.3 70B?": 46.3 GB at QLoRA needs four 24 GB cards as a rig, but two train it with
+    FSDP CPU offload (Answer.AI's FSDP+QLoRA: Llama 2 70B on two 24 GB cards, the frozen 4-bit base in system RAM),
+    for half the GPUs' price — said after the rig, with its need per card, which the named-setup verdict agrees with."""
+    report = assess(q(model="llama 3.3 70b", mode="qlora"))
+    rig = min((a for a in report.alternatives if a.mode == "qlora"), key=lambda a: a.gpus_usd)
+    assert rig.count == 4 and rig.memory_gb == 24
+    (said,) = [m for m in report.headline.nested() if m.key == "canrun.fsdp_offload_cheaper"]
+    two = assess(q(model="llama 3.3 70b", mode="qlora", gpus=(rig.gpu_id,), gpu_counts=(2,), num_gpus=2))
+    assert two.verdicts[0].fits and two.verdicts[0].offload
+    assert said["need"] == two.verdicts[0].need_gib and said["cost"]["usd"] == rig.price.usd * 2
+    # an 8B's QLoRA fits one card: nothing to say
+    small = assess(q(model="llama 3.1 8b", mode="qlora"))
+    assert "canrun.fsdp_offload_cheaper" not in small.headline.all_keys()
