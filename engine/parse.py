@@ -1564,7 +1564,9 @@ class Parser:
             fields["topic"] = topic
         if (
             kind in ("explain", "info", "can_run", "compare", "other", None)
-            and not (kind == "explain" and topic)
+            # (a topic asked about outranks a library named in passing — but "can I use an AMD GPU with Ollama?" asks
+            # what the library runs on: its own support list answers that)
+            and not (kind == "explain" and topic and topic != "amd")
             and (library := _library(reading.low))
             and not (
                 fields["model"]
@@ -1581,6 +1583,8 @@ class Parser:
             # alone ("flash-attn?") asks what it needs of a GPU
             fields["model"] = library
             fields["kind"] = kind or "explain"
+            if fields.get("topic") == "amd":
+                fields["topic"] = None
         query = Query(**{k: v for k, v in fields.items() if v is not None})
         missing = () if reading.follow_up else _missing(query)
         if choices:

@@ -1193,3 +1193,16 @@ def test_a_mac_studio_named_without_its_chip_is_the_ones_sold_today():
         "apple-m4-pro-48gb",
         "apple-m4-max-128gb",
     )
+
+
+def test_a_library_asked_about_with_amd_is_the_librarys_support_not_the_rocm_overview():
+    """ "Can I use an AMD GPU with Ollama?", "does vLLM work on AMD?", "ollama支持AMD显卡吗": what the library runs on
+    answers (its documented support list); "is AMD good for deep learning?" names none and keeps the guide's topic."""
+    for text, library in (
+        ("can I use an AMD GPU with Ollama?", "Ollama"),
+        ("does vllm work on amd?", "vLLM"),
+        ("ollama支持AMD显卡吗", "Ollama"),
+    ):
+        query = parse(text).query
+        assert (query.kind, query.model, query.topic, query.vendor) == ("explain", library, None, "amd"), text
+    assert parse("is amd good for deep learning?").query.topic == "amd"
