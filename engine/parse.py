@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import cache, lru_cache
@@ -540,6 +541,7 @@ class Parser:
         unknown: list[str] = []
         loose: list[Count] = []
         i = 0  # the first token not yet read
+        laptop_at = self._laptop_at(scan.low) if laptop else None
         for at in self._name_starts(toks):
             if at < i:
                 continue  # inside a name already read
@@ -548,6 +550,8 @@ class Parser:
                 continue  # "MiniMax-M1": a model's version, no Apple chip ("Mac-M2" is one)
             i = at
             run = self._run(toks, i, scan)
+            if laptop_at is not None:
+                laptop = laptop_at(toks[at][1])
             found = self._match(run, laptop, scan) if run else None
             if found:
                 length, (gpu_id, start, end, memory, guessed, options) = found
@@ -589,6 +593,24 @@ class Parser:
             if line is not None:
                 mentions = sorted([*mentions, line], key=lambda m: m.start)  # in the order named ("昇腾和A100比哪个好")
         return mentions, unknown, loose
+
+    def _laptop_at(self, low: str) -> Callable[[int], bool] | None:
+        """ "A laptop with a 4090 or a desktop with a 4080?": with a desktop word beside the laptop word, each card is
+        the kind the nearest of the two words says (the laptop's 4090, the desktop's 4080); None without one, when a
+        laptop word makes every card named the laptop part."""
+        desktops = [m.start() for m in _DESKTOP.finditer(low)]
+        if not desktops:
+            return None
+        forms = [(m.start(), True) for m in self.vocab.laptop.finditer(low)] + [(d, False) for d in desktops]
+        cuts = [0, *(m.start() for m in _ALTERNATIVES.finditer(low)), len(low)]  # "… or …", "…还是…": one option each
+
+        def laptop_at(at: int) -> bool:
+            start = max(c for c in cuts if c <= at)
+            end = min((c for c in cuts if c > at), default=len(low))
+            inside = [f for f in forms if start <= f[0] < end]  # the option's own word, else the nearest one
+            return min(inside or forms, key=lambda form: abs(form[0] - at))[1]
+
+        return laptop_at
 
     def _vendor_line(self, scan: Scan, mentions: list[Mention], line: _VendorLine) -> Mention | None:
         """The stand-in for a vendor's line named without a card (:class:`_VendorLine`); None beside one of its
@@ -2312,6 +2334,7 @@ MAX_COUNT = int(BOUNDS["num_gpus"].high)  # the most GPUs a question is read wit
 _SERIES = re.compile(r"\s*(?:series|系列)")  # "RX 7900 series", "RX 9000系列": a series named as one
 _CHIP_TOKEN = re.compile(r"m[1-9]$")  # an Apple chip's token ("m1" … "m9")
 _GLUED_TO = re.compile(r"([a-z]+)[-_]$")  # the word a token is glued to by a hyphen ("minimax-" of "minimax-m1")
+_DESKTOP = re.compile(r"\bdesktops?\b|台式|桌機|桌机|桌上型")  # a desktop named beside a laptop (Parser._laptop_at)
 _MAC_WORDS = frozenset({"mac", "macbook", "imac", "apple", "mbp", "air", "pro", "mini", "studio"})
 _HARDWARE_PARTS = frozenset({"gpu", "gpus", "cpu", "cpus", "card", "cards"})
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.render import answer_text
 from bot.words import english, render
-from engine.advisor import workload_for
+from engine.advisor import advise, workload_for
 from engine.datafiles import data_dir, read_yaml
 from engine.parse import LIMIT, parse
 from engine.parse_numbers import cn_number
@@ -1206,3 +1207,31 @@ def test_a_library_asked_about_with_amd_is_the_librarys_support_not_the_rocm_ove
         query = parse(text).query
         assert (query.kind, query.model, query.topic, query.vendor) == ("explain", library, None, "amd"), text
     assert parse("is amd good for deep learning?").query.topic == "amd"
+
+
+def test_a_laptop_and_a_desktop_named_together_each_keep_their_own_card():
+    """ "A laptop with a 4090 or a desktop with a 4080?": a laptop word made every card the laptop part; with a desktop
+    word beside it, each option's own word decides (the nearest one where an option has none)."""
+    cases = {
+        "laptop with 4090 or desktop with 4080 for ML?": ("rtx-4090-laptop", "rtx-4080"),
+        "4090 laptop vs 4080 desktop?": ("rtx-4090-laptop", "rtx-4080"),
+        "笔记本4090和台式机4080哪个好": ("rtx-4090-laptop", "rtx-4080"),
+        "desktop 3060 or laptop 3070?": ("rtx-3060-12gb", "rtx-3070-laptop"),
+        "is a laptop 4070 as fast as a desktop 4070?": ("rtx-4070-laptop", "rtx-4070"),
+    }
+    for text, gpus in cases.items():
+        assert parse(text).query.gpus == gpus, text
+    assert parse("my laptop has a 3060 and a 4090 egpu? no, a 3070").query.gpus  # (no crash on mixed words)
+    assert parse("is a laptop 4070 enough for yolo?").query.gpus == ("rtx-4070-laptop",)
+
+
+def test_an_egpu_asked_about_in_general_is_the_guide_on_pcie_lanes():
+    """ "Can I add an eGPU to my laptop for deep learning?", "笔记本外接显卡跑深度学习可以吗": the guide on lanes (a
+    card on x4 is fine; Thunderbolt is PCIe 3.0 x4), where it got the Tensor Core overview; a card named with it
+    stays a can-run question about that card."""
+    for text in ("can I add an egpu to my laptop for deep learning?", "笔记本外接显卡跑深度学习可以吗"):
+        query = parse(text).query
+        assert (query.kind, query.topic) == ("explain", "pcie"), text
+    assert parse("a 1050 Ti as an eGPU for my laptop, can it run sd?").query.gpus == ("gtx-1050-ti",)
+    said = answer_text(advise(parse("can I add an egpu to my laptop for deep learning?").query))
+    assert "Thunderbolt 3/4 (a PCIe 3.0 x4 link)" in said
