@@ -2027,6 +2027,8 @@ def _ran_out_though_it_fits(
 def _stated_need(query: Query, setups: list[tuple[Gpu, int]]) -> float | None:
     """A memory need the question states beside a named card ("the docs say at least 14 GB; will my
     4060 Ti 16G do?"): a size that is no named card's own memory (which only tells variants apart)."""
+    if query.vram_need_gb is not None:  # "README里写了要19g，我只有16g的v100": the need quoted, as the parser read it
+        return query.vram_need_gb
     need = query.min_memory_gb
     owned = [size for gpu, _ in setups for size in (gpu.memory_gb, gpu.unified_memory_gb) if size is not None]
     if need is None or any(abs(size - need) < 0.5 for size in owned):
@@ -2034,12 +2036,25 @@ def _stated_need(query: Query, setups: list[tuple[Gpu, int]]) -> float | None:
     return need
 
 
-def _against_need(gpu: Gpu, count: int, need: float) -> Msg:
-    """The card against the stated need, with the margin either way; memory is per card, never pooled."""
+def _against_need(gpu: Gpu, count: int, need: float, ran_out: bool = False) -> Msg:
+    """The card against the stated need, with the margin either way; memory is per card, never pooled. Met and still
+    run out of ("needs 10 GB, my 3060 12GB runs out"): what that says of the settings."""
     setup = _card_name(gpu, count)
+    if gpu.memory_gb >= need and ran_out:
+        return msg("canrun.size.need_met_ran_out", gb=gpu.memory_gb, need=need)
     if gpu.memory_gb >= need:
         return msg("canrun.card.need_met", setup=setup, gb=gpu.memory_gb, need=need, margin=gpu.memory_gb - need)
     return msg("canrun.card.need_short", setup=setup, gb=gpu.memory_gb, need=need, short=need - gpu.memory_gb)
+
+
+def _size_against_need(gb: float, need: float, ran_out: bool = False) -> Msg:
+    """A memory size against a need the user quotes ("24 GB needed; 16 GB?"), with the margin either way; "the docs
+    say 10 GB, my 12 GB runs out": what a figure met and still run out of says of the settings."""
+    if gb >= need:
+        if ran_out:
+            return msg("canrun.size.need_met_ran_out", gb=gb, need=need)
+        return msg("canrun.size.need_met", gb=gb, need=need, margin=gb - need)
+    return msg("canrun.size.need_short", gb=gb, need=need, short=need - gb)
 
 
 def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -> CanRunReport:
@@ -2077,7 +2092,7 @@ def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -
             lean=False if query.ran_out else lean,
             headline=_sentences(
                 *_ran_out(query, _card_name(gpu, count)),
-                *((_against_need(gpu, count, need),) if need is not None else ()),
+                *((_against_need(gpu, count, need, bool(query.ran_out)),) if need is not None else ()),
                 *(
                     _floor_lines(setups, floor, unknown, asked_learning=asked_learning)
                     if task in _NOT_LLM_TASKS and floor is not None
@@ -2100,14 +2115,17 @@ def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -
     if query.min_memory_gb:  # "is 12 GB enough?", "what runs in 8 GB?": what that much memory holds
         gb, count = query.min_memory_gb, query.num_gpus or 1
         rows = card_capabilities(gb, count)
+        need = query.vram_need_gb  # "it requires 24 GB: will it run in 16 GB?": the size against the need first
+        lean = gb >= need if need is not None else _card_lean(gb, rows, floor, task)
         return CanRunReport(
             query=query,
             model_text=model_text,
             floor=floor,
             card=rows,
-            lean=False if query.ran_out else _card_lean(gb, rows, floor, task),
+            lean=False if query.ran_out else lean,
             headline=_sentences(
                 *_ran_out(query, f"{gb:g} GB"),
+                *((_size_against_need(gb, need, bool(query.ran_out)),) if need is not None else ()),
                 _card_headline(
                     msg("canrun.card.memories", count=count, gb=gb) if count > 1 else msg("canrun.card.memory", gb=gb),
                     gb,

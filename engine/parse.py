@@ -275,6 +275,7 @@ class Reading:
     about_gpus: bool = False  # a word about GPUs or machine learning is there (see _relevant)
     text: str = ""  # the cleaned text in its own case, where project names are read (see project_name)
     words: Words | None = None  # ``low``'s anchors (see Words), so that later passes skip phrase lists it lacks
+    needs: tuple[float, ...] = ()  # memory figures the text quotes as needs ("requires 24GB"), not as the user's
 
     def has(self, phrases: PhraseSet) -> bool:
         """Whether one of ``phrases`` is in the text: :meth:`PhraseSet.find` with the anchors already read."""
@@ -1166,9 +1167,14 @@ class Parser:
         context = take_context(scan)
         # an Apple chip named bare ("M2 32GB", "32G的M1/M2") is a Mac as much as "Mac" or "M2 Max" is
         apple = vocab.apple.find(words) is not None or any(m.gpu_id.startswith("apple-") for m in mentions)
-        memory = find_memory(scan, vocab, unified=apple) + ([capacity] if capacity else [])
+        memory, needs = find_memory(scan, vocab, unified=apple)
+        memory += [capacity] if capacity else []
+        need = needs[0] if needs else None  # the first need quoted ("最低24G…怎么还需要110G": 24)
+        had = [f for f in memory if f not in needs]  # what the user has, where they say it
         if memory:
-            mentions = [self._variant_by_memory(m, memory) for m in mentions]
+            # (a need quoted beside the card is no size of it: "needs 16GB; will my 4060 Ti do?")
+            sizes = had if need is not None and mentions else memory
+            mentions = [self._variant_by_memory(m, sizes) for m in mentions] if sizes else mentions
         # Beside a rental price, a card's price is what buying costs ("rent an A100 at $1.80/h or buy a 4090 for
         # $2,500?"), and asked whether it is a good deal, the price weighed ("a 2080 Ti for 350 bucks, good
         # deal?"): kept as the budget, which those answers weigh
@@ -1243,6 +1249,9 @@ class Parser:
             "electricity_usd_per_kwh": _per_kwh_usd(kwh_price),
             "provider": _first_named(vocab.providers, vocab.provider_any, words),
             "offload": True if _OFFLOAD.search(low) else None,
+            # "it requires 24GB: will it run in 16GB?", "README里写了要19g，我只有16g的v100": the need, weighed against
+            # what the user has (another memory figure, or a card) — alone it is the memory asked for (min_memory_gb)
+            "vram_need_gb": need if need is not None and (had or mentions) else None,
         }
         fields["precision"] = self.precision(words, mode, ran_out=bool(fields["ran_out"]))
         if fields["ran_out"] and fields["precision"] != self.precision(words, mode):
@@ -1347,6 +1356,7 @@ class Parser:
             about_gpus,
             text,
             words,
+            tuple(needs),
         )
 
     def signals(
@@ -1546,7 +1556,7 @@ class Parser:
         laptop_tiers = self._laptop_tiers() if wants_laptop else ()
         if laptop_tiers:  # (none in a catalog without GeForce laptop parts)
             fields["gpus"], fields["gpu_counts"] = laptop_tiers, (1,) * len(laptop_tiers)
-        fields["min_memory_gb"] = _min_memory(reading.memory, reading.mentions, kind)
+        fields["min_memory_gb"] = _min_memory(_had(reading.memory, reading.needs), reading.mentions, kind)
         # "SDXL LoRA is extremely slow on my 4090, why?": the spec card gives the card's speed; what else makes a
         # run slow comes with it
         slow = kind in ("other", None) and _too_slow(reading.low)  # read once, for both uses below
@@ -2648,6 +2658,14 @@ def _offered_apart(m: Mention, mentions: list[Mention], low: str) -> bool:
         if not between and _ALTERNATIVES.search(low, start, end):
             return True
     return False
+
+
+def _had(free: list[float], needs: tuple[float, ...]) -> list[float]:
+    """The memory figures less the needs quoted, when any are left: what the user has ("requires 24GB; will it run in
+    16GB?" → 16); needs alone stay ("needs 12GB; will my 3060 do?", "最低24G…怎么还需要110G").
+    (A figure typed as both — "needs 24GB, I have 24GB" — counts as had.)"""
+    rest = [f for f in free if f not in needs]
+    return rest or free
 
 
 def _min_memory(free: list[float], mentions: list[Mention], kind: str | None) -> float | None:

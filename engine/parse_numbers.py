@@ -736,12 +736,30 @@ _NUMBER_AT_WORD = re.compile(r"[0-9](?<![0-9a-z.].)")
 _CARD_HAS = re.compile(r"(?:card|gpu)\s+(?:has|with)\s*$|(?:显卡|顯卡)(?:有|是)\s*$")
 
 
-def find_memory(scan: Scan, vocab: Vocab, unified: bool = False) -> list[float]:
+# Words that make the memory figure right after them a need someone states ("requires a GPU with at least 24GB",
+# "the README says it needs 12GB", "最低要求24G显存", "需要40G显存"), not the size of the user's card
+_NEED_BEFORE = re.compile(
+    r"(?:\brequire[sd]?|\brequirements?|\bneeds?|\bneeded|\bminimum|\bat\s+least|要求|需要|至少|最低|最少|起码|门槛|門檻)"
+    r"(?:\s*(?:of|is|are|be|a|an|the|gpus?|cards?|graphics\s+cards?|with|vram|memory|gpu\s+memory|at\s+least|about|around"
+    r"|~|显存|顯存|的|为|為|是|要|也要|显卡|顯卡|大约|大約|约|約)(?![a-z]))*\s*$"
+)
+
+
+# …or the words right after it ("the docs say 10GB is enough", "10G以上显存就可以")
+_NEED_AFTER = re.compile(
+    r"\s*(?:of\s+)?(?:vram|memory|gpu\s+memory|以上|显存|顯存|的显存|的顯存)?\s*(?:is|are|should\s+be|would\s+be)?\s*"
+    r"(?:enough|sufficient|就够|就夠|就可以|足够|足夠|即可|就行)"
+)
+
+
+def find_memory(scan: Scan, vocab: Vocab, unified: bool = False) -> tuple[list[float], list[float]]:
     """GPU-memory figures ("24GB", "16gb+ vram", "显存 8G"), leaving out RAM and disks; on a Mac
-    (``unified``) the RAM is what the GPU uses, so RAM figures count too."""
+    (``unified``) the RAM is what the GPU uses, so RAM figures count too. Also the figures that need words lead
+    ("it requires 24GB", "README里写了要19g"): needs someone states, beside what the user has."""
     out: list[float] = []
+    needs: list[float] = []
     if not _MAYBE_MEMORY.search(scan.low):  # every memory size is a number, maybe a space, then "g"
-        return out
+        return out, needs
     for m in _matches_from(unit_patterns(vocab).memory, _NUMBER_AT_WORD, scan.low):
         if not scan.free(m.start(), m.end()):
             continue
@@ -760,7 +778,11 @@ def find_memory(scan: Scan, vocab: Vocab, unified: bool = False) -> list[float]:
             out.append(float(m.group("n")))
         elif int(m.group("mb")) % 256 == 0:  # card sizes: 512, 1024, 2048 MB…; "500 MB" is a file
             out.append(_gb_of_mb(int(m.group("mb"))))
-    return out
+        else:
+            continue
+        if _NEED_BEFORE.search(scan.low, max(0, m.start() - 40), m.start()) or _NEED_AFTER.match(scan.low, m.end()):
+            needs.append(out[-1])
+    return out, needs
 
 
 def _gb_of_mb(mb: int) -> float:

@@ -76,6 +76,7 @@ class Bound(NamedTuple):
 BOUNDS: dict[str, Bound] = {
     "budget": Bound(0, 10_000_000_000, low_open=True),  # amount, in the budget's own currency
     "min_memory_gb": Bound(0, 4096, low_open=True),
+    "vram_need_gb": Bound(0, 4096, low_open=True),
     "hours_per_day": Bound(0, 24),
     "num_gpus": Bound(1, 4096),
     "gpu_counts": Bound(1, 4096),  # each entry
@@ -195,6 +196,9 @@ class Query(BaseModel):
     provider: Provider | None = None
     # can_run: the user asks about offloading layers to system RAM ("with offloading", "-ngl", "卸载到内存"): said first
     offload: bool | None = None
+    # can_run: a memory need the user quotes ("it requires 24 GB: will it run in 16 GB?", "README里写了要19g"), weighed
+    # against their card or memory size; min_memory_gb stays what they have
+    vram_need_gb: float | None = Field(default=None, **BOUNDS["vram_need_gb"].field())
 
     def __init__(self, **data: Any) -> None:
         """Validate, turning what pydantic rejects into the one error front ends catch."""
@@ -221,15 +225,15 @@ class Query(BaseModel):
             raise bound.error("budget")
         return value.rounded()
 
-    @field_validator("min_memory_gb", "hours_per_day")
+    @field_validator("min_memory_gb", "vram_need_gb", "hours_per_day")
     @classmethod
     def _hundredths(cls, value: float | None, info: Any) -> float | None:
         """To 0.01 GB or hour: finer figures change no answer, and a button carries the figure exactly."""
         if value is None:
             return None
         rounded = round(value, 2)
-        if info.field_name == "min_memory_gb" and rounded <= 0:
-            raise BOUNDS["min_memory_gb"].error("min_memory_gb")
+        if info.field_name in ("min_memory_gb", "vram_need_gb") and rounded <= 0:
+            raise BOUNDS[info.field_name].error(info.field_name)
         return rounded
 
     @field_validator("psu_w")

@@ -641,6 +641,8 @@ ASKED_IN_THEIR_LANGUAGE: list[tuple[str, tuple[str, str]]] = [
     ("4090跑70b q4只有2 token/s正常吗", ("80 层中的 41 层放在 GPU", "系统内存")),
     ("should I get a mac studio or 2x3090 for 70b models?", ("Apple M3 Ultra (96 GB): Yes", "sold today")),
     ("买Mac Studio还是双3090跑70b大模型", ("Apple M3 Ultra (96 GB)：可以", "现在在卖的机型")),
+    ("it requires at least 24GB of VRAM, will it run in 16GB?", ("Not as quoted: 16 GB is 8 GB short", "24 GB")),
+    ("README说最低要求12G显存，我的8G能跑吗", ("按你说的需求不够：8 GB 比 12 GB 少 4 GB", "量化")),
 ]
 
 

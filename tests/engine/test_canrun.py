@@ -393,6 +393,9 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.1 8b", gpus=(old,))),  # no Tensor Cores
         assess(q(model="llama 2 13b", gpus=("tesla-p40",))),  # a passively cooled card in a desktop
         assess(q(model="llama 3.3 70b", mode="qlora")),  # no card: 4× 24 GB, or 2× with FSDP CPU offload
+        assess(q(min_memory_gb=16, vram_need_gb=24)),  # "requires 24 GB: 16 GB?"
+        assess(q(min_memory_gb=16, vram_need_gb=12)),
+        assess(q(min_memory_gb=12, vram_need_gb=10, ran_out=True)),
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), precision="q8_0"),  # INT8-less prefill path
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), mode="inference", precision="int8"),  # mode given
         assess(q(model="llama 2 13b", gpus=("rtx-3090",)), mode="lora", precision="int8"),  # "LoRA in 8bit"
@@ -1794,3 +1797,18 @@ def test_the_cheapest_qlora_rig_is_told_of_the_pair_that_trains_it_with_fsdp_cpu
     # an 8B's QLoRA fits one card: nothing to say
     small = assess(q(model="llama 3.1 8b", mode="qlora"))
     assert "canrun.fsdp_offload_cheaper" not in small.headline.all_keys()
+
+
+def test_a_quoted_need_is_weighed_against_the_memory_the_user_has():
+    """ "It requires 24 GB: will it run in 16 GB?": a direct no with the shortfall; "needs 12 GB, 16 GB?" a yes with the
+    margin; a need met by a card that still ran out says the quoted figure is for lighter settings."""
+    short = assess(q(min_memory_gb=16, vram_need_gb=24))
+    (said,) = [m for m in short.headline.nested() if m.key == "canrun.size.need_short"]
+    assert short.lean is False and said["short"] == 8
+    met = assess(q(min_memory_gb=16, vram_need_gb=12))
+    (said,) = [m for m in met.headline.nested() if m.key == "canrun.size.need_met"]
+    assert met.lean is True and said["margin"] == 4
+    ran_out = assess(q(gpus=("rtx-3060-12gb",), vram_need_gb=10, ran_out=True))
+    assert "canrun.size.need_met_ran_out" in ran_out.headline.all_keys() and ran_out.lean is False
+    card = assess(q(gpus=("v100-16gb",), vram_need_gb=19))
+    assert "canrun.card.need_short" in card.headline.all_keys() and card.lean is False

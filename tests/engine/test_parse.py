@@ -1235,3 +1235,24 @@ def test_an_egpu_asked_about_in_general_is_the_guide_on_pcie_lanes():
     assert parse("a 1050 Ti as an eGPU for my laptop, can it run sd?").query.gpus == ("gtx-1050-ti",)
     said = answer_text(advise(parse("can I add an egpu to my laptop for deep learning?").query))
     assert "Thunderbolt 3/4 (a PCIe 3.0 x4 link)" in said
+
+
+def test_a_memory_need_quoted_beside_what_the_user_has_is_read_apart_from_it():
+    """ "NASE requires a GPU with at least 24GB; will it run in 16GB?", "README里写了要19g，我只有16g的v100": the figure
+    need words lead (or "… is enough" follows) is a need someone quotes, the other is what the user has; a need alone
+    is still the memory asked for, and a need beside a card never picks the card's variant."""
+    cases = {
+        "NASE seems to require a GPU with at least 24GB of VRAM. Should it be possible to run it in 16GB?": (16, 24),
+        "the readme says it needs 12GB, will it work on my 8GB card?": (8, 12),
+        "the docs say 10GB is enough but my 12GB card runs out of memory": (12, 10),
+        "最低要求12G显存，8G能跑吗": (8, 12),
+        "需要19g，我只有16g的v100": (16, 19),
+    }
+    for text, (had, need) in cases.items():
+        query = parse(text).query
+        assert (query.min_memory_gb, query.vram_need_gb) == (had, need), text
+    alone = parse("I need at least 24GB, which card?").query
+    assert (alone.min_memory_gb, alone.vram_need_gb) == (24, None)
+    card = parse("needs 16GB, will my 4060 ti work?").query
+    assert card.gpus == ("rtx-4060-ti-8gb",) and card.vram_need_gb == 16
+    assert parse("最低24G显存就可以运行吗？我的卡是V100，怎么还需要110G的显存？").query.vram_need_gb == 24

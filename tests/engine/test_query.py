@@ -39,6 +39,7 @@ def usd(amount: float | int | str) -> Money:
 EDGES: dict[str, tuple[list[Any], list[Any]]] = {
     "budget": ([usd("0.01"), usd(10**10), Money(amount=10**10, currency="KRW")], [usd(0), usd(-5), usd(10**10 + 1)]),
     "min_memory_gb": ([0.5, 4096], [0, -1, 4096.5]),
+    "vram_need_gb": ([0.5, 4096], [0, -1, 4096.5]),
     "hours_per_day": ([0, 3.5, 24], [-0.1, 24.1]),
     "num_gpus": ([1, 4096], [0, 4097]),
     "gpu_counts": ([(1,), (4096, 2)], [(0,), (4097,)]),
@@ -452,6 +453,7 @@ def _answers() -> list:
         (q(kind="recommend", budget=usd(30)), None),
         (q(kind="recommend", task="llm_finetune", budget=usd(50)), None),
         (q(kind="recommend", min_memory_gb=4096), None),
+        (q(kind="can_run", min_memory_gb=16, vram_need_gb=24), None),  # "requires 24 GB: 16 GB?"
         (q(kind="recommend", task="llm_pretrain", num_gpus=16), None),
         (q(kind="compare"), None),
         (q(kind="explain", topic="next_generation"), None),
