@@ -1976,7 +1976,7 @@ def _scaling(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison]:
     """ "4 cards train slower than one — why?": what the guide's model expects of N cards against one for the
     work asked (data-parallel training or batched inference: the guide's scaling, 1→8 A100 = 7×; one user's
     LLM decode: no faster than one card), side by side, so the user's own figure can be set against it."""
-    if (mixed := _mixed_training(query, ctx)) is not None:
+    if (mixed := _mixed_training(query, ctx) or _mixed_decode(query, ctx)) is not None:
         return mixed
     count = min(max(query.num_gpus or 0, *query.gpu_counts, 2), 8)  # the guide's figures cover one 8-GPU machine
     card = query.gpus[0] if query.gpus else ctx.reference_gpu
@@ -2037,6 +2037,36 @@ def _mixed_training(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison] 
         gb=min(catalog.get(g).memory_gb for g in cards),
     )
     return said, side_by_side.model_copy(update={"verdict": None, "pick": None})
+
+
+def _mixed_decode(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison] | None:
+    """ "Can I run a 3090 and a 3060 together for LLM inference?": split by layers (llama.cpp gives each card a share
+    by its memory), the cards hold their memory together and take turns on each token, so a model that fills them
+    decodes at 1 / Σ sᵢ/rᵢ of the fastest card alone (shares sᵢ, decode speeds rᵢ against it; as
+    engine.canrun.mixed_layer_split works it out for a named model). None for one card type or work that is no
+    one user's decode. Two or more kinds of card, one of each."""
+    cards = tuple(dict.fromkeys(query.gpus))
+    if len(cards) < 2 or len(query.gpus) != len(cards) or any(count != 1 for count in query.gpu_counts):
+        return None
+    each = compare_gpus(Query(kind="compare", gpus=cards, gpu_counts=(1,) * len(cards), task=query.task), ctx)
+    assert each.comparison is not None  # two setups or more are always compared
+    if each.comparison.workload != "decode":
+        return None
+    catalog = load_catalog()
+    gpus = [catalog.get(g) for g in cards]
+    speeds = [speed(g.id, "decode") for g in gpus]
+    fast = gpus[speeds.index(max(speeds))]
+    total = sum(g.memory_gb for g in gpus)
+    ratio = 1 / sum(g.memory_gb / total / (s / max(speeds)) for g, s in zip(gpus, speeds, strict=True))
+    said = msg(
+        "advice.scaling.mixed_decode",
+        names=tuple(g.short_name for g in gpus),
+        gb=total,
+        fast=fast.short_name,
+        fast_gb=fast.memory_gb,
+        ratio=ratio,
+    )
+    return said, each.comparison.model_copy(update={"verdict": None, "pick": None})
 
 
 def can_run(query: Query, ctx: AdviceContext) -> Answer:

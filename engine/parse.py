@@ -1830,6 +1830,8 @@ class Parser:
             return "explain", (), task  # "显存能叠加吗？": per GPU, never pooled (parse sets the topic)
         if {"topic:next_generation", "topic_strong"} <= s:  # "buy a 5090 now or wait?": the guide on waiting
             return "explain", (), task
+        if {"topic:cpu", "topic_strong"} <= s:  # "will my Ryzen 5 5600 bottleneck a 3090?": the guide on CPUs
+            return "explain", (), task
         if {"topic:memory_estimate", "topic_strong"} <= s:
             # "how do I estimate the VRAM training needs?": the explanation; for a sized model, its own figures
             return ("can_run" if "model_sized" in s else "explain"), (), task

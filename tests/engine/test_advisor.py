@@ -1464,3 +1464,20 @@ def test_a_price_quoted_for_a_data_centre_card_is_weighed_among_the_cards_a_lab_
     )
     assert all(load_catalog().get(o.gpu_id).memory_gb >= 40 for o in answer.options)
     assert "advice.caveat.geforce_licence" not in [c.key for c in answer.caveats]
+
+
+def test_two_kinds_of_card_together_for_one_users_llm_chat_add_memory_not_speed():
+    """ "Can I run a 3090 and a 3060 together for LLM inference?": split by layers in proportion to memory (24 + 12 GB),
+    the cards take turns on each token, so a model that fills them decodes at 1 / (24/36 ÷ 1 + 12/36 ÷ r) of one 3090,
+    r the 3060's decode speed against it — below one 3090, which runs alone whatever fits its 24 GB."""
+    from engine.performance import speed
+
+    answer = advise(Query(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090", "rtx-3060-12gb")))
+    (said,) = [m for m in answer.headline.nested() if m.key == "advice.scaling.mixed_decode"]
+    r = speed("rtx-3060-12gb", "decode") / speed("rtx-3090", "decode")
+    assert said["gb"] == 36 and said["fast"] == "RTX 3090"
+    assert said["ratio"] == pytest.approx(1 / (24 / 36 + 12 / 36 / r)) and 0.5 < said["ratio"] < 1
+    training = advise(
+        Query(kind="explain", topic="multi_gpu", mode="full_finetune", gpus=("rtx-3090", "rtx-3060-12gb"))
+    )
+    assert "advice.scaling.mixed_decode" not in training.headline.all_keys()  # training: the slowest sets the pace

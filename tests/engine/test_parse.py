@@ -1256,3 +1256,17 @@ def test_a_memory_need_quoted_beside_what_the_user_has_is_read_apart_from_it():
     card = parse("needs 16GB, will my 4060 ti work?").query
     assert card.gpus == ("rtx-4060-ti-8gb",) and card.vram_need_gb == 16
     assert parse("最低24G显存就可以运行吗？我的卡是V100，怎么还需要110G的显存？").query.vram_need_gb == 24
+
+
+def test_a_cpu_bottleneck_question_is_the_guide_on_cpus_whatever_card_is_named():
+    """ "Will my Ryzen 5 5600 bottleneck a 3090?", "cpu会不会成为4090的瓶颈": the guide's word on CPUs (they matter
+    little for GPU training), where it got what the card runs; a CPU named in passing beside a fit question keeps it."""
+    for text in (
+        "will an rtx 3090 bottleneck with a ryzen 5 5600?",
+        "is my i5 going to bottleneck my 4090 for training?",
+        "cpu会不会成为4090的瓶颈",
+    ):
+        query = parse(text).query
+        assert (query.kind, query.topic) == ("explain", "cpu"), text
+    assert parse("my CPU is an old i5, is a 16GB 4060 Ti enough?").query.kind == "can_run"
+    assert parse("gpu memory bandwidth is the bottleneck for llms right?").query.topic == "memory_bandwidth"

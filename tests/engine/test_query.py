@@ -356,9 +356,9 @@ def test_a_rig_of_two_kinds_of_card_trains_at_the_pace_of_the_slowest():
         advise(Query(kind="explain", topic="multi_gpu", gpus=("rtx-4080", "rtx-4090"), gpu_counts=(2, 1))).headline.key
         == "advice.scaling"
     )
-    # one user's chat over two kinds of card is a layer split, not lockstep training: the decode answer stays
+    # one user's chat over two kinds of card is a layer split, not lockstep training: memory adds, speed does not
     chat = advise(Query(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-4090", "rtx-3090")))
-    assert chat.headline.key == "advice.scaling.decode"
+    assert chat.headline.key == "advice.scaling.mixed_decode" and chat.headline["ratio"] < 1
 
 
 def test_training_resnet50_on_named_cards_says_the_imagenet_epoch_time():
@@ -454,6 +454,8 @@ def _answers() -> list:
         (q(kind="recommend", task="llm_finetune", budget=usd(50)), None),
         (q(kind="recommend", min_memory_gb=4096), None),
         (q(kind="can_run", min_memory_gb=16, vram_need_gb=24), None),  # "requires 24 GB: 16 GB?"
+        # "a 3090 and a 3060 together for LLM chat?": more memory, not more speed
+        (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090", "rtx-3060-12gb")), None),
         (q(kind="recommend", task="llm_pretrain", num_gpus=16), None),
         (q(kind="compare"), None),
         (q(kind="explain", topic="next_generation"), None),
