@@ -1262,7 +1262,7 @@ def _verdict(
         )
         return pick, said, excluded
     fastest = max(fitting, key=lambda i: speeds[i])
-    fastest, said = _by_speed_and_value(label, speeds, values, workload, fitting, fastest)
+    fastest, said = _by_speed_and_value(label, memory_gb, speeds, values, workload, fitting, fastest)
     roomy = max(fitting, key=lambda i: (memory_gb[i], speeds[i]))
     if model is None and memory_gb[roomy] > memory_gb[fastest]:
         # Memory first (guide): the fastest with less per GPU is picked with what it cannot hold.
@@ -1283,6 +1283,7 @@ LEVEL = 1.05
 
 def _by_speed_and_value(
     label: list[Msg],
+    memory_gb: list[float],
     speeds: tuple[float, ...],
     values: list[ValueOption | None],
     workload: Workload,
@@ -1290,14 +1291,27 @@ def _by_speed_and_value(
     fastest: int,
 ) -> tuple[int, Msg]:
     """(the pick, why) among the setups that fit: the fastest, and the best value beside it when that is
-    another setup; setups level with the fastest are said to be level, and the best value among them
-    picked where all have a price."""
+    another setup; setups level with the fastest are said to be level, and among them the one with the most
+    memory per card picked where they differ ("the 4060 Ti 8GB or 16GB for AI?": same speed, and memory decides
+    what fits — the guide's first step), else the best value where all have a price."""
     priced = [i for i in fitting if values[i] is not None]
     best_value = max(priced, key=lambda i: values[i].perf_per_kusd) if priced else None  # type: ignore[union-attr]
     work = msg(f"workload.{workload}")
     level = [i for i in fitting if speeds[i] * LEVEL >= speeds[fastest]]
     if len(level) > 1:
         names = tuple(label[i] for i in level)
+        roomy = max(level, key=lambda i: (memory_gb[i], speeds[i]))
+        least = min(memory_gb[i] for i in level)
+        if memory_gb[roomy] > least:
+            said = msg(
+                "advice.compare.verdict.level_memory",
+                names=names,
+                pick=label[roomy],
+                gb=memory_gb[roomy],
+                less=least,
+                workload=work,
+            )
+            return roomy, said
         if all(values[i] is not None for i in level):
             pick = max(level, key=lambda i: values[i].perf_per_kusd)  # type: ignore[union-attr]
             return pick, msg("advice.compare.verdict.level_value", names=names, pick=label[pick], workload=work)

@@ -1481,3 +1481,14 @@ def test_two_kinds_of_card_together_for_one_users_llm_chat_add_memory_not_speed(
         Query(kind="explain", topic="multi_gpu", mode="full_finetune", gpus=("rtx-3090", "rtx-3060-12gb"))
     )
     assert "advice.scaling.mixed_decode" not in training.headline.all_keys()  # training: the slowest sets the pace
+
+
+def test_setups_level_in_speed_are_picked_by_memory_where_it_differs():
+    """ "The 4060 Ti 8GB or 16GB for AI?": the same chip, level for the work (within 5 %), so the 8 GB card's better
+    value picked it; memory decides what fits (the guide's first step), so the 16 GB card is the pick. Level cards of
+    the same memory are still picked by value."""
+    answer = advise(Query(kind="compare", gpus=("rtx-4060-ti-8gb", "rtx-4060-ti-16gb")))
+    assert answer.comparison.pick == 1
+    assert "advice.compare.verdict.level_memory" in answer.headline.all_keys()
+    same = advise(Query(kind="compare", gpus=("rtx-3090", "rtx-3090-ti"), task="llm_inference"))
+    assert "advice.compare.verdict.level_memory" not in same.headline.all_keys()
