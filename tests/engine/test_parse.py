@@ -1270,3 +1270,17 @@ def test_a_cpu_bottleneck_question_is_the_guide_on_cpus_whatever_card_is_named()
         assert (query.kind, query.topic) == ("explain", "cpu"), text
     assert parse("my CPU is an old i5, is a 16GB 4060 Ti enough?").query.kind == "can_run"
     assert parse("gpu memory bandwidth is the bottleneck for llms right?").query.topic == "memory_bandwidth"
+
+
+def test_a_power_limit_asked_about_leads_with_the_guides_trade_off():
+    """ "Should I power limit my 3090 for training?", "3090要不要限功耗": the guide's trade-off (−50 W ≈ −7 % speed) for
+    that card leads the power answer, as it does for a card that runs hot; a limit in watts is weighed as given."""
+    for text in (
+        "should I power limit my 3090 for training?",
+        "3090要不要限功耗",
+        "4090 undervolting for AI worth it?",
+    ):
+        query = parse(text).query
+        assert (query.kind, query.topic) == ("power", "cooling"), text
+        assert "advice.power.heat" in advise(query).headline.all_keys()
+    assert parse("cap my 4090 at 320W?").query.power_limit_w == 320
