@@ -1961,6 +1961,9 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
     comparison = None
     if item.topic == "next_generation":
         headline, notes = wait_messages(query.gpus, snapshot=ctx.snapshot, condition=query.condition)
+    if item.topic == "memory_bandwidth":
+        # "more VRAM or a faster GPU for LLMs?": the guide's order — the memory the work needs, then speed
+        headline = msg("advice.explain.memory_first")
     if item.topic == "multi_gpu":
         headline, comparison = _scaling(query, ctx)
         if query.ran_out or query.min_memory_gb:

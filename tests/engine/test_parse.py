@@ -1284,3 +1284,9 @@ def test_a_power_limit_asked_about_leads_with_the_guides_trade_off():
         assert (query.kind, query.topic) == ("power", "cooling"), text
         assert "advice.power.heat" in advise(query).headline.all_keys()
     assert parse("cap my 4090 at 320W?").query.power_limit_w == 320
+
+
+def test_more_vram_or_more_speed_is_the_guide_on_memory_then_bandwidth():
+    for text in ("more vram or faster gpu for llms?", "vram vs speed for stable diffusion?", "显存大还是速度快重要"):
+        query = parse(text).query
+        assert (query.kind, query.topic) == ("explain", "memory_bandwidth"), text

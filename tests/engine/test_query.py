@@ -287,7 +287,7 @@ def test_the_old_names_are_thin_wrappers_over_advise():
     assert cycles_answer("2023", True, True) is advise(query)
 
 
-@pytest.mark.parametrize("topic", [t for t in TOPICS if t not in ("next_generation", "multi_gpu")])
+@pytest.mark.parametrize("topic", [t for t in TOPICS if t not in ("next_generation", "multi_gpu", "memory_bandwidth")])
 def test_explanation_headlines_are_the_guides_titles_in_every_language(topic):
     answer = advise(Query(kind="explain", topic=topic))
     item = explain(topic)
@@ -651,3 +651,12 @@ def test_a_slow_run_on_one_card_gets_its_speed_and_what_sets_a_runs_time():
     assert slow.kind == "info" and "advice.canrun.train_time" in slow.headline.all_keys()
     plain = advise(Query(kind="info", gpus=("rtx-4090",), mode="lora", task="image_generation"))
     assert "advice.canrun.train_time" not in plain.headline.all_keys()
+
+
+def test_memory_bandwidth_asked_about_puts_memory_first():
+    """ "More VRAM or a faster GPU for LLMs?", "显存大还是速度快重要": the guide's order — the memory the work needs,
+    then bandwidth for speed — leads the guide's text on bandwidth."""
+    answer = advise(Query(kind="explain", topic="memory_bandwidth", task="llm_inference"))
+    assert answer.headline.key == "advice.explain.memory_first" and answer.explanation.topic == "memory_bandwidth"
+    for lang in LANGS:
+        assert render(answer.headline, lang)
