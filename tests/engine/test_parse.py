@@ -1290,3 +1290,18 @@ def test_more_vram_or_more_speed_is_the_guide_on_memory_then_bandwidth():
     for text in ("more vram or faster gpu for llms?", "vram vs speed for stable diffusion?", "显存大还是速度快重要"):
         query = parse(text).query
         assert (query.kind, query.topic) == ("explain", "memory_bandwidth"), text
+
+
+def test_mining_cards_are_used_and_ok_to_buy_asks_whether_the_card_is_worth_it():
+    """ "Is it OK to buy a mining 3090?", "矿卡3090能买吗": a card that mined is a used one, and asking whether it is OK
+    to buy weighs it against the market (a recommendation with that card first), where it listed what a 3090 runs."""
+    for text in ("is it ok to buy a mining 3090?", "矿卡3090能买吗"):
+        query = parse(text).query
+        assert (query.kind, query.condition, query.gpus) == ("recommend", "used", ("rtx-3090",)), text
+
+
+def test_a_temperature_in_chinese_degrees_is_the_cooling_topic():
+    query = parse("显卡温度90度正常吗").query
+    assert query.topic == "cooling"
+    answer = advise(query)
+    assert answer.headline.key == "advice.power.heat_general" and answer.explanation.topic == "cooling"

@@ -455,6 +455,7 @@ def _answers() -> list:
         (q(kind="recommend", min_memory_gb=4096), None),
         (q(kind="can_run", min_memory_gb=16, vram_need_gb=24), None),  # "requires 24 GB: 16 GB?"
         (q(kind="compare", gpus=("rtx-4060-ti-8gb", "rtx-4060-ti-16gb")), None),  # level: the memory decides
+        (q(kind="power", topic="cooling"), None),  # "显卡温度90度正常吗": the guide's remedies for heat, no card
         # "a 3090 and a 3060 together for LLM chat?": more memory, not more speed
         (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090", "rtx-3060-12gb")), None),
         (q(kind="recommend", task="llm_pretrain", num_gpus=16), None),
