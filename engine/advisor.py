@@ -1821,25 +1821,23 @@ def _cloud_instance(gpu_id: str, provider: str | None = None) -> CloudInstance |
 
 
 def power(query: Query, ctx: AdviceContext) -> Answer:
-    if not query.gpus and query.topic == "cooling" and not query.psu_w and query.num_gpus is None:
-        # "显卡温度90度正常吗", "my GPU hits 85 °C while training": no card to size a PSU for — the guide's remedies
-        # (its measured power limit, a slot between cards) lead its text on cooling
-        cut = power_limit_tradeoff(GUIDE_LIMITED_TDP_W, GUIDE_LIMITED_TDP_W - SUGGESTED_CUT_W)
-        cooling = explain_topic(query.model_copy(update={"kind": "explain"}), ctx)
-        heat = msg("advice.power.heat_general", tdp_w=cut.tdp_w, limit_w=cut.limit_w, slowdown=cut.slowdown_percent)
-        return cooling.model_copy(update={"headline": heat})
     if not query.gpus:
         # "is this really undervolting, 285 W instead of 385 W?", "power draw of this build?": no card named, so the
-        # guide's rules with their figures, and which card asked for
+        # guide's rules with their figures, and which card asked for; "显卡温度90度正常吗" (heat, no card, no PSU):
+        # the guide's remedies for heat — its measured power limit, a slot between cards
         cut = power_limit_tradeoff(GUIDE_LIMITED_TDP_W, GUIDE_LIMITED_TDP_W - SUGGESTED_CUT_W)
-        guide = msg(
-            "advice.power.general",
-            board_w=CPU_AND_BOARD_W,
-            max_load=MAX_PSU_LOAD,
-            cut_w=SUGGESTED_CUT_W,
-            tdp_w=cut.tdp_w,
-            limit_w=cut.limit_w,
-            slowdown=cut.slowdown_percent,
+        guide = (
+            msg("advice.power.heat_general", tdp_w=cut.tdp_w, limit_w=cut.limit_w, slowdown=cut.slowdown_percent)
+            if query.topic == "cooling" and not query.psu_w
+            else msg(
+                "advice.power.general",
+                board_w=CPU_AND_BOARD_W,
+                max_load=MAX_PSU_LOAD,
+                cut_w=SUGGESTED_CUT_W,
+                tdp_w=cut.tdp_w,
+                limit_w=cut.limit_w,
+                slowdown=cut.slowdown_percent,
+            )
         )
         return Answer(
             kind="power",

@@ -1989,11 +1989,14 @@ _TIME_TAKEN = re.compile(
     r"|\bs/it\b|\bit/s\b|\bfps\b|tokens?/s|\bper epoch\b|速度"
 )
 # "Why so slow?", "how can I speed it up?" ("有点慢，有什么好方法加速吗"): a run's speed questioned
-_SLOW = re.compile(
-    r"\b(?:slow|slower|slowly)\b|\b(?:too|so|very)\s+long\b|慢|太久|很久|好久"
-    # the GPU barely used ("GPU utilization is 0%", "gpu_load很低", "GPU占用非常低"): the run waits on something else
-    r"|(?:utili[sz]ation|gpu[\s_-]?(?:load|usage|util)|利用率|占用率|使用率|gpu占用|gpu使用)[^，。,.;；]{0,8}"
+# the GPU barely used ("GPU utilization is 0%", "gpu_load很低", "GPU占用非常低"): the run waits on something else —
+# a complaint about speed whether or not "why" follows ("显存占满但利用率很低")
+_LOW_UTILISATION = re.compile(
+    r"(?:utili[sz]ation|gpu[\s_-]?(?:load|usage|util)|利用率|占用率|使用率|gpu占用|gpu使用)[^，。,.;；]{0,8}"
     r"(?:低|不高|[为為是]\s*0(?![0-9.])|\b0\s*%|\blow\b|\bzero\b)"
+)
+_SLOW = re.compile(
+    r"\b(?:slow|slower|slowly)\b|\b(?:too|so|very)\s+long\b|慢|太久|很久|好久|" + _LOW_UTILISATION.pattern
 )
 _HOW_LONG = quick(re.compile(r"\bhow\s+long\b|多久|多长时间|多長時間"))
 _WHY_OR_FIX = quick(
@@ -2027,7 +2030,7 @@ def _too_slow(low: str) -> bool:
     timed = (_IS_IT_NORMAL.search(low) and (_TIME_TAKEN.search(low) or _TIME_SPENT.search(low))) or (
         _WHY.search(low) and _TIME_SPENT.search(low)
     )
-    slow = _SLOW.search(low) and (_WHY_OR_FIX.search(low) or _HOW_LONG.search(low))
+    slow = (_SLOW.search(low) and (_WHY_OR_FIX.search(low) or _HOW_LONG.search(low))) or _LOW_UTILISATION.search(low)
     return bool(timed or slow) and not _MEMORY_TROUBLE.search(low) and not _COMPARED.search(low)
 
 
