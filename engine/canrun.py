@@ -821,6 +821,38 @@ def _full_finetune_notes(spec: ModelSpec, setups: list[tuple[Gpu, int]], context
     return out
 
 
+# The largest batch a fine-tune's note names; more is said as "this many or more".
+MAX_BATCH_SAID = 64
+
+
+def _max_batch(spec: ModelSpec, rung: Rung, capacity: float, count: int, runtime: Runtime = "cuda") -> int:
+    """ "What batch size for a LoRA of Llama 3 8B on 24 GB?": the most sequences per GPU (at the rung's sequence
+    length, gradient checkpointing on) whose estimate still fits ``capacity`` GB — doubled until it does not, then
+    the gap halved; ``MAX_BATCH_SAID`` at most."""
+
+    def fits(batch: int) -> bool:
+        est = estimate(
+            spec,
+            rung.mode,
+            rung.precision,
+            gpus=count,
+            context=rung.estimate.context,
+            batch=batch,
+            offload=rung.offload,
+            runtime=runtime,
+        )
+        return est.per_gpu_gb <= capacity
+
+    low, high = 1, 2
+    while high <= MAX_BATCH_SAID and fits(high):
+        low, high = high, high * 2
+    high = min(high, MAX_BATCH_SAID + 1)
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low
+
+
 def _fsdp_offload_rung(spec: ModelSpec, gpu: Gpu, count: int, context: int | None) -> Rung:
     """QLoRA with FSDP CPU offload: Answer.AI's setup for a 70B model on two 24 GB cards."""
     est = estimate(spec, "qlora", "nf4", gpus=count, context=context, offload=True, runtime=runtime_of(gpu))
@@ -969,6 +1001,14 @@ def _gpu_verdict(
             notes.append(msg("canrun.note.split", count=count))
     if training is not None and best.fits:
         notes.append(msg("canrun.note.training_time", basis=training.basis))
+        batch = _max_batch(spec, best, capacity_gb(gpu), count, runtime_of(gpu))
+        notes.append(
+            msg(
+                "canrun.note.batch_many" if batch >= MAX_BATCH_SAID else "canrun.note.batch",
+                batch=batch,
+                tokens=best.estimate.context,
+            )
+        )
     if gpu.gpu_class == "laptop":
         notes.append(msg("canrun.note.laptop"))
     if not gpu.has_tensor_cores and gpu.platform != "unified_memory":  # a Mac's case is its own note
@@ -2612,6 +2652,12 @@ def assess(
     memory = None
     if not setups and query.min_memory_gb:
         memory = _memory_verdict(spec, chosen, query.min_memory_gb, query.num_gpus or 1, context, precision)
+        if memory.fits and memory.mode in TRAINING_MODES and spec.kind == "llm":
+            # "what batch size for a LoRA of Llama 3 8B on 24 GB?": the room that is left, as batch
+            rung = memory.tried[-1]
+            batch = _max_batch(spec, rung, query.min_memory_gb * 2**30 / GB, memory.count)
+            key = "canrun.note.batch_many" if batch >= MAX_BATCH_SAID else "canrun.note.batch"
+            notes.append(msg(key, batch=batch, tokens=rung.estimate.context))
     alternatives: list[Alternative] = []
     quote_date = snapshot_id = None
     need_msg: Msg | None = None

@@ -394,6 +394,7 @@ def _spread() -> list[object]:
         assess(q(model="llama 2 13b", gpus=("tesla-p40",))),  # a passively cooled card in a desktop
         assess(q(model="llama 3.3 70b", mode="qlora")),  # no card: 4× 24 GB, or 2× with FSDP CPU offload
         assess(q(min_memory_gb=16, vram_need_gb=24)),  # "requires 24 GB: 16 GB?"
+        assess(q(model="gpt2", mode="full_finetune", gpus=("h200",))),  # room for a batch of 64 or more
         assess(q(min_memory_gb=16, vram_need_gb=12)),
         assess(q(min_memory_gb=12, vram_need_gb=10, ran_out=True)),
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), precision="q8_0"),  # INT8-less prefill path
@@ -1812,3 +1813,18 @@ def test_a_quoted_need_is_weighed_against_the_memory_the_user_has():
     assert "canrun.size.need_met_ran_out" in ran_out.headline.all_keys() and ran_out.lean is False
     card = assess(q(gpus=("v100-16gb",), vram_need_gb=19))
     assert "canrun.card.need_short" in card.headline.all_keys() and card.lean is False
+
+
+def test_a_fine_tune_that_fits_says_the_batch_the_room_left_holds():
+    """ "What batch size for a LoRA of Llama 3 8B on a 24 GB card?": the most sequences of the estimate's length that
+    still fit (gradient checkpointing on) — the estimate at that batch fits, one more does not."""
+    from engine.memory import estimate
+
+    report = assess(q(model="llama 3.1 8b", mode="lora", gpus=("rtx-4090",)))
+    verdict = report.verdicts[0]
+    (said,) = [n for n in verdict.notes if n.key == "canrun.note.batch"]
+    batch, tokens = said["batch"], said["tokens"]
+    at = lambda b: estimate("llama-3.1-8b", "lora", "bf16", context=tokens, batch=b).per_gpu_gb  # noqa: E731
+    assert at(batch) <= 24 * 2**30 / 1e9 < at(batch + 1)
+    sized = assess(q(model="llama 3.1 8b", mode="lora", min_memory_gb=24))  # a memory size, no card
+    assert "canrun.note.batch" in [n.key for n in sized.notes]
