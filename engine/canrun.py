@@ -1585,6 +1585,12 @@ def _card_headline(
         parts.append(msg("canrun.card.runs_none", setup=setup))
     if stops is not None:
         parts.append(msg("canrun.card.stops", model=stops.model_name, need=stops.verdict.need_gib))
+    made = next((r for r in rows if r.use == "image" and r.verdict.fits), None)
+    if task is None and made is not None:
+        # "is the 5060 Ti 16GB good for AI?": no work named — what it generates is the other half of the answer
+        v = made.verdict
+        rung = _label(v.mode, v.precision or "fp16")
+        parts.append(msg("canrun.card.images_too", model=made.model_name, rung=rung, need=v.need_gib))
     if floor is not None and gb < floor.gb:
         parts.append(msg("canrun.card.floor", gb=floor.gb, rule=floor.rule))
     return _sentences(*parts)

@@ -1828,3 +1828,14 @@ def test_a_fine_tune_that_fits_says_the_batch_the_room_left_holds():
     assert at(batch) <= 24 * 2**30 / 1e9 < at(batch + 1)
     sized = assess(q(model="llama 3.1 8b", mode="lora", min_memory_gb=24))  # a memory size, no card
     assert "canrun.note.batch" in [n.key for n in sized.notes]
+
+
+def test_a_card_asked_about_with_no_work_named_says_what_it_generates_too():
+    """ "Is the 5060 Ti 16GB good for AI?": the largest LLM it runs, and the largest image model it generates with (the
+    other half of "AI" for most who ask); a task named keeps its own lead."""
+    general = assess(q(gpus=("rtx-5060-ti-16gb",)))
+    (said,) = [m for m in general.headline.nested() if m.key == "canrun.card.images_too"]
+    image_row = next(r for r in general.card if r.use == "image" and r.verdict.fits)
+    assert said["model"] == image_row.model_name and said["need"] == image_row.verdict.need_gib
+    chat = assess(q(gpus=("rtx-5060-ti-16gb",), task="llm_inference"))
+    assert "canrun.card.images_too" not in chat.headline.all_keys()
