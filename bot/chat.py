@@ -164,7 +164,8 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
 
 # The parser's notes that answer what was asked rather than add to it (engine/parse.py): memory seen taken, one GPU of
 # several used, the first of several fuller than the rest, a program on the CPU instead of the GPU, why a laptop is
-# answered with its GPUs side by side and no price, whether NVLink is needed, what a laptop's NPU runs
+# answered with its GPUs side by side and no price, whether NVLink is needed, what a laptop's NPU runs, what a card
+# added to the user's own does beside it
 LEADING_NOTES = frozenset(
     {
         "parse.note.reserved",
@@ -174,6 +175,8 @@ LEADING_NOTES = frozenset(
         "parse.note.laptop_tiers",
         "parse.note.nvlink",
         "parse.note.pc_npu",
+        "parse.note.add_to_own",
+        "parse.note.add_to_own.slower",
     }
 )
 

@@ -1650,11 +1650,30 @@ class Parser:
                 ),
                 *((msg("parse.note.nvlink"),) if kind != "explain" and reading.topic == "nvlink" else ()),
                 *((msg("parse.note.pc_npu", **PC_NPU_SOURCES),) if _pc_npu(reading) else ()),
+                *self._added_to_own(reading, kind),
                 *((self._laptop_note(laptop_tiers),) if laptop_tiers else ()),
                 *self._unpriced_provider(reading, kind),
                 *(msg("parse.note.not_out_yet", name=name.upper().replace(" TI", " Ti")) for name in future),
             ),
         )
+
+    def _added_to_own(self, reading: Reading, kind: str | None) -> tuple[Msg, ...]:
+        """ "I have a 3090: add another 3090 or a 4090?": the card added works beside the user's own — data-parallel
+        training runs at the slower card's pace and an LLM split by layers gains memory, not speed (the guide: mixed
+        GPU types work, the slowest sets the pace) — so a second card of the kind they own does the same work, which
+        the comparison of the two candidates alone does not say."""
+        mentions = reading.mentions
+        if kind not in ("compare", "recommend") or len(mentions) < 3 or not reading.has(self.vocab.add_another):
+            return ()
+        own = mentions[0].gpu_id
+        others = list(dict.fromkeys(m.gpu_id for m in mentions[1:]))
+        if len(others) != 2 or own not in others or not _owned(reading.low, mentions[0].start, self.vocab):
+            return ()
+        gpus = self.index.catalog.gpus
+        other = next(g for g in others if g != own)
+        # memory bandwidth orders them as the guide's speed model does (the parser computes no speeds)
+        key = "parse.note.add_to_own" + (".slower" if gpus[other].bandwidth_gbs < gpus[own].bandwidth_gbs else "")
+        return (msg(key, own=gpus[own].short_name, other=gpus[other].short_name),)
 
     def _cpu_fallback(self, reading: Reading, kind: str | None) -> bool:
         """ "My 3060 isn't used, it runs on the CPU", "1660 Ti … 但是切到cpu去了": a desktop or server NVIDIA card (or

@@ -643,6 +643,8 @@ ASKED_IN_THEIR_LANGUAGE: list[tuple[str, tuple[str, str]]] = [
     ("买Mac Studio还是双3090跑70b大模型", ("Apple M3 Ultra (96 GB)：可以", "现在在卖的机型")),
     ("it requires at least 24GB of VRAM, will it run in 16GB?", ("Not as quoted: 16 GB is 8 GB short", "24 GB")),
     ("README说最低要求12G显存，我的8G能跑吗", ("按你说的需求不够：8 GB 比 12 GB 少 4 GB", "量化")),
+    ("I have a 3090, should I add another 3090 or a 4090?", ("Beside your RTX 3090, the RTX 4090", "two RTX 3090s")),
+    ("我有一张3090，想再加一张，加3090还是4090？", ("和你的 RTX 3090 一起用时", "两张 RTX 3090")),
 ]
 
 

@@ -590,6 +590,8 @@ def test_notes_read_in_every_language() -> None:
         "MacBook Pro 16GB enough for Llama 7B?",
         "Can my MacBook run Llama 3 8B?",
         "a mac studio or two 3090s for 70b models?",
+        "I have a 3090, should I add another 3090 or a 4090?",
+        "I have a 4090, add a second 4090 or a 3090?",
         "I have 99999 RTX 4090s",
         "llama 3 8b with 10000000k context on a 4090",
         "qwen 7b 上下文 32 token",
@@ -1312,3 +1314,16 @@ def test_low_gpu_utilisation_is_a_run_too_slow_whether_or_not_why_is_asked():
     starved by data loading), where the English one got the Tensor Core overview."""
     for text in ("训练时显存占满但利用率很低", "my gpu memory is full but utilization is low during training"):
         assert parse(text).query.kind == "other", text
+
+
+def test_a_card_to_add_to_the_users_own_is_weighed_beside_it():
+    """ "I have a 3090, should I add another 3090 or a 4090?", "我有一张3090，想再加一张，加3090还是4090？": beside the
+    user's card the faster one is paced by it (the guide: the slowest sets the pace), so a note says what the pair
+    does — and the slower one sets the pace of the pair when the user's card is the faster."""
+    for text in ("I have a 3090, should I add another 3090 or a 4090?", "我有一张3090，想再加一张，加3090还是4090？"):
+        result = parse(text)
+        (note,) = [n for n in result.notes if n.key.startswith("parse.note.add_to_own")]
+        assert note.key == "parse.note.add_to_own" and (note["own"], note["other"]) == ("RTX 3090", "RTX 4090"), text
+    slower = parse("I have a 4090, add a second 4090 or a 3090?")
+    assert [n.key for n in slower.notes if n.key.startswith("parse.note.add")] == ["parse.note.add_to_own.slower"]
+    assert not [n for n in parse("3090 or 4090 for training?").notes if n.key.startswith("parse.note.add")]
