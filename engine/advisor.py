@@ -1360,6 +1360,14 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     if hours == 0:
         raise UserError("error.cloud.no_hours", max=BOUNDS["hours_per_day"].high)
     rate, instance = _rental(query, desktop_gpu)
+    monthly = query.cloud_usd_per_month if query.hours_per_day is None else None
+    if monthly is not None:
+        # "I spend $300 a month on RunPod": a desktop that does that work, running the hours the spend buys at the
+        # rate weighed (a day at most), against the spend itself — the cloud's cost per hour of the desktop's work is
+        # the spend over those hours, so the break-even is the spend less the desktop's electricity
+        hours = min(24.0, float(monthly / rate) * 12 / 365)
+        rate = monthly * 12 / 365 / Decimal(str(hours))
+        suggestions = [m for m in suggestions if m.key != "advice.suggest.hours_assumed"]
     notes = (_cloud_price_note(instance),) if instance else ()
     rules = (_break_even_rule(),)
     need, model_note, least_mode = _model_need(query)
@@ -1374,7 +1382,12 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         offers = tuple(sorted(offers, key=lambda r: catalog.get(r.gpu_id).vendor != "nvidia"))
     if any(catalog.get(r.gpu_id).vendor == "amd" for r in offers):
         notes = (*notes, msg("advice.caveat.amd"))
-    asks_what_to_rent = not query.gpus and query.desktop_usd is None and query.cloud_usd_per_hour is None
+    asks_what_to_rent = (
+        not query.gpus
+        and query.desktop_usd is None
+        and query.cloud_usd_per_hour is None
+        and query.cloud_usd_per_month is None  # "I spend $300 a month renting: buy?" asks rent or buy
+    )
     # "Rent an A100 or buy a 4090?": a data-centre card and a desktop card named is a rent-or-buy of
     # the two (the break-even below); two of one kind are offers to weigh.
     classes = {catalog.get(g).gpu_class == "datacenter" for g in query.gpus}
@@ -1463,8 +1476,9 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
                     month=_price_words(hourly * count * HOURS_PER_YEAR / 12, ctx.currency),
                 )
                 offer = msg("sentences", items=(offer, whole))
-            # with hours a day given, rent-or-buy was asked: the break-even leads, the offer follows
-            return msg("sentences", items=(headline, offer) if query.hours_per_day is not None else (offer, headline))
+            # with hours a day (or a month's spend) given, rent-or-buy was asked: the break-even leads, the offer after
+            weighed = query.hours_per_day is not None or query.cloud_usd_per_month is not None
+            return msg("sentences", items=(headline, offer) if weighed else (offer, headline))
         if not (asks_what_to_rent and offers):
             return headline
         top = offers[0]
@@ -1527,6 +1541,10 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     if instance:
         said["instance"] = instance.name
     key = "advice.cloud.headline" + (".gpu" if gpu else "") + (".instance" if instance else "")
+    if monthly is not None:
+        said = {"spend": _price_words(monthly, ctx.currency), "desktop": said["desktop"], "when": said["when"]}
+        key = "advice.cloud.headline.monthly" + (".gpu" if gpu else "")
+        said.update({"gpu": gpu.short_name} if gpu else {})
     return Answer(
         kind="cloud_vs_buy",
         query=query,

@@ -46,6 +46,7 @@ from engine.parse_numbers import (
     take_context,
     take_hourly,
     take_kwh_price,
+    take_monthly_spend,
     take_oom_capacity,
     take_percents,
 )
@@ -1074,7 +1075,7 @@ class Parser:
             ):
                 continue
             if _CLOUD_SPEND.match(scan.low, amount.end):
-                # "$50K on AWS", "$2,000 a month on RunPod": what renting cost, no budget for a desktop
+                # "$50K on AWS": what renting cost, no budget for a desktop
                 notes.append(msg("parse.note.cloud_spend", amount=_amount(amount.value)))
                 continue
             if hints is None:  # place words matter only once there is an amount
@@ -1102,6 +1103,17 @@ class Parser:
         totals = [f for f in found if not f[2]] or found
         money, guessed, per_card = max(totals, key=lambda f: f[0].amount)
         return money, notes, guessed, per_card
+
+    def monthly_spend(self, scan: Scan, words: Words, lang: str, default_currency: str) -> Money | None:
+        """What the user spends renting a month ("I spend $300 a month on RunPod", "每个月在autodl上花2000块"), its
+        characters taken (no budget), in the currency said or the text's; None when none is said."""
+        found = take_monthly_spend(scan)
+        if found is None:
+            return None
+        value, symbol = found
+        said = self.vocab.money["prefix"].get(symbol) or self.vocab.money["suffix"].get(symbol) if symbol else None
+        code = resolve_currency(said, currency_hints(words, self.vocab), lang, default_currency, self.vocab)
+        return Money(amount=value, currency=code) if exchange_rates().supports(code) else None
 
     def per_card(self, budget: Money, count: int | None, notes: list[Msg]) -> Money | None:
         """A budget per card times the number of cards, with a note saying so."""
@@ -1180,6 +1192,7 @@ class Parser:
         # deal?"): kept as the budget, which those answers weigh
         cues = self.cues(words)  # read here: the cloud cue decides what is kept (one search, asked again below)
         kept = hourly or cues.kinds["cloud"] or self.vocab.worth_words.find(words)
+        monthly_spend = self.monthly_spend(scan, words, lang, default_currency)  # before the budget: never one
         budget, notes, budget_guessed, budget_per_card = self.budget(
             scan, words, lang, default_currency, [] if kept else mentions
         )
@@ -1252,6 +1265,7 @@ class Parser:
             # "it requires 24GB: will it run in 16GB?", "README里写了要19g，我只有16g的v100": the need, weighed against
             # what the user has (another memory figure, or a card) — alone it is the memory asked for (min_memory_gb)
             "vram_need_gb": need if need is not None and (had or mentions) else None,
+            "cloud_usd_per_month": _usd(monthly_spend) if monthly_spend is not None else None,
         }
         fields["precision"] = self.precision(words, mode, ran_out=bool(fields["ran_out"]))
         if fields["ran_out"] and fields["precision"] != self.precision(words, mode):
@@ -2439,6 +2453,13 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
         if chinese or typed_as_name or placed or name.lower() in tools:
             return name
     return None
+
+
+def _usd(money: Money) -> Decimal | None:
+    """A month's rent in dollars at the data's rates, within Query's bounds (else not read)."""
+    usd = exchange_rates().convert(money, "USD").amount.quantize(Decimal("0.01"))
+    bound = BOUNDS["cloud_usd_per_month"]
+    return usd if bound.low <= usd <= bound.high else None
 
 
 def _per_kwh_usd(price: tuple[Decimal, str] | None) -> Decimal | None:

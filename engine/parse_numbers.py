@@ -275,6 +275,36 @@ _HOURLY = re.compile(
 )
 
 
+# What the user spends renting a month: "$300 a month on RunPod", "500 dollars per month on cloud GPUs", "€200/month on
+# vast.ai", "每个月在autodl上花2000块", "每月云上花费3000元"
+_CLOUDS = r"(?:aws|gcp|google\s+cloud|azure|cloud|colab|runpod|vast(?:\.ai)?|lambda|paperspace|autodl|modal|coreweave)"
+_MONTHLY_SPEND = re.compile(
+    r"(?P<pre>\$|€|£|us\$)?\s*(?P<a>[0-9][0-9,]*(?:\.[0-9]+)?)\s*(?P<k>k\b)?\s*(?P<suf>usd|dollars?|bucks|euros?|eur|gbp)?"
+    r"\s*(?:a|per|each|every|/)\s*(?:month|mo)\b[^.?!\n]{0,24}?\b(?:on|in|at|for)\s+(?:the\s+)?" + _CLOUDS + r"\b"
+    r"|(?:每个?月|每個?月|一个月|一個月|每月)\s*(?:都)?\s*(?:在|花在)?\s*(?:" + _CLOUDS + r"|云|雲|阿里云|腾讯云)"
+    r"[^，。？?!！]{0,8}?(?:上)?\s*(?:要)?(?:花|花了|花费|花費|付)\s*(?:大概|大约|大約|约|約)?\s*"
+    r"(?P<b>[0-9][0-9,]*(?:\.[0-9]+)?)\s*(?P<cn>万|萬|千|k)?\s*(?P<cnsuf>元|块钱|塊錢|块|塊|美元|美金|人民币|人民幣)?"
+)
+_MONTHLY_NEEDLES = ("month", "月")
+
+
+def take_monthly_spend(scan: Scan) -> tuple[Decimal, str | None] | None:
+    """What the user spends renting a month, its characters taken (never a budget): (amount, the currency word or
+    symbol said, or None)."""
+    low = scan.low
+    if not any(needle in low for needle in _MONTHLY_NEEDLES):
+        return None
+    m = _MONTHLY_SPEND.search(low)
+    if m is None or not scan.free(m.start(), m.end()):
+        return None
+    scan.take(m.start(), m.end())
+    digits = (m.group("a") or m.group("b")).replace(",", "")
+    value = Decimal(digits) * (1000 if m.group("k") or m.group("cn") in ("千", "k") else 1)
+    value *= 10000 if m.group("cn") in ("万", "萬") else 1
+    symbol = m.group("pre") or m.group("suf") or m.group("cnsuf")
+    return (value, symbol) if value > 0 else None
+
+
 # Every price per hour has one of these (its currency): most questions have none, and no search is made.
 _HOURLY_NEEDLES = ("$", "usd", "dollar", "美元", "美金")
 _POWER_BILL = re.compile(r"kwh|electric|电费|電費|度电|度電")

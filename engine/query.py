@@ -89,6 +89,7 @@ BOUNDS: dict[str, Bound] = {
     "context_tokens": Bound(128, 10_000_000),
     "desktop_usd": Bound(1, 10_000_000),
     "cloud_usd_per_hour": Bound(Decimal("0.01"), 10_000),
+    "cloud_usd_per_month": Bound(Decimal("0.01"), 10_000_000),
     "electricity_usd_per_kwh": Bound(0, 100),
 }
 # Several bare model sizes asked together travel in Query.model joined by this ("7B/13B/70B"; engine.canrun)
@@ -199,6 +200,9 @@ class Query(BaseModel):
     # can_run: a memory need the user quotes ("it requires 24 GB: will it run in 16 GB?", "README里写了要19g"), weighed
     # against their card or memory size; min_memory_gb stays what they have
     vram_need_gb: float | None = Field(default=None, **BOUNDS["vram_need_gb"].field())
+    # cloud_vs_buy: what the user spends renting a month ("I spend $300 a month on RunPod"), in dollars: the hours it
+    # buys at the rate the answer weighs, in place of the guide's assumed 15 %
+    cloud_usd_per_month: Decimal | None = Field(default=None, **BOUNDS["cloud_usd_per_month"].field())
 
     def __init__(self, **data: Any) -> None:
         """Validate, turning what pydantic rejects into the one error front ends catch."""
@@ -242,13 +246,13 @@ class Query(BaseModel):
         """To 10 W: PSUs are sold in steps of 50 W or more, and a button carries the figure exactly."""
         return None if value is None else int(Decimal(value).quantize(Decimal("1E1"), rounding=ROUND_HALF_UP))
 
-    @field_validator("desktop_usd", "cloud_usd_per_hour", "electricity_usd_per_kwh")
+    @field_validator("desktop_usd", "cloud_usd_per_hour", "electricity_usd_per_kwh", "cloud_usd_per_month")
     @classmethod
     def _decimal_places(cls, value: Decimal | None, info: Any) -> Decimal | None:
         """Dollars to the cent; hourly and kWh prices to a hundredth of a cent."""
         if value is None:
             return None
-        step = Decimal("0.01") if info.field_name == "desktop_usd" else Decimal("0.0001")
+        step = Decimal("0.01") if info.field_name in ("desktop_usd", "cloud_usd_per_month") else Decimal("0.0001")
         return value.quantize(step, rounding=ROUND_HALF_UP)
 
     @field_validator("model")

@@ -645,6 +645,8 @@ ASKED_IN_THEIR_LANGUAGE: list[tuple[str, tuple[str, str]]] = [
     ("README说最低要求12G显存，我的8G能跑吗", ("按你说的需求不够：8 GB 比 12 GB 少 4 GB", "量化")),
     ("I have a 3090, should I add another 3090 or a 4090?", ("Beside your RTX 3090, the RTX 4090", "two RTX 3090s")),
     ("我有一张3090，想再加一张，加3090还是4090？", ("和你的 RTX 3090 一起用时", "两张 RTX 3090")),
+    ("I spend $300 a month on runpod, should I buy a gpu instead?", ("does the work you rent for $300", "months")),
+    ("我每个月在autodl上花2000块，买卡划算吗", ("租来做的工作", "回本")),
 ]
 
 

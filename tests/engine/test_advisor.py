@@ -1492,3 +1492,20 @@ def test_setups_level_in_speed_are_picked_by_memory_where_it_differs():
     assert "advice.compare.verdict.level_memory" in answer.headline.all_keys()
     same = advise(Query(kind="compare", gpus=("rtx-3090", "rtx-3090-ti"), task="llm_inference"))
     assert "advice.compare.verdict.level_memory" not in same.headline.all_keys()
+
+
+def test_a_months_cloud_spend_is_weighed_against_a_desktop_that_does_the_work():
+    """ "I spend $300 a month on RunPod, should I buy a GPU instead?": the desktop that does the work runs the hours the
+    spend buys at its card's rate (a day at most: $300 is more than a 4090 around the clock on RunPod), so it pays for
+    itself in desktop ÷ (spend − its electricity a month) — 12.3 months, not the guide's assumed 15 % use."""
+    answer = advise(Query(kind="cloud_vs_buy", cloud_usd_per_month=Decimal(300), provider="runpod"))
+    result = answer.break_even
+    assert answer.headline.key == "advice.cloud.headline.monthly.gpu"
+    assert result.inputs.utilisation == 1.0  # 24 h a day
+    assert result.cloud_cost_per_month == pytest.approx(300)
+    desktop = float(result.inputs.desktop_cost_usd)
+    assert result.months == pytest.approx(desktop / (300 - result.electricity_cost_per_year / 12), rel=1e-6)
+    assert "advice.suggest.hours_assumed" not in [m.key for m in answer.suggestions]
+    # a small spend buys fewer hours: the desktop runs those, and the spend is still the cloud's cost
+    small = advise(Query(kind="cloud_vs_buy", cloud_usd_per_month=Decimal(50)))
+    assert small.break_even.inputs.utilisation < 1 and small.break_even.cloud_cost_per_month == pytest.approx(50)

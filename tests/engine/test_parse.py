@@ -1327,3 +1327,16 @@ def test_a_card_to_add_to_the_users_own_is_weighed_beside_it():
     slower = parse("I have a 4090, add a second 4090 or a 3090?")
     assert [n.key for n in slower.notes if n.key.startswith("parse.note.add")] == ["parse.note.add_to_own.slower"]
     assert not [n for n in parse("3090 or 4090 for training?").notes if n.key.startswith("parse.note.add")]
+
+
+def test_a_months_cloud_spend_is_read_in_dollars_and_is_no_budget():
+    cases = {
+        "I spend about $300 a month on runpod, should I buy a gpu instead?": Decimal("300.00"),
+        "spending 500 dollars per month on cloud gpus, buy or keep renting?": Decimal("500.00"),
+    }
+    for text, usd in cases.items():
+        query = parse(text).query
+        assert (query.kind, query.cloud_usd_per_month, query.budget) == ("cloud_vs_buy", usd, None), text
+    yuan = parse("我每个月在autodl上花2000块，买卡划算吗").query
+    assert yuan.budget is None and 250 < yuan.cloud_usd_per_month < 330  # ¥2,000 at the data's rate
+    assert parse("I spent $50K on AWS last year").query.cloud_usd_per_month is None

@@ -40,6 +40,7 @@ EDGES: dict[str, tuple[list[Any], list[Any]]] = {
     "budget": ([usd("0.01"), usd(10**10), Money(amount=10**10, currency="KRW")], [usd(0), usd(-5), usd(10**10 + 1)]),
     "min_memory_gb": ([0.5, 4096], [0, -1, 4096.5]),
     "vram_need_gb": ([0.5, 4096], [0, -1, 4096.5]),
+    "cloud_usd_per_month": ([Decimal("0.01"), 10_000_000], [0, -1, Decimal("10000000.01")]),
     "hours_per_day": ([0, 3.5, 24], [-0.1, 24.1]),
     "num_gpus": ([1, 4096], [0, 4097]),
     "gpu_counts": ([(1,), (4096, 2)], [(0,), (4097,)]),
@@ -454,6 +455,18 @@ def _answers() -> list:
         (q(kind="recommend", task="llm_finetune", budget=usd(50)), None),
         (q(kind="recommend", min_memory_gb=4096), None),
         (q(kind="can_run", min_memory_gb=16, vram_need_gb=24), None),  # "requires 24 GB: 16 GB?"
+        # "I spend $300 a month on RunPod, buy instead?": the spend against a desktop that does the work
+        (q(kind="cloud_vs_buy", cloud_usd_per_month=Decimal(300), cloud_interest=True), None),
+        (q(kind="cloud_vs_buy", cloud_usd_per_month=Decimal(300), gpus=("rtx-3090",)), None),
+        (
+            q(
+                kind="cloud_vs_buy",
+                cloud_usd_per_month=Decimal(300),
+                desktop_usd=Decimal(2000),
+                cloud_usd_per_hour=Decimal(2),
+            ),
+            None,
+        ),
         (q(kind="compare", gpus=("rtx-4060-ti-8gb", "rtx-4060-ti-16gb")), None),  # level: the memory decides
         (q(kind="power", topic="cooling"), None),  # "显卡温度90度正常吗": the guide's remedies for heat, no card
         # "a 3090 and a 3060 together for LLM chat?": more memory, not more speed
