@@ -592,10 +592,12 @@ _DIFFUSION_INFERENCE = ("fp16", "8bit", "nf4")
 
 def _eight_bit(gpu: Gpu | None, llm: bool = False) -> str:
     """FP8 on cards whose architecture has it, INT8 elsewhere (same memory, different kernels); an LLM
-    on a Mac runs 8-bit as GGUF Q8_0 (llama.cpp/MLX), since LLM.int8 and W8A8 kernels are CUDA's."""
+    on a Mac, an AMD or Intel card, or a card without Tensor Cores (a GTX 1080 Ti, a Tesla P40) runs 8-bit as GGUF
+    Q8_0 (llama.cpp/MLX): LLM.int8 and W8A8 kernels are CUDA's, for Tensor Cores (bitsandbytes' INT8 matmul needs
+    compute capability 7.5)."""
     if gpu is None:
         return "int8"
-    if llm and gpu.vendor == "apple":
+    if llm and (gpu.vendor in ("apple", "amd", "intel") or (gpu.vendor == "nvidia" and not gpu.has_tensor_cores)):
         return "q8_0"
     return "fp8" if load_catalog().architecture(gpu.id).features.fp8 else "int8"
 
