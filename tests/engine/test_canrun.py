@@ -1845,8 +1845,8 @@ def test_an_llm_at_eight_bits_without_tensor_cores_or_cuda_is_gguf_q8_0():
     """LLM.int8 and W8A8 kernels are CUDA's for Tensor Cores: a GTX 1080 Ti, a Tesla P40 or a Radeon runs an LLM's
     8 bits as llama.cpp's Q8_0 (as a Mac does); an RTX card keeps INT8."""
     for gpu in ("gtx-1080-ti", "tesla-p40", "rx-7900-xtx"):
-        verdict = assess(q(model="qwen2.5 7b", gpus=(gpu,))).verdicts[0]
+        verdict = assess(q(model="llama 2 13b", gpus=(gpu,))).verdicts[0]
         eight = [r.precision for r in verdict.tried if r.precision in ("int8", "fp8", "q8_0")]
         assert eight == ["q8_0"], gpu
-    ampere = assess(q(model="qwen2.5 7b", gpus=("rtx-3080",))).verdicts[0]
+    ampere = assess(q(model="llama 2 13b", gpus=("rtx-3080",))).verdicts[0]
     assert "int8" in [r.precision for r in ampere.tried]
