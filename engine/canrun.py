@@ -777,6 +777,7 @@ def _with_needed(
     out, and when none is left, said to be beyond one machine."""
     options = []
     beyond = None
+    needed = list(dict.fromkeys(needed))  # "2× RTX 5090 at MXFP4" once, though two rungs led to it
     for i, (m, p, n) in enumerate(needed):
         if not n:
             continue
@@ -970,7 +971,10 @@ def _gpu_verdict(
     offload = None
     if inference and not best.fits and spec.kind == "llm" and gpu.platform != "unified_memory":
         # (on a Mac the "system RAM" is the same pool the GPU share already came from)
-        offload = cpu_offload_option(spec, gpu, count, context)
+        # at Q4_K_M, or the model's own release precision where that is smaller (gpt-oss ships in MXFP4)
+        released = get_precision(spec.release_precision) if spec.release_precision else None
+        at = released.name if released is not None and released.bits < get_precision("q4_k_m").bits else "q4_k_m"
+        offload = cpu_offload_option(spec, gpu, count, context, precision=at)
     if best.fits and best.estimate.per_gpu_gib > TIGHT_SHARE * gpu.memory_gb:
         notes.append(msg("canrun.note.tight"))
         if sharded_training and not best.offload:
@@ -2267,7 +2271,8 @@ def _headline(
             offer = msg(f"canrun.{instead}cheapest", cheapest=_alternative_words(cheapest, currency=currency))
         fastest = max(alternatives, key=_fastest_first)
         offers = [offer]
-        if split.gpus_usd < cheapest.gpus_usd:
+        if split.gpus_usd < cheapest.gpus_usd and split.count <= MAX_SPLIT_OFFERED:
+            # (a rig of two cards; three or four 8 GB cards for what one 24 GB card holds is no build to suggest)
             offers.append(msg("canrun.split_cheaper", split=_alternative_words(split, currency=currency)))
         offers.extend(_fsdp_offload_cheaper(spec, alternatives, currency))
         if within_budget and fastest.decode and fastest is not cheapest and fastest is not top:
@@ -2303,6 +2308,10 @@ def _fsdp_offload_cheaper(spec: ModelSpec, alternatives: list[Alternative], curr
             need=rung.estimate.per_gpu_gib,
         ),
     )
+
+
+# The most cards a rig offered as cheaper than one card that holds the model may have.
+MAX_SPLIT_OFFERED = 2
 
 
 # The fine-tunes that take less memory than each, lightest last: what a card that cannot do the one asked may do.

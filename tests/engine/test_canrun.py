@@ -1609,17 +1609,21 @@ def test_an_unknown_llm_project_on_a_named_card_is_weighed_as_a_7b_and_said_so()
     assert "canrun.unknown.as_7b" not in vision.headline.all_keys()
 
 
-def test_one_card_that_fits_leads_and_a_cheaper_rig_of_several_is_said_beside_it():
-    # "How much VRAM for Qwen2.5 32B at Q4?": 21.3 GB at GGUF Q4_K_M. One 24 GB card holds it; three
-    # cheaper 8 GB cards split it for less money, but need the board and PSU for three — said second.
-    report = assess(q(model="qwen2.5 32b"))
+def test_one_card_that_fits_leads_and_a_cheaper_rig_of_two_is_said_beside_it():
+    # "How much VRAM for DeepSeek R1 Distill 32B?": 21.5 GB at GGUF Q4_K_M. One 24 GB card holds it; two cheaper
+    # 12 GB cards split it for less money, but need the board and PSU for two — said second. Three or four 8 GB
+    # cards for it ("How much VRAM for Qwen2.5 32B?" finds 3× RTX 3070 cheapest) are no build to suggest: not said.
+    report = assess(q(model="deepseek r1 distill qwen 32b"))
     said = english(report.headline)
     singles = [a for a in report.alternatives if a.count == 1]
     split = min(report.alternatives, key=lambda a: a.gpus_usd)
     cheapest_single = min(singles, key=lambda a: a.gpus_usd)
-    assert split.count > 1 and split.gpus_usd < cheapest_single.gpus_usd
+    assert split.count == 2 and split.gpus_usd < cheapest_single.gpus_usd
     assert f"Cheapest that fits: {cheapest_single.name} at GGUF Q4_K_M" in said
     assert f"Cheaper as a rig of several cards: {split.count}× {split.name}" in said
+    three = assess(q(model="qwen2.5 32b"))
+    assert min(three.alternatives, key=lambda a: a.gpus_usd).count > 2
+    assert "canrun.split_cheaper" not in three.headline.all_keys()
 
 
 def test_a_published_need_with_no_card_named_says_the_cheapest_cards_that_meet_it():
@@ -1850,3 +1854,12 @@ def test_an_llm_at_eight_bits_without_tensor_cores_or_cuda_is_gguf_q8_0():
         assert eight == ["q8_0"], gpu
     ampere = assess(q(model="llama 2 13b", gpus=("rtx-3080",))).verdicts[0]
     assert "int8" in [r.precision for r in ampere.tried]
+
+
+def test_a_model_released_below_four_bits_is_offloaded_at_its_own_precision_and_said_once():
+    """gpt-oss 120B ships in MXFP4: on one RTX 5090 llama.cpp's offload keeps that (not a larger Q4_K_M), and the two
+    cards it would take are said once, though two rungs lead to them."""
+    verdict = assess(q(model="gpt-oss 120b", gpus=("rtx-5090",))).verdicts[0]
+    assert verdict.cpu_offload is not None and verdict.cpu_offload.precision == "mxfp4"
+    said = english(verdict.verdict)
+    assert said.count("2× RTX 5090 at MXFP4") == 1
