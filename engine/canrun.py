@@ -2044,6 +2044,45 @@ def _concurrency(verdicts: list[GpuVerdict], setups: list[tuple[Gpu, int]]) -> l
     return out
 
 
+# Cards a serving question with no card named is answered on: what vLLM and SGLang deployments run (an H100 at FP8, an
+# A100 80GB at INT8, an L40S at FP8), each at the fewest cards tensor parallelism splits a model over (1, 2, 4, 8).
+SERVING_CARDS = ("h100-sxm", "a100-80gb-sxm", "l40s")
+
+
+def _serving_setups(spec: ModelSpec, context: int | None) -> list[Msg]:
+    """The serving setups of ``SERVING_CARDS`` that hold ``spec`` at 8 bits with room for requests — the fewest cards
+    in a tensor-parallel count (doubled once where the weights leave no room for a full-length request) — led by
+    ``canrun.serving.lead``, each with how many full-length requests its KV cache holds at once."""
+    catalog = load_catalog()
+    verdicts: list[GpuVerdict] = []
+    setups: list[tuple[Gpu, int]] = []
+    for gpu_id in SERVING_CARDS:
+        if gpu_id not in catalog.gpus:
+            continue
+        gpu = catalog.get(gpu_id)
+        eight = _eight_bit(gpu, llm=True)
+        for count in TENSOR_PARALLEL_COUNTS:
+            verdict = _gpu_verdict(spec, "inference", gpu, count, context, eight)
+            kv = verdict.estimate.term("KV cache") if verdict.fits else None
+            room = capacity_gb(gpu) - (verdict.estimate.per_gpu_gb - kv.per_gpu_gb) if kv else 0
+            if kv is not None and kv.per_gpu_gb > 0 and room >= 2 * kv.per_gpu_gb:
+                verdicts.append(verdict)
+                setups.append((gpu, count))
+                break
+    held = []
+    for verdict, (gpu, count) in zip(verdicts, setups, strict=True):
+        kv = verdict.estimate.term("KV cache")
+        assert kv is not None  # kept above only with room for requests
+        free = capacity_gb(gpu) - (verdict.estimate.per_gpu_gb - kv.per_gpu_gb)
+        held.append(msg("canrun.serving.setup", setup=_card_setup(gpu, count), sequences=int(free // kv.per_gpu_gb)))
+    if not held:
+        return []
+    first = verdicts[0].estimate
+    kv = first.term("KV cache")
+    assert kv is not None
+    return [msg("canrun.serving.lead", context=first.context or 0, kv=kv.gb, setups=tuple(held))]
+
+
 def _ran_out(query: Query, setup: str | Msg) -> tuple[Msg, ...]:
     """ "I get OOM on my 3090": what the user ran needs more than the card has with those settings — said
     first, with the settings that bring a need down, before what the card runs."""
@@ -2284,15 +2323,28 @@ def _headline(
     return head
 
 
+# The least memory per card of the pair offered for FSDP + QLoRA with CPU offload: Answer.AI's two 24 GB cards.
+FSDP_OFFLOAD_MIN_GB = 24
+
+
 def _fsdp_offload_cheaper(spec: ModelSpec, alternatives: list[Alternative], currency: str) -> tuple[Msg, ...]:
     """ "How much VRAM to fine-tune Llama 3 70B?": the cheapest QLoRA rig is four 24 GB cards, but two of them train it
     with FSDP CPU offload (Answer.AI's FSDP+QLoRA: Llama 2 70B on two 24 GB cards) — half the cards, and slower, as the
     frozen 4-bit base streams from system RAM. Said when that pair fits and costs less than every rig offered."""
-    qlora = [a for a in alternatives if a.mode == "qlora" and a.count > 2]
+    catalog = load_catalog()
+    qlora = [
+        a
+        for a in alternatives
+        if a.mode == "qlora"
+        and a.count > 2
+        # Answer.AI's setup: 24 GB cards with Tensor Cores (a Pascal card trains a 70B at no useful speed)
+        and a.memory_gb >= FSDP_OFFLOAD_MIN_GB
+        and catalog.get(a.gpu_id).has_tensor_cores
+    ]
     if spec.kind != "llm" or not qlora:
         return ()
     rig = min(qlora, key=lambda a: a.gpus_usd)
-    gpu = load_catalog().get(rig.gpu_id)
+    gpu = catalog.get(rig.gpu_id)
     rung = _fsdp_offload_rung(spec, gpu, 2, None)
     pair = rig.price.usd * 2
     if not rung.fits or pair >= min(a.gpus_usd for a in alternatives):
@@ -2654,6 +2706,10 @@ def assess(
     notes.extend(egpu_notes([g for g, _ in setups]))
     # serving many requests at once ("how many concurrent users on an A100?"): how many the cache leaves room for
     serving = _concurrency(verdicts, setups) if query.workload == "infer8" else []
+    if query.workload == "infer8" and not setups and spec.kind == "llm":
+        # "serve Llama 70B to 100 users, what hardware?": no card named — the data-centre setups that serve it at
+        # 8 bits, each with the full-length requests its KV cache holds at once
+        serving = _serving_setups(spec, context)
     # Several Macs are alternatives (one computer's memory each), never one rig, and so are cards to rent ("Colab
     # Pro's GPUs", "an A100 or a 4090 on RunPod?"): no mixed-card notes for them.
     together: Msg | None = None

@@ -395,6 +395,7 @@ def _spread() -> list[object]:
         assess(q(model="llama 3.3 70b", mode="qlora")),  # no card: 4× 24 GB, or 2× with FSDP CPU offload
         assess(q(min_memory_gb=16, vram_need_gb=24)),  # "requires 24 GB: 16 GB?"
         assess(q(model="gpt2", mode="full_finetune", gpus=("h200",))),  # room for a batch of 64 or more
+        assess(q(model="llama 3.3 70b", workload="infer8")),  # serving, no card: the data-centre setups
         assess(q(min_memory_gb=16, vram_need_gb=12)),
         assess(q(min_memory_gb=12, vram_need_gb=10, ran_out=True)),
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), precision="q8_0"),  # INT8-less prefill path
@@ -1863,3 +1864,18 @@ def test_a_model_released_below_four_bits_is_offloaded_at_its_own_precision_and_
     assert verdict.cpu_offload is not None and verdict.cpu_offload.precision == "mxfp4"
     said = english(verdict.verdict)
     assert said.count("2× RTX 5090 at MXFP4") == 1
+
+
+def test_serving_with_no_card_named_sizes_the_data_centre_setups_by_requests_held():
+    """ "Serve Llama 70B to 100 users, what hardware?": the setups vLLM deployments use (H100 at FP8, A100 80GB at
+    INT8, L40S at FP8), each at the fewest tensor-parallel cards with room for requests, and how many full-length
+    requests its KV cache holds beside the weights — the figure a serving question turns on."""
+    from engine.canrun import SERVING_CARDS
+
+    report = assess(q(model="llama 3.3 70b", workload="infer8"))
+    (lead,) = [m for m in report.headline.nested() if m.key == "canrun.serving.lead"]
+    setups = lead["setups"]
+    assert len(setups) == len(SERVING_CARDS) and all(s["sequences"] >= 2 for s in setups)
+    assert lead["context"] > 0 and lead["kv"] > 0
+    chat = assess(q(model="llama 3.3 70b"))
+    assert "canrun.serving.lead" not in chat.headline.all_keys()

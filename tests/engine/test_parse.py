@@ -1340,3 +1340,11 @@ def test_a_months_cloud_spend_is_read_in_dollars_and_is_no_budget():
     yuan = parse("我每个月在autodl上花2000块，买卡划算吗").query
     assert yuan.budget is None and 250 < yuan.cloud_usd_per_month < 330  # ¥2,000 at the data's rate
     assert parse("I spent $50K on AWS last year").query.cloud_usd_per_month is None
+
+
+def test_a_model_served_to_many_people_is_the_serving_workload():
+    for text in (
+        "we want to serve llama 70b to 100 users, what hardware?",
+        "部署qwen 72b给100个人同时使用需要什么配置",
+    ):
+        assert parse(text).query.workload == "infer8", text
