@@ -56,7 +56,7 @@ from engine.memory import TRAINING_MODES, memory_floor, model_words
 from engine.message import Msg, Value, msg
 from engine.model_specs import ModelSpec, load_model_catalog
 from engine.money import local_estimate
-from engine.performance import compare, relative_speed, speed
+from engine.performance import compare, relative_speed, scaling_efficiency, speed
 from engine.power import (
     CPU_AND_BOARD_W,
     GUIDE_LIMITED_TDP_W,
@@ -360,6 +360,35 @@ def _upgrade(query: Query, ctx: AdviceContext) -> Answer:
     return answer.model_copy(update={"query": query, "headline": headline})
 
 
+def _unpriced_build(query: Query, ctx: AdviceContext, workload: Workload, count: int) -> Answer | None:
+    """ "8× 4090 server for training, good idea?": no base system for that many cards is priced, so no ranking — but
+    the build itself is answered: its speed for the work (the guide's scaling), the GPUs' price, and what it takes to
+    power, fit and cool (the power answer). None where the power model does not take that many cards."""
+    gpu = load_catalog().get(query.gpus[0])
+    try:
+        built = power(
+            Query(kind="power", gpus=(gpu.id,), gpu_counts=(count,), num_gpus=count, condition=query.condition), ctx
+        )
+    except UserError:
+        return None
+    quote = price_quote(gpu.id, snapshot=ctx.snapshot, condition=query.condition, overrides=ctx.price_overrides)
+    ratio = speed(gpu.id, workload) * count * scaling_efficiency(count) / speed(ctx.reference_gpu, workload)
+    said: dict[str, Value] = {
+        "setup": setup(gpu.short_name, count),
+        "ratio": ratio,
+        "workload": msg(f"workload.{workload}"),
+        "reference": load_catalog().get(ctx.reference_gpu).short_name,
+    }
+    lead = (
+        msg("advice.recommend.build.priced", usd=quote.usd * count, **said)
+        if quote is not None
+        else msg("advice.recommend.build", **said)
+    )
+    return built.model_copy(
+        update={"kind": "recommend", "query": query, "headline": msg("sentences", items=(lead, built.headline))}
+    )
+
+
 def _unpriced_card(query: Query, ctx: AdviceContext) -> Answer:
     """ "Is a Tesla P40 worth it for local LLMs?" with no price for it: what the card does (the can-run
     headline), that there is no current price to weigh it by, and the best buys among the priced cards
@@ -534,6 +563,8 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         caveats.append(msg("advice.caveat.geforce_licence"))
 
     if not found and not any(b.gpus >= max(counts) for b in catalog.builds):
+        if len(query.gpus) == 1 and (build := _unpriced_build(query, ctx, workload, max(counts))) is not None:
+            return build
         return Answer(
             kind="recommend",
             query=query,

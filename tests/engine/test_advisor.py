@@ -1509,3 +1509,15 @@ def test_a_months_cloud_spend_is_weighed_against_a_desktop_that_does_the_work():
     # a small spend buys fewer hours: the desktop runs those, and the spend is still the cloud's cost
     small = advise(Query(kind="cloud_vs_buy", cloud_usd_per_month=Decimal(50)))
     assert small.break_even.inputs.utilisation < 1 and small.break_even.cloud_cost_per_month == pytest.approx(50)
+
+
+def test_a_build_of_more_cards_than_any_priced_base_system_is_answered_as_a_build():
+    """ "8× 4090 server for training, good idea?": no base system holds eight cards in the price data, which was a dead
+    end ("I can't price an 8-GPU system yet"); the build's speed (the guide's scaling), the GPUs' price and what it
+    takes to power and fit answer it."""
+    from engine.performance import scaling_efficiency, speed
+
+    answer = advise(Query(kind="recommend", gpus=("rtx-4090",), gpu_counts=(8,), num_gpus=8, mode="full_finetune"))
+    (lead,) = [m for m in answer.headline.nested() if m.key.startswith("advice.recommend.build")]
+    expected = speed("rtx-4090", "train16") * 8 * scaling_efficiency(8) / speed("rtx-3090", "train16")
+    assert lead["ratio"] == pytest.approx(expected) and answer.power is not None and answer.power.gpu_count == 8
