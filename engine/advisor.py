@@ -709,6 +709,18 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
         and not running
     )
     alternatives = _multi_gpu(query, workload, floor_gb, budget, ctx, best, organization) if more_speed else ()
+    rig = max(alternatives, key=lambda o: o.speed_vs_reference, default=None)
+    if query.organization and budget is not None and rig and rig.speed_vs_reference > options[0].speed_vs_reference:
+        # "a university lab, $20k": a lab's machine holds several cards, and the best-value rig the money buys
+        # outruns the fastest single card (the guide's flowchart for organisations is a multi-GPU one)
+        said_rig = msg(
+            "advice.recommend.lab_rig",
+            setup=setup(rig.name, rig.gpu_count),
+            ratio=rig.speed_vs_reference,
+            reference=catalog.get(ctx.reference_gpu).short_name,
+            price=_price_words(rig.gpus_usd, ctx.currency),
+        )
+        headline = msg("sentences", items=(headline, said_rig))
     community = tuple(
         msg("advice.note.community_price", gpu=o.name, source=o.price.source)
         for o in options

@@ -1521,3 +1521,16 @@ def test_a_build_of_more_cards_than_any_priced_base_system_is_answered_as_a_buil
     (lead,) = [m for m in answer.headline.nested() if m.key.startswith("advice.recommend.build")]
     expected = speed("rtx-4090", "train16") * 8 * scaling_efficiency(8) / speed("rtx-3090", "train16")
     assert lead["ratio"] == pytest.approx(expected) and answer.power is not None and answer.power.gpu_count == 8
+
+
+def test_a_labs_budget_says_the_multi_gpu_machine_that_outruns_the_fastest_single_card():
+    """ "Which GPU for research in a university lab, budget $20k?": a lab's machine holds several cards; the best-value
+    4-GPU rig within the money outruns the fastest single card, and the headline says so after the pick."""
+    answer = advise(
+        Query(kind="recommend", task="research", budget=Money(amount=20000, currency="USD"), organization=True)
+    )
+    (said,) = [m for m in answer.headline.nested() if m.key == "advice.recommend.lab_rig"]
+    rig = max(answer.alternatives, key=lambda o: o.speed_vs_reference)
+    assert said["ratio"] == rig.speed_vs_reference > answer.options[0].speed_vs_reference
+    person = advise(Query(kind="recommend", task="research", budget=Money(amount=20000, currency="USD")))
+    assert "advice.recommend.lab_rig" not in person.headline.all_keys()

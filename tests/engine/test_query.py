@@ -471,6 +471,8 @@ def _answers() -> list:
         (q(kind="power", topic="cooling"), None),  # "显卡温度90度正常吗": the guide's remedies for heat, no card
         # "8× 4090 server, good idea?": more cards than any priced base system holds — the build itself
         (q(kind="recommend", gpus=("rtx-4090",), gpu_counts=(8,), num_gpus=8), None),
+        # "a university lab, $20k": the best-value multi-GPU machine outruns the fastest single card
+        (q(kind="recommend", task="research", budget=usd(20000), organization=True), None),
         (q(kind="recommend", gpus=(unpriced,), gpu_counts=(8,), num_gpus=8), None),
         # "a 3090 and a 3060 together for LLM chat?": more memory, not more speed
         (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090", "rtx-3060-12gb")), None),
