@@ -2044,6 +2044,36 @@ def _concurrency(verdicts: list[GpuVerdict], setups: list[tuple[Gpu, int]]) -> l
     return out
 
 
+# The most cards a deadline is met with in an answer (a cluster's worth: beyond, the training is a lab's project).
+MAX_DEADLINE_GPUS = 4096
+
+
+def _to_deadline(spec: ModelSpec, gpus: list[Gpu], hours: float) -> list[Msg]:
+    """ "Train a 7B from scratch in a week": the compute-optimal run (Chinchilla's 20 tokens a parameter) on each named
+    card, doubled until its slower estimate (the guide's data-parallel scaling, extrapolated past 8) fits ``hours``."""
+    tokens = PRETRAIN_TOKENS_PER_PARAM * spec.params_b * 1e9
+    out = []
+    for gpu in dict.fromkeys(gpus):
+        count = 1
+        time = training_time(spec, gpu, tokens, mode="pretrain", gpus=count)
+        while time is not None and time.hours_high > hours and count < MAX_DEADLINE_GPUS:
+            count *= 2
+            time = training_time(spec, gpu, tokens, mode="pretrain", gpus=count)
+        if time is None or time.hours_high > hours:
+            continue
+        out.append(
+            msg(
+                "canrun.deadline",
+                setup=_setup(gpu.short_name, count),
+                hours=hours,
+                tokens=tokens / 1e9,
+                low=time.hours_low,
+                high=time.hours_high,
+            )
+        )
+    return out
+
+
 # Cards a serving question with no card named is answered on: what vLLM and SGLang deployments run (an H100 at FP8, an
 # A100 80GB at INT8, an L40S at FP8), each at the fewest cards tensor parallelism splits a model over (1, 2, 4, 8).
 SERVING_CARDS = ("h100-sxm", "a100-80gb-sxm", "l40s")
@@ -2706,6 +2736,9 @@ def assess(
     notes.extend(egpu_notes([g for g, _ in setups]))
     # serving many requests at once ("how many concurrent users on an A100?"): how many the cache leaves room for
     serving = _concurrency(verdicts, setups) if query.workload == "infer8" else []
+    if query.deadline_hours is not None and chosen == "pretrain" and spec.kind == "llm":
+        # "how many H100s to train a 7B from scratch in a week?": the cards of each setup named that finish it in time
+        serving = [*serving, *_to_deadline(spec, [g for g, _ in setups], query.deadline_hours)]
     if query.workload == "infer8" and not setups and spec.kind == "llm":
         # "serve Llama 70B to 100 users, what hardware?": no card named — the data-centre setups that serve it at
         # 8 bits, each with the full-length requests its KV cache holds at once

@@ -138,6 +138,7 @@ LAYOUT: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("offload", ("bool",)),
     ("vram_need_gb", ("fixed", Decimal("0.01"), BOUNDS["vram_need_gb"].high)),
     ("cloud_usd_per_month", ("fixed", Decimal("0.01"), BOUNDS["cloud_usd_per_month"].high)),
+    ("deadline_hours", ("fixed", Decimal("0.01"), BOUNDS["deadline_hours"].high)),
 )
 VERSION_BITS = 2
 # The last value VERSION_BITS can hold says "more version bits follow": layout 3 is written 11 then 0000, layout 4
@@ -146,7 +147,16 @@ EXTENDED = 2**VERSION_BITS - 1
 EXTENSION_BITS = 4
 # The last field of each layout version: version 0 (no version bits) ends at cpu_only. Whenever LAYOUT
 # grows, append its new last field here; the new version is the last index.
-LAST_FIELD_OF_VERSION = ("cpu_only", "psu_w", "ran_out", "provider", "offload", "vram_need_gb", "cloud_usd_per_month")
+LAST_FIELD_OF_VERSION = (
+    "cpu_only",
+    "psu_w",
+    "ran_out",
+    "provider",
+    "offload",
+    "vram_need_gb",
+    "cloud_usd_per_month",
+    "deadline_hours",
+)
 FIELDS_IN_VERSION = tuple([name for name, _ in LAYOUT].index(last) + 1 for last in LAST_FIELD_OF_VERSION)
 VERSION = len(FIELDS_IN_VERSION) - 1
 BUDGET_CENTS_BITS = _bits(int(BOUNDS["budget"].high) * 100 + 1)

@@ -37,6 +37,7 @@ from engine.parse_numbers import (
     count_patterns,
     currency_hints,
     find_amounts,
+    find_deadline,
     find_hours,
     find_memory,
     find_wattages,
@@ -1266,6 +1267,11 @@ class Parser:
             # what the user has (another memory figure, or a card) — alone it is the memory asked for (min_memory_gb)
             "vram_need_gb": need if need is not None and (had or mentions) else None,
             "cloud_usd_per_month": _usd(monthly_spend) if monthly_spend is not None else None,
+            # "train a 7B from scratch in a week": the time the run must fit in (a training run only: "buying in a week"
+            # is no deadline for one)
+            "deadline_hours": find_deadline(low)
+            if mode in TRAINING_MODES or (task or "").endswith("pretrain")
+            else None,
         }
         fields["precision"] = self.precision(words, mode, ran_out=bool(fields["ran_out"]))
         if fields["ran_out"] and fields["precision"] != self.precision(words, mode):

@@ -305,6 +305,54 @@ def take_monthly_spend(scan: Scan) -> tuple[Decimal, str | None] | None:
     return (value, symbol) if value > 0 else None
 
 
+# The time a training run must fit in: "in a week", "within 3 days", "in 24 hours", "一周内", "三天内训完"
+_DEADLINE_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "ten": 10,
+}
+_DEADLINE_CN = {"一": 1, "两": 2, "兩": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "十": 10, "半": 0.5}
+_DEADLINE_HOURS = {"hour": 1, "day": 24, "week": 168, "month": 730}
+_DEADLINE_HOURS_CN = {
+    "小时": 1,
+    "小時": 1,
+    "天": 24,
+    "周": 168,
+    "週": 168,
+    "星期": 168,
+    "个月": 730,
+    "個月": 730,
+    "月": 730,
+}
+_DEADLINE = re.compile(
+    r"\b(?:in|within|under)\s+(?:less\s+than\s+)?(?P<n>a|an|one|two|three|four|five|six|seven|ten|[0-9]+(?:\.[0-9]+)?)"
+    r"\s+(?P<unit>hour|day|week|month)s?\b"
+    r"|(?P<cn>[0-9]+|[一两兩二三四五六七十半])\s*(?:个|個)?\s*(?P<cnunit>小时|小時|天|周|週|星期|个月|個月|月)"
+    r"\s*(?:之内|之內|以内|以內|内|內)"
+)
+
+
+def find_deadline(low: str) -> float | None:
+    """The hours a run must fit in ("in a week" → 168, "三天内" → 72), or None."""
+    m = _DEADLINE.search(low)
+    if m is None:
+        return None
+    if m.group("n"):
+        said = m.group("n")
+        n = _DEADLINE_WORDS.get(said) or float(said)
+        return n * _DEADLINE_HOURS[m.group("unit")]
+    said = m.group("cn")
+    n = _DEADLINE_CN.get(said) or float(said)
+    return n * _DEADLINE_HOURS_CN[m.group("cnunit")]
+
+
 # Every price per hour has one of these (its currency): most questions have none, and no search is made.
 _HOURLY_NEEDLES = ("$", "usd", "dollar", "美元", "美金")
 _POWER_BILL = re.compile(r"kwh|electric|电费|電費|度电|度電")

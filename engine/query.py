@@ -90,6 +90,7 @@ BOUNDS: dict[str, Bound] = {
     "desktop_usd": Bound(1, 10_000_000),
     "cloud_usd_per_hour": Bound(Decimal("0.01"), 10_000),
     "cloud_usd_per_month": Bound(Decimal("0.01"), 10_000_000),
+    "deadline_hours": Bound(0, 87_600, low_open=True),
     "electricity_usd_per_kwh": Bound(0, 100),
 }
 # Several bare model sizes asked together travel in Query.model joined by this ("7B/13B/70B"; engine.canrun)
@@ -203,6 +204,8 @@ class Query(BaseModel):
     # cloud_vs_buy: what the user spends renting a month ("I spend $300 a month on RunPod"), in dollars: the hours it
     # buys at the rate the answer weighs, in place of the guide's assumed 15 %
     cloud_usd_per_month: Decimal | None = Field(default=None, **BOUNDS["cloud_usd_per_month"].field())
+    # can_run: the time a training run must fit in ("train a 7B from scratch in a week": 168 h), in hours
+    deadline_hours: float | None = Field(default=None, **BOUNDS["deadline_hours"].field())
 
     def __init__(self, **data: Any) -> None:
         """Validate, turning what pydantic rejects into the one error front ends catch."""
@@ -229,14 +232,14 @@ class Query(BaseModel):
             raise bound.error("budget")
         return value.rounded()
 
-    @field_validator("min_memory_gb", "vram_need_gb", "hours_per_day")
+    @field_validator("min_memory_gb", "vram_need_gb", "hours_per_day", "deadline_hours")
     @classmethod
     def _hundredths(cls, value: float | None, info: Any) -> float | None:
         """To 0.01 GB or hour: finer figures change no answer, and a button carries the figure exactly."""
         if value is None:
             return None
         rounded = round(value, 2)
-        if info.field_name in ("min_memory_gb", "vram_need_gb") and rounded <= 0:
+        if info.field_name in ("min_memory_gb", "vram_need_gb", "deadline_hours") and rounded <= 0:
             raise BOUNDS[info.field_name].error(info.field_name)
         return rounded
 

@@ -65,7 +65,7 @@ def test_buttons_carry_their_state_and_match_their_templates():
 
 
 def test_a_query_too_long_for_a_button_leaves_the_chart_and_vote_buttons_off():
-    """A Query with every field at its widest (tests/engine/test_codec.py) encodes one character past Discord's
+    """A Query with every field at its widest (tests/engine/test_codec.py) encodes past Discord's
     100 for a vote button: the answer keeps its other buttons and is sent, never refused for a custom_id."""
     from engine.codec import encode
     from tests.engine.test_codec import LONGEST, PREFIX

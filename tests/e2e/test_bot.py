@@ -647,6 +647,8 @@ ASKED_IN_THEIR_LANGUAGE: list[tuple[str, tuple[str, str]]] = [
     ("我有一张3090，想再加一张，加3090还是4090？", ("和你的 RTX 3090 一起用时", "两张 RTX 3090")),
     ("I spend $300 a month on runpod, should I buy a gpu instead?", ("does the work you rent for $300", "months")),
     ("我每个月在autodl上花2000块，买卡划算吗", ("租来做的工作", "回本")),
+    ("how many h100s to train a 7b model from scratch in a week?", ("To train it in 168 h", "H100 SXM5")),
+    ("用A100从头训练一个1B模型，三天内训完需要几张卡", ("要在 72 小时内训练完", "A100")),
 ]
 
 

@@ -396,6 +396,7 @@ def _spread() -> list[object]:
         assess(q(min_memory_gb=16, vram_need_gb=24)),  # "requires 24 GB: 16 GB?"
         assess(q(model="gpt2", mode="full_finetune", gpus=("h200",))),  # room for a batch of 64 or more
         assess(q(model="llama 3.3 70b", workload="infer8")),  # serving, no card: the data-centre setups
+        assess(q(model="7B", mode="pretrain", gpus=("h100-sxm",), deadline_hours=168)),  # "in a week"
         assess(q(min_memory_gb=16, vram_need_gb=12)),
         assess(q(min_memory_gb=12, vram_need_gb=10, ran_out=True)),
         assess(q(model="llama 3.1 8b", gpus=("rtx-3090",)), precision="q8_0"),  # INT8-less prefill path
@@ -1879,3 +1880,14 @@ def test_serving_with_no_card_named_sizes_the_data_centre_setups_by_requests_hel
     assert lead["context"] > 0 and lead["kv"] > 0
     chat = assess(q(model="llama 3.3 70b"))
     assert "canrun.serving.lead" not in chat.headline.all_keys()
+
+
+def test_a_pretraining_deadline_says_how_many_of_the_named_card_finish_in_time():
+    """ "How many H100s to train a 7B from scratch in a week?": Chinchilla's 140B tokens, the cards doubled until the
+    slower estimate (the guide's scaling) fits 168 h — and half as many would not."""
+    report = assess(q(model="7B", mode="pretrain", gpus=("h100-sxm",), deadline_hours=168))
+    (said,) = [m for m in report.headline.nested() if m.key == "canrun.deadline"]
+    count = said["setup"]["count"]
+    assert said["high"] <= 168 and said["tokens"] == 140
+    half = training_time(report.model_id, "h100-sxm", 140e9, mode="pretrain", gpus=count // 2)
+    assert half.hours_high > 168

@@ -65,6 +65,7 @@ queries = st.builds(
     tma=st.none() | st.booleans(),
     vram_need_gb=st.none() | _hundredths(0.01, 4096),
     cloud_usd_per_month=st.none() | _fixed("0.01", 10_000_000, "0.01"),
+    deadline_hours=st.none() | _hundredths(0.01, 87_600),
 ).filter(lambda query: query is not None)
 
 
@@ -84,7 +85,8 @@ def test_every_valid_query_survives_a_button(query: Query):
     assert text.isascii() and text.isprintable()
 
 
-# Every field at its widest but ran_out, provider, offload, vram_need_gb and cloud_usd_per_month (added below).
+# Every field at its widest but ran_out, provider, offload, vram_need_gb, cloud_usd_per_month and deadline_hours
+# (added below).
 LONGEST = Query(
     kind="can_run",
     task="llm_finetune",
@@ -118,10 +120,10 @@ LONGEST = Query(
 
 
 def test_the_widest_query_round_trips_one_character_past_a_vote_button():
-    """Every field at its widest (an unknown model's name too) takes 88-97 characters, 101-110 with the vote
+    """Every field at its widest (an unknown model's name too) takes 89-100 characters, 102-113 with the vote
     button's prefix: it round-trips, and bot.views sends such an answer without its chart and vote buttons
     (tests/bot/test_embeds.py). No question produces it: the 2,130 corpus questions' queries take at most 49
-    characters (2026-12-07, layout 6: cloud_usd_per_month)."""
+    characters (2026-12-07, layout 7: deadline_hours)."""
     every = LONGEST.model_copy(
         update={
             "ran_out": True,
@@ -129,9 +131,10 @@ def test_the_widest_query_round_trips_one_character_past_a_vote_button():
             "offload": True,
             "vram_need_gb": 4095.99,
             "cloud_usd_per_month": Decimal("9999999.99"),
+            "deadline_hours": 87599.99,
         }
     )
-    for query, length in ((LONGEST, 101), (every, 110)):
+    for query, length in ((LONGEST, 102), (every, 113)):
         assert decode(encode(query)) == query
         assert len(encode(query)) + PREFIX == length
     asked = Query(kind="cloud_vs_buy", task="llm_finetune", model="x" * MODEL_TEXT_BYTES, provider="runpod")
@@ -155,7 +158,7 @@ PINNED_QUERY = Query(
     organization=True,
     condition="used",
 )
-PINNED = "X9>wjfB*tX@FqYpfB*m_"  # written out, not computed: the encoding of PINNED_QUERY since 2026-12-07 (layout 6)
+PINNED = "X$i?lfB*tX@FqYpfB*nd"  # written out, not computed: the encoding of PINNED_QUERY since 2026-12-07 (layout 7)
 
 
 def test_the_layout_is_pinned_so_posted_buttons_keep_working():
@@ -182,13 +185,15 @@ def test_buttons_posted_before_layout_versions_still_work(text):
 # Buttons of each earlier layout version, as that version's codec wrote them: version 1 (to psu_w) was
 # written 2026-12-06 until ran_out was appended; version 2 (to ran_out) until provider was, 2026-12-07; version 3
 # (to provider, the first with extension bits) until offload was, the same day; version 4 (to offload) until
-# vram_need_gb was, and version 5 (to vram_need_gb) until cloud_usd_per_month was, the same day.
+# vram_need_gb was, version 5 (to vram_need_gb) until cloud_usd_per_month was, and version 6 until deadline_hours was,
+# the same day.
 EARLIER_VERSIONS = {
     "Fr1W#001PP0%QXi001Q": PINNED_QUERY,
     "P@I&A001PP0%QXi000a": PINNED_QUERY,
     "VF}4dfB*tX@FqYpfB*p2": PINNED_QUERY,
     "V+qMffB*tX@FqYpfB*nT": PINNED_QUERY,
     "WeLehfB*tX@FqYpfB*os": PINNED_QUERY,
+    "X9>wjfB*tX@FqYpfB*m_": PINNED_QUERY,
 }
 
 

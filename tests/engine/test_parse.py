@@ -1348,3 +1348,9 @@ def test_a_model_served_to_many_people_is_the_serving_workload():
         "部署qwen 72b给100个人同时使用需要什么配置",
     ):
         assert parse(text).query.workload == "infer8", text
+
+
+def test_a_deadline_is_read_for_a_training_run_only():
+    assert parse("how many h100s to train a 7b model from scratch in a week?").query.deadline_hours == 168
+    assert parse("用A100从头训练一个1B模型，三天内训完需要几张卡").query.deadline_hours == 72
+    assert parse("I'm buying a 4090 in a week, can it run llama 8b?").query.deadline_hours is None

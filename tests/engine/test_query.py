@@ -41,6 +41,7 @@ EDGES: dict[str, tuple[list[Any], list[Any]]] = {
     "min_memory_gb": ([0.5, 4096], [0, -1, 4096.5]),
     "vram_need_gb": ([0.5, 4096], [0, -1, 4096.5]),
     "cloud_usd_per_month": ([Decimal("0.01"), 10_000_000], [0, -1, Decimal("10000000.01")]),
+    "deadline_hours": ([0.5, 87_600], [0, -1, 87_600.5]),
     "hours_per_day": ([0, 3.5, 24], [-0.1, 24.1]),
     "num_gpus": ([1, 4096], [0, 4097]),
     "gpu_counts": ([(1,), (4096, 2)], [(0,), (4097,)]),
