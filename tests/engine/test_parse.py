@@ -1354,3 +1354,11 @@ def test_a_deadline_is_read_for_a_training_run_only():
     assert parse("how many h100s to train a 7b model from scratch in a week?").query.deadline_hours == 168
     assert parse("用A100从头训练一个1B模型，三天内训完需要几张卡").query.deadline_hours == 72
     assert parse("I'm buying a 4090 in a week, can it run llama 8b?").query.deadline_hours is None
+
+
+def test_more_cores_or_more_vram_and_what_vram_is_are_the_guides_memory_answers():
+    assert parse("what's better for ml: more cuda cores or more vram?").query.topic == "memory_bandwidth"
+    assert parse("faster gpu or more vram for stable diffusion?").query.topic == "memory_bandwidth"
+    for text in ("what is vram?", "显存是什么"):
+        query = parse(text).query
+        assert (query.kind, query.topic) == ("explain", "memory_estimate"), text
