@@ -118,6 +118,15 @@ def is_follow_up(text: str, result: ParseResult, previous: Query) -> bool:
     return short and same_kind and bool(stated - {"kind"})
 
 
+def _asker_currency(language: str) -> str | None:
+    """The currency a question's script implies (the parser's own reading of a bare amount: 简体 → CNY, 繁體 → TWD),
+    or None for English."""
+    from engine.parse_vocab import load_vocab
+
+    code = load_vocab().money["script_default"].get(language)
+    return str(code) if code else None
+
+
 @lru_cache(maxsize=RESPONSES_REMEMBERED)
 def respond(result: ParseResult, context: AdviceContext) -> Answer:
     """The engine's answer to a parsed question, with what the parser has to say back: ignored
@@ -133,6 +142,10 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
 
     hints = tuple(unknown_gpu_msg(name) for name in result.unknown_gpus)
     not_out = tuple(n for n in result.notes if n.key == "parse.note.not_out_yet")  # "rtx 6090 vs 4090"
+    local = _asker_currency(result.language) if context.currency == "USD" else None
+    if local is not None:
+        # "租4090一小时多少钱" in a server that prices in dollars: the dollars stay first, the asker's yuan beside them
+        context = context.model_copy(update={"currency": local})
     if (hints or not_out) and result.query.kind == "compare" and len(result.query.gpus) < 2:
         return Answer(
             kind="compare",

@@ -1182,7 +1182,7 @@ class Parser:
         apple = vocab.apple.find(words) is not None or any(m.gpu_id.startswith("apple-") for m in mentions)
         memory, needs = find_memory(scan, vocab, unified=apple)
         memory += [capacity] if capacity else []
-        need = needs[0] if needs else None  # the first need quoted ("最低24G…怎么还需要110G": 24)
+        need = next((n for n in needs if _MEMORY_SAID <= n <= 4096), None)  # the first quoted ("最低24G…还需要110G")
         had = [f for f in memory if f not in needs]  # what the user has, where they say it
         if memory:
             # (a need quoted beside the card is no size of it: "needs 16GB; will my 4060 Ti do?")
@@ -2711,6 +2711,10 @@ def _offered_apart(m: Mention, mentions: list[Mention], low: str) -> bool:
     return False
 
 
+# The least memory figure read: Query keeps GB to the hundredth, so "0.0001 GB" would be none (and refused)
+_MEMORY_SAID = 0.005
+
+
 def _had(free: list[float], needs: tuple[float, ...]) -> list[float]:
     """The memory figures less the needs quoted, when any are left: what the user has ("requires 24GB; will it run in
     16GB?" → 16); needs alone stay ("needs 12GB; will my 3060 do?", "最低24G…怎么还需要110G").
@@ -2724,7 +2728,7 @@ def _min_memory(free: list[float], mentions: list[Mention], kind: str | None) ->
     figures = list(free)
     if kind != "compare":
         figures += [m.memory for m in mentions if m.memory and not m.variants]
-    figures = [f for f in figures if 0 < f <= 4096]
+    figures = [f for f in figures if _MEMORY_SAID <= f <= 4096]
     return min(figures) if figures else None
 
 

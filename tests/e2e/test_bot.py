@@ -505,7 +505,7 @@ ASKED_IN_THEIR_LANGUAGE: list[tuple[str, tuple[str, str]]] = [
     ("is a used 3090 still worth it?", ("Yes: RTX 3090 (24 GB)", "among cards with 24 GB or more")),
     ("二手3090还值得买吗？", ("值得：RTX 3090（24 GB）", "24 GB 以上的显卡中")),
     ("rent an H100 at $2.50/h, 6 h a day, or buy a $2000 card?", ("A $2,000 desktop", "$2.50/GPU-hour")),
-    ("租 A100 每小时 1.2 美元划算还是买 4090", ("RTX 4090 台式机", "$1.20/GPU 小时")),
+    ("租 A100 每小时 1.2 美元划算还是买 4090", ("RTX 4090 台式机", "$1.20（≈ CN¥")),
     ("What's the best GPU for running Llama 3 70B locally under $2000?", ("Fastest within your budget", "4× RTX")),
     ("预算15000元跑 Llama 3 70B 买什么显卡", ("预算内最快", "放得下的最便宜配置")),
     ("Is a GT 1030 usable for deep learning?", ("under the guide's 8 GB", "Free notebook GPUs")),

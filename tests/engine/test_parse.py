@@ -1362,3 +1362,11 @@ def test_more_cores_or_more_vram_and_what_vram_is_are_the_guides_memory_answers(
     for text in ("what is vram?", "显存是什么"):
         query = parse(text).query
         assert (query.kind, query.topic) == ("explain", "memory_estimate"), text
+
+
+def test_a_memory_figure_too_small_or_large_for_a_query_is_not_read():
+    """ "0.0001 GB" rounds to no memory at Query's hundredths: it was read and the Query refused it (a crash in
+    chat, found by the property test); such a figure, or a need beyond 4,096 GB, is left unread."""
+    assert parse("0.0001 GB").query.min_memory_gb is None
+    assert parse("needs 0.0001 GB, will my 3090 do?").query.vram_need_gb is None
+    assert parse("requires 9000 GB, will my 3090 do?").query.vram_need_gb is None
