@@ -364,7 +364,8 @@ def _unpriced_build(query: Query, ctx: AdviceContext, workload: Workload, count:
     """ "8× 4090 server for training, good idea?": no base system for that many cards is priced, so no ranking — but
     the build itself is answered: its speed for the work (the guide's scaling), the GPUs' price, and what it takes to
     power, fit and cool (the power answer). None where the power model does not take that many cards."""
-    gpu = load_catalog().get(query.gpus[0])
+    catalog = load_catalog()
+    gpu = catalog.get(query.gpus[0])
     try:
         built = power(
             Query(kind="power", gpus=(gpu.id,), gpu_counts=(count,), num_gpus=count, condition=query.condition), ctx
@@ -377,7 +378,7 @@ def _unpriced_build(query: Query, ctx: AdviceContext, workload: Workload, count:
         "setup": setup(gpu.short_name, count),
         "ratio": ratio,
         "workload": msg(f"workload.{workload}"),
-        "reference": load_catalog().get(ctx.reference_gpu).short_name,
+        "reference": catalog.get(ctx.reference_gpu).short_name,
     }
     lead = (
         msg("advice.recommend.build.priced", usd=quote.usd * count, **said)
@@ -869,17 +870,13 @@ def _lead(
     return (leading[0] if leading else value_pick), value_pick, objective
 
 
-def _price_words(usd: Decimal, currency: str) -> Msg:
-    """A dollar price as a headline says it: with its estimate in ``currency`` beside it when that is not USD."""
-    local = local_estimate(usd, currency)
-    return msg("price.usd_local", usd=usd, local=local) if local else msg("price.usd", usd=usd)
-
-
-def _hourly_words(usd: Decimal, currency: str) -> Msg:
-    """A rate or a small cost in dollars and cents ("$0.27"), with its estimate in ``currency`` beside it
-    ("$0.27 ≈ CN¥1.88"): a Chinese server asking what an AutoDL hour costs reads the yuan AutoDL bills in."""
-    local = local_estimate(usd, currency, cents=True)
-    return msg("price.cents_local", usd=usd, local=local) if local else msg("price.cents", usd=usd)
+def _price_words(usd: Decimal, currency: str, cents: bool = False) -> Msg:
+    """A dollar price as a headline says it: with its estimate in ``currency`` beside it when that is not USD; with
+    ``cents``, a rate or a small cost to the cent ("$0.27 (≈ CN¥1.88)": a Chinese server asking what an AutoDL hour
+    costs reads the yuan AutoDL bills in)."""
+    local = local_estimate(usd, currency, cents=cents)
+    key = "price.cents" if cents else "price.usd"
+    return msg(f"{key}_local", usd=usd, local=local) if local else msg(key, usd=usd)
 
 
 def _legacy(gpu: Gpu) -> bool:
@@ -1500,12 +1497,12 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
                 "advice.cloud.card_offer" + (".spot" if spots else ""),
                 gpu=top.name,
                 provider=top.provider,
-                hourly=_hourly_words(hourly, ctx.currency),
+                hourly=_price_words(hourly, ctx.currency, cents=True),
                 # "租一张A100一个月多少钱": the month of it around the clock (8,760 h a year / 12 = 730 h)
                 month=_price_words(hourly * HOURS_PER_YEAR / 12, ctx.currency),
                 count=len(held),
                 date=top.date,
-                **({"spot": _hourly_words(min(spots), ctx.currency)} if spots else {}),
+                **({"spot": _price_words(min(spots), ctx.currency, cents=True)} if spots else {}),
             )
             if top.run:  # "what does a LoRA of Llama 3 8B cost on a rented A100?": the run on that offer
                 offer = msg("sentences", items=(offer, _run_words(top, ctx.currency)))
@@ -1515,7 +1512,7 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
                 whole = msg(
                     "advice.cloud.card_offer.setup",
                     setup=setup(top.name, count),
-                    total=_hourly_words(hourly * count, ctx.currency),
+                    total=_price_words(hourly * count, ctx.currency, cents=True),
                     month=_price_words(hourly * count * HOURS_PER_YEAR / 12, ctx.currency),
                 )
                 offer = msg("sentences", items=(offer, whole))
@@ -1533,8 +1530,10 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
             "advice.cloud.rent_pick",
             gpu=top.name,
             provider=top.provider,
-            hourly=_hourly_words(top.on_demand_usd_per_hour or top.spot_usd_per_hour or Decimal(0), ctx.currency),
-            per=_hourly_words(top.usd_per_reference_hour, ctx.currency),
+            hourly=_price_words(
+                top.on_demand_usd_per_hour or top.spot_usd_per_hour or Decimal(0), ctx.currency, cents=True
+            ),
+            per=_price_words(top.usd_per_reference_hour, ctx.currency, cents=True),
             reference=catalog.get(ctx.reference_gpu).short_name,
         )
         return msg("sentences", items=(pick, headline))
@@ -1556,7 +1555,7 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
                     msg(
                         key,
                         gpu=gpu.short_name,
-                        rate=_hourly_words(rate, ctx.currency),
+                        rate=_price_words(rate, ctx.currency, cents=True),
                         **({"instance": instance.name} if instance else {}),
                     )
                 ),
@@ -1573,21 +1572,17 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         electricity_usd_per_kwh=_electricity(query, ctx),
         **({"gpu_power_w": gpu.tdp_w} if gpu else {}),
     )
-    said: dict[str, Value] = {
-        "desktop": _price_words(desktop, ctx.currency),
-        "rate": _hourly_words(rate, ctx.currency),
-        "when": _when(result),
-        "hours": hours,
-    }
+    said: dict[str, Value] = {"desktop": _price_words(desktop, ctx.currency), "when": _when(result)}
     if gpu:
         said["gpu"] = gpu.short_name
-    if instance:
-        said["instance"] = instance.name
-    key = "advice.cloud.headline" + (".gpu" if gpu else "") + (".instance" if instance else "")
-    if monthly is not None:
-        said = {"spend": _price_words(monthly, ctx.currency), "desktop": said["desktop"], "when": said["when"]}
+    if monthly is not None:  # the spend said back, the rate it stands for being no price anyone quotes
+        said["spend"] = _price_words(monthly, ctx.currency)
         key = "advice.cloud.headline.monthly" + (".gpu" if gpu else "")
-        said.update({"gpu": gpu.short_name} if gpu else {})
+    else:
+        said.update(rate=_price_words(rate, ctx.currency, cents=True), hours=hours)
+        if instance:
+            said["instance"] = instance.name
+        key = "advice.cloud.headline" + (".gpu" if gpu else "") + (".instance" if instance else "")
     return Answer(
         kind="cloud_vs_buy",
         query=query,
@@ -1630,7 +1625,7 @@ def _run_words(offer: Rental, currency: str) -> Msg:
         hours_low=run.time.hours_low,
         hours_high=run.time.hours_high,
         cost=cost,
-        hourly=_hourly_words(run.hourly_usd, currency),
+        hourly=_price_words(run.hourly_usd, currency, cents=True),
     )
 
 
@@ -1751,11 +1746,17 @@ def _named_rentals(query: Query, ctx: AdviceContext, named: tuple[Rental, ...], 
         "advice.cloud.named_pick",
         gpu=top.name,
         provider=top.provider,
-        hourly=_hourly_words(top.on_demand_usd_per_hour or top.spot_usd_per_hour or Decimal(0), ctx.currency),
-        per=_hourly_words(top.usd_per_reference_hour, ctx.currency),
+        hourly=_price_words(
+            top.on_demand_usd_per_hour or top.spot_usd_per_hour or Decimal(0), ctx.currency, cents=True
+        ),
+        per=_price_words(top.usd_per_reference_hour, ctx.currency, cents=True),
         reference=reference,
         others=tuple(
-            msg("advice.cloud.named_other", gpu=r.name, per=_hourly_words(r.usd_per_reference_hour, ctx.currency))
+            msg(
+                "advice.cloud.named_other",
+                gpu=r.name,
+                per=_price_words(r.usd_per_reference_hour, ctx.currency, cents=True),
+            )
             for r in others
         ),
     )
@@ -2059,7 +2060,7 @@ def _scaling(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison]:
     """ "4 cards train slower than one — why?": what the guide's model expects of N cards against one for the
     work asked (data-parallel training or batched inference: the guide's scaling, 1→8 A100 = 7×; one user's
     LLM decode: no faster than one card), side by side, so the user's own figure can be set against it."""
-    if (mixed := _mixed_training(query, ctx) or _mixed_decode(query, ctx)) is not None:
+    if (mixed := _mixed(query, ctx)) is not None:
         return mixed
     count = min(max(query.num_gpus or 0, *query.gpu_counts, 2), 8)  # the guide's figures cover one 8-GPU machine
     card = query.gpus[0] if query.gpus else ctx.reference_gpu
@@ -2085,21 +2086,32 @@ def _scaling(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison]:
     return said, side_by_side.model_copy(update={"verdict": None, "pick": None})
 
 
-def _mixed_training(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison] | None:
+def _mixed(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison] | None:
+    """Different cards used together, one of each, weighed once for the work asked: training (two cards only: with
+    more, or counts — "two 4080s or a 4090?" — the cards named are as often alternatives as a rig) or one user's LLM
+    chat; None for one card type, or other work (a batch of requests per card needs no lockstep)."""
+    cards = tuple(dict.fromkeys(query.gpus))
+    if len(cards) < 2 or len(query.gpus) != len(cards) or any(count != 1 for count in query.gpu_counts):
+        return None
+    each = compare_gpus(
+        Query(kind="compare", gpus=cards, gpu_counts=(1,) * len(cards), task=query.task, mode=query.mode), ctx
+    ).comparison
+    assert each is not None  # two setups or more are always compared
+    if each.workload == "train16" and len(cards) == 2:
+        return _mixed_training(cards, each, query, ctx)
+    if each.workload == "decode":
+        return _mixed_decode(cards, each)
+    return None
+
+
+def _mixed_training(
+    cards: tuple[str, ...], each: Comparison, query: Query, ctx: AdviceContext
+) -> tuple[Msg, Comparison]:
     """ "Can I use a 3060 and a 3090 together for training?": data-parallel training steps every card in
     lockstep, so a rig of different cards trains as that many of its slowest card (the guide: mixed GPU types
     work, the slowest sets the pace), each card holding the whole model in the smallest card's memory. Set side
-    by side with the fastest card alone, which the rig may not beat. None for one card type or work that is
-    no training (a batch of requests per card needs no lockstep; one user's chat is a layer split). Only two cards,
-    one of each: with more, or counts ("two 4080s or a 4090?"), the cards named are as often alternatives as a rig."""
-    cards = tuple(dict.fromkeys(query.gpus))
-    if len(cards) != 2 or len(query.gpus) != 2 or any(count != 1 for count in query.gpu_counts):
-        return None
-    each = compare_gpus(Query(kind="compare", gpus=cards, gpu_counts=(1, 1), task=query.task, mode=query.mode), ctx)
-    assert each.comparison is not None  # two setups are always compared
-    if each.comparison.workload != "train16":
-        return None
-    row = next(r for r in each.comparison.rows if r.workload == "train16")
+    by side with the fastest card alone, which the rig may not beat."""
+    row = next(r for r in each.rows if r.workload == "train16")
     # the second card against the first: the slower of the two sets the rig's pace
     fastest, slowest = cards if row.speeds[1] <= row.speeds[0] else cards[::-1]
     count = len(cards)
@@ -2122,19 +2134,11 @@ def _mixed_training(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison] 
     return said, side_by_side.model_copy(update={"verdict": None, "pick": None})
 
 
-def _mixed_decode(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison] | None:
+def _mixed_decode(cards: tuple[str, ...], each: Comparison) -> tuple[Msg, Comparison]:
     """ "Can I run a 3090 and a 3060 together for LLM inference?": split by layers (llama.cpp gives each card a share
     by its memory), the cards hold their memory together and take turns on each token, so a model that fills them
     decodes at 1 / Σ sᵢ/rᵢ of the fastest card alone (shares sᵢ, decode speeds rᵢ against it; as
-    engine.canrun.mixed_layer_split works it out for a named model). None for one card type or work that is no
-    one user's decode. Two or more kinds of card, one of each."""
-    cards = tuple(dict.fromkeys(query.gpus))
-    if len(cards) < 2 or len(query.gpus) != len(cards) or any(count != 1 for count in query.gpu_counts):
-        return None
-    each = compare_gpus(Query(kind="compare", gpus=cards, gpu_counts=(1,) * len(cards), task=query.task), ctx)
-    assert each.comparison is not None  # two setups or more are always compared
-    if each.comparison.workload != "decode":
-        return None
+    engine.canrun.mixed_layer_split works it out for a named model)."""
     catalog = load_catalog()
     gpus = [catalog.get(g) for g in cards]
     speeds = [speed(g.id, "decode") for g in gpus]
@@ -2149,7 +2153,7 @@ def _mixed_decode(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison] | 
         fast_gb=fast.memory_gb,
         ratio=ratio,
     )
-    return said, each.comparison.model_copy(update={"verdict": None, "pick": None})
+    return said, each.model_copy(update={"verdict": None, "pick": None})
 
 
 def can_run(query: Query, ctx: AdviceContext) -> Answer:
