@@ -828,6 +828,13 @@ def _full_finetune_notes(spec: ModelSpec, setups: list[tuple[Gpu, int]], context
 MAX_BATCH_SAID = 64
 
 
+def _batch_note(spec: ModelSpec, rung: Rung, capacity: float, count: int, runtime: Runtime = "cuda") -> Msg:
+    """The room a fine-tune that fits leaves, said as a batch of the rung's sequence length (``_max_batch``)."""
+    batch = _max_batch(spec, rung, capacity, count, runtime)
+    key = "canrun.note.batch_many" if batch >= MAX_BATCH_SAID else "canrun.note.batch"
+    return msg(key, batch=batch, tokens=rung.estimate.context)
+
+
 def _max_batch(spec: ModelSpec, rung: Rung, capacity: float, count: int, runtime: Runtime = "cuda") -> int:
     """ "What batch size for a LoRA of Llama 3 8B on 24 GB?": the most sequences per GPU (at the rung's sequence
     length, gradient checkpointing on) whose estimate still fits ``capacity`` GB — doubled until it does not, then
@@ -1007,14 +1014,7 @@ def _gpu_verdict(
             notes.append(msg("canrun.note.split", count=count))
     if training is not None and best.fits:
         notes.append(msg("canrun.note.training_time", basis=training.basis))
-        batch = _max_batch(spec, best, capacity_gb(gpu), count, runtime_of(gpu))
-        notes.append(
-            msg(
-                "canrun.note.batch_many" if batch >= MAX_BATCH_SAID else "canrun.note.batch",
-                batch=batch,
-                tokens=best.estimate.context,
-            )
-        )
+        notes.append(_batch_note(spec, best, capacity_gb(gpu), count, runtime_of(gpu)))
     if gpu.gpu_class == "laptop":
         notes.append(msg("canrun.note.laptop"))
     if not gpu.has_tensor_cores and gpu.platform != "unified_memory":  # a Mac's case is its own note
@@ -2028,20 +2028,31 @@ def _concurrency(verdicts: list[GpuVerdict], setups: list[tuple[Gpu, int]]) -> l
     SGLang, fits more of shorter ones). Said in the headline, after the verdict: it is what a serving question asks."""
     out = []
     for verdict, (gpu, count) in zip(verdicts, setups, strict=True):
-        kv = verdict.estimate.term("KV cache") if verdict.fits and verdict.mode == "inference" else None
-        if kv is None or kv.per_gpu_gb <= 0:
+        held = _requests_held(verdict, gpu)
+        if held is None:
             continue
-        free = capacity_gb(gpu) - (verdict.estimate.per_gpu_gb - kv.per_gpu_gb)
+        kv = verdict.estimate.term("KV cache")
+        assert kv is not None  # (held says there is one)
         out.append(
             msg(
                 "canrun.concurrency",
                 setup=_card_setup(gpu, count),
                 context=verdict.estimate.context or 0,
                 kv=kv.gb,
-                sequences=int(free // kv.per_gpu_gb),
+                sequences=held,
             )
         )
     return out
+
+
+def _requests_held(verdict: GpuVerdict, gpu: Gpu) -> int | None:
+    """How many full-length requests the KV cache leaves room for beside the weights, the runtime and one prefill's
+    activations, per card; None where the setup does not run the model or keeps no cache."""
+    kv = verdict.estimate.term("KV cache") if verdict.fits and verdict.mode == "inference" else None
+    if kv is None or kv.per_gpu_gb <= 0:
+        return None
+    free = capacity_gb(gpu) - (verdict.estimate.per_gpu_gb - kv.per_gpu_gb)
+    return int(free // kv.per_gpu_gb)
 
 
 # The most cards a deadline is met with in an answer (a cluster's worth: beyond, the training is a lab's project).
@@ -2084,8 +2095,8 @@ def _serving_setups(spec: ModelSpec, context: int | None) -> list[Msg]:
     in a tensor-parallel count (doubled once where the weights leave no room for a full-length request) — led by
     ``canrun.serving.lead``, each with how many full-length requests its KV cache holds at once."""
     catalog = load_catalog()
-    verdicts: list[GpuVerdict] = []
-    setups: list[tuple[Gpu, int]] = []
+    first: MemoryEstimate | None = None
+    said = []
     for gpu_id in SERVING_CARDS:
         if gpu_id not in catalog.gpus:
             continue
@@ -2093,24 +2104,15 @@ def _serving_setups(spec: ModelSpec, context: int | None) -> list[Msg]:
         eight = _eight_bit(gpu, llm=True)
         for count in TENSOR_PARALLEL_COUNTS:
             verdict = _gpu_verdict(spec, "inference", gpu, count, context, eight)
-            kv = verdict.estimate.term("KV cache") if verdict.fits else None
-            room = capacity_gb(gpu) - (verdict.estimate.per_gpu_gb - kv.per_gpu_gb) if kv else 0
-            if kv is not None and kv.per_gpu_gb > 0 and room >= 2 * kv.per_gpu_gb:
-                verdicts.append(verdict)
-                setups.append((gpu, count))
+            held = _requests_held(verdict, gpu)
+            if held is not None and held >= 2:
+                said.append(msg("canrun.serving.setup", setup=_card_setup(gpu, count), sequences=held))
+                first = first or verdict.estimate
                 break
-    held = []
-    for verdict, (gpu, count) in zip(verdicts, setups, strict=True):
-        kv = verdict.estimate.term("KV cache")
-        assert kv is not None  # kept above only with room for requests
-        free = capacity_gb(gpu) - (verdict.estimate.per_gpu_gb - kv.per_gpu_gb)
-        held.append(msg("canrun.serving.setup", setup=_card_setup(gpu, count), sequences=int(free // kv.per_gpu_gb)))
-    if not held:
+    kv = first.term("KV cache") if first is not None else None
+    if first is None or kv is None:
         return []
-    first = verdicts[0].estimate
-    kv = first.term("KV cache")
-    assert kv is not None
-    return [msg("canrun.serving.lead", context=first.context or 0, kv=kv.gb, setups=tuple(held))]
+    return [msg("canrun.serving.lead", context=first.context or 0, kv=kv.gb, setups=tuple(said))]
 
 
 def _ran_out(query: Query, setup: str | Msg) -> tuple[Msg, ...]:
@@ -2157,25 +2159,16 @@ def _stated_need(query: Query, setups: list[tuple[Gpu, int]]) -> float | None:
     return need
 
 
-def _against_need(gpu: Gpu, count: int, need: float, ran_out: bool = False) -> Msg:
-    """The card against the stated need, with the margin either way; memory is per card, never pooled. Met and still
-    run out of ("needs 10 GB, my 3060 12GB runs out"): what that says of the settings."""
-    setup = _card_name(gpu, count)
-    if gpu.memory_gb >= need and ran_out:
-        return msg("canrun.size.need_met_ran_out", gb=gpu.memory_gb, need=need)
-    if gpu.memory_gb >= need:
-        return msg("canrun.card.need_met", setup=setup, gb=gpu.memory_gb, need=need, margin=gpu.memory_gb - need)
-    return msg("canrun.card.need_short", setup=setup, gb=gpu.memory_gb, need=need, short=need - gpu.memory_gb)
-
-
-def _size_against_need(gb: float, need: float, ran_out: bool = False) -> Msg:
-    """A memory size against a need the user quotes ("24 GB needed; 16 GB?"), with the margin either way; "the docs
-    say 10 GB, my 12 GB runs out": what a figure met and still run out of says of the settings."""
+def _against_need(gb: float, need: float, ran_out: bool = False, setup: str | Msg | None = None) -> Msg:
+    """A named card (``setup``) or a bare memory size against the stated need ("24 GB needed; 16 GB?"), with the
+    margin either way; memory is per card, never pooled. Met and still run out of ("needs 10 GB, my 3060 12GB runs
+    out"): what that says of the settings."""
+    if gb >= need and ran_out:
+        return msg("canrun.size.need_met_ran_out", gb=gb, need=need)
+    prefix, said = ("canrun.size", {}) if setup is None else ("canrun.card", {"setup": setup})
     if gb >= need:
-        if ran_out:
-            return msg("canrun.size.need_met_ran_out", gb=gb, need=need)
-        return msg("canrun.size.need_met", gb=gb, need=need, margin=gb - need)
-    return msg("canrun.size.need_short", gb=gb, need=need, short=need - gb)
+        return msg(f"{prefix}.need_met", gb=gb, need=need, margin=gb - need, **said)
+    return msg(f"{prefix}.need_short", gb=gb, need=need, short=need - gb, **said)
 
 
 def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -> CanRunReport:
@@ -2213,7 +2206,11 @@ def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -
             lean=False if query.ran_out else lean,
             headline=_sentences(
                 *_ran_out(query, _card_name(gpu, count)),
-                *((_against_need(gpu, count, need, bool(query.ran_out)),) if need is not None else ()),
+                *(
+                    (_against_need(gpu.memory_gb, need, bool(query.ran_out), _card_name(gpu, count)),)
+                    if need is not None
+                    else ()
+                ),
                 *(
                     _floor_lines(setups, floor, unknown, asked_learning=asked_learning)
                     if task in _NOT_LLM_TASKS and floor is not None
@@ -2246,7 +2243,7 @@ def _floor_report(query: Query, model_text: str | None, unknown: bool = False) -
             lean=False if query.ran_out else lean,
             headline=_sentences(
                 *_ran_out(query, f"{gb:g} GB"),
-                *((_size_against_need(gb, need, bool(query.ran_out)),) if need is not None else ()),
+                *((_against_need(gb, need, bool(query.ran_out)),) if need is not None else ()),
                 _card_headline(
                     msg("canrun.card.memories", count=count, gb=gb) if count > 1 else msg("canrun.card.memory", gb=gb),
                     gb,
@@ -2760,10 +2757,7 @@ def assess(
         memory = _memory_verdict(spec, chosen, query.min_memory_gb, query.num_gpus or 1, context, precision)
         if memory.fits and memory.mode in TRAINING_MODES and spec.kind == "llm":
             # "what batch size for a LoRA of Llama 3 8B on 24 GB?": the room that is left, as batch
-            rung = memory.tried[-1]
-            batch = _max_batch(spec, rung, query.min_memory_gb * 2**30 / GB, memory.count)
-            key = "canrun.note.batch_many" if batch >= MAX_BATCH_SAID else "canrun.note.batch"
-            notes.append(msg(key, batch=batch, tokens=rung.estimate.context))
+            notes.append(_batch_note(spec, memory.tried[-1], query.min_memory_gb * 2**30 / GB, memory.count))
     alternatives: list[Alternative] = []
     quote_date = snapshot_id = None
     need_msg: Msg | None = None
