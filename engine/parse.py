@@ -30,6 +30,7 @@ from engine.message import Msg, msg
 from engine.model_specs import load_model_catalog
 from engine.money import Money, exchange_rates
 from engine.parse_numbers import (
+    CLOUDS,
     Count,
     Scan,
     count_after,
@@ -1269,7 +1270,7 @@ class Parser:
             "cloud_usd_per_month": _usd(monthly_spend) if monthly_spend is not None else None,
             # "train a 7B from scratch in a week": the time the run must fit in (a training run only: "buying in a week"
             # is no deadline for one)
-            "deadline_hours": find_deadline(low)
+            "deadline_hours": find_deadline(low, vocab)
             if mode in TRAINING_MODES or (task or "").endswith("pretrain")
             else None,
         }
@@ -2374,8 +2375,7 @@ _BUDGET_AFTER = re.compile(r"\s*(?:usd|dollars?|元|块钱)?\s*(?:budget|预算|
 _NAME_PARTS = re.compile(r"[-_.]")
 # Money spent renting, said right after the amount: "$50K on AWS", "$2,000 a month on RunPod", "1万块在AutoDL上"
 _CLOUD_SPEND = re.compile(
-    r"\s*(?:(?:a|per|each)\s+(?:month|year|week)\s+)?(?:on|in|at|for)\s+(?:the\s+)?"
-    r"(?:aws|gcp|google\s+cloud|azure|cloud|colab|runpod|vast(?:\.ai)?|lambda|paperspace|autodl|modal|coreweave)\b"
+    r"\s*(?:(?:a|per|each)\s+(?:month|year|week)\s+)?(?:on|in|at|for)\s+(?:the\s+)?" + CLOUDS + r"\b"
     r"|\s*(?:元|块|塊|块钱|塊錢|人民币|人民幣)?\s*(?:花)?在\s*(?:autodl|aws|colab|云|雲|阿里云|腾讯云)"
 )
 # GPU time right after a card's name ("32 A100-days", "2,000 A100 GPU hours", "8000 A100卡时"): the number is time

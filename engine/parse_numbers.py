@@ -277,11 +277,12 @@ _HOURLY = re.compile(
 
 # What the user spends renting a month: "$300 a month on RunPod", "500 dollars per month on cloud GPUs", "€200/month on
 # vast.ai", "每个月在autodl上花2000块", "每月云上花费3000元"
-_CLOUDS = r"(?:aws|gcp|google\s+cloud|azure|cloud|colab|runpod|vast(?:\.ai)?|lambda|paperspace|autodl|modal|coreweave)"
+# The clouds a spend is said to be on (engine.parse's _CLOUD_SPEND reads the same names)
+CLOUDS = r"(?:aws|gcp|google\s+cloud|azure|cloud|colab|runpod|vast(?:\.ai)?|lambda|paperspace|autodl|modal|coreweave)"
 _MONTHLY_SPEND = re.compile(
     r"(?P<pre>\$|€|£|us\$)?\s*(?P<a>[0-9][0-9,]*(?:\.[0-9]+)?)\s*(?P<k>k\b)?\s*(?P<suf>usd|dollars?|bucks|euros?|eur|gbp)?"
-    r"\s*(?:a|per|each|every|/)\s*(?:month|mo)\b[^.?!\n]{0,24}?\b(?:on|in|at|for)\s+(?:the\s+)?" + _CLOUDS + r"\b"
-    r"|(?:每个?月|每個?月|一个月|一個月|每月)\s*(?:都)?\s*(?:在|花在)?\s*(?:" + _CLOUDS + r"|云|雲|阿里云|腾讯云)"
+    r"\s*(?:a|per|each|every|/)\s*(?:month|mo)\b[^.?!\n]{0,24}?\b(?:on|in|at|for)\s+(?:the\s+)?" + CLOUDS + r"\b"
+    r"|(?:每个?月|每個?月|一个月|一個月|每月)\s*(?:都)?\s*(?:在|花在)?\s*(?:" + CLOUDS + r"|云|雲|阿里云|腾讯云)"
     r"[^，。？?!！]{0,8}?(?:上)?\s*(?:要)?(?:花|花了|花费|花費|付)\s*(?:大概|大约|大約|约|約)?\s*"
     r"(?P<b>[0-9][0-9,]*(?:\.[0-9]+)?)\s*(?P<cn>万|萬|千|k)?\s*(?P<cnsuf>元|块钱|塊錢|块|塊|美元|美金|人民币|人民幣)?"
 )
@@ -306,19 +307,6 @@ def take_monthly_spend(scan: Scan) -> tuple[Decimal, str | None] | None:
 
 
 # The time a training run must fit in: "in a week", "within 3 days", "in 24 hours", "一周内", "三天内训完"
-_DEADLINE_WORDS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "ten": 10,
-}
-_DEADLINE_CN = {"一": 1, "两": 2, "兩": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "十": 10, "半": 0.5}
 _DEADLINE_HOURS = {"hour": 1, "day": 24, "week": 168, "month": 730}
 _DEADLINE_HOURS_CN = {
     "小时": 1,
@@ -339,18 +327,19 @@ _DEADLINE = re.compile(
 )
 
 
-def find_deadline(low: str) -> float | None:
-    """The hours a run must fit in ("in a week" → 168, "三天内" → 72), or None."""
+def find_deadline(low: str, vocab: Vocab) -> float | None:
+    """The hours a run must fit in ("in a week" → 168, "三天内" → 72), or None: its number in digits, as a count word
+    (``vocab.count_words``), "a"/"an", a Chinese numeral (``cn_number``) or 半 (a half)."""
     m = _DEADLINE.search(low)
     if m is None:
         return None
     if m.group("n"):
         said = m.group("n")
-        n = _DEADLINE_WORDS.get(said) or float(said)
+        n = 1.0 if said in ("a", "an") else vocab.count_words.get(said) or float(said)
         return n * _DEADLINE_HOURS[m.group("unit")]
     said = m.group("cn")
-    n = _DEADLINE_CN.get(said) or float(said)
-    return n * _DEADLINE_HOURS_CN[m.group("cnunit")]
+    n = 0.5 if said == "半" else float(said) if said.isdigit() else cn_number(said, vocab) or 0
+    return n * _DEADLINE_HOURS_CN[m.group("cnunit")] or None
 
 
 # Every price per hour has one of these (its currency): most questions have none, and no search is made.
