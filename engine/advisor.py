@@ -1916,7 +1916,10 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         raise UserError("error.power.count", max=MACHINE_MAX_GPUS)
     if query.power_limit_w is not None and query.power_limit_w > gpu.tdp_w:
         raise UserError("error.power.limit", gpu=gpu.short_name, tdp=gpu.tdp_w)
-    result = plan(gpu.id, count, power_limit_w=query.power_limit_w, psu_w=query.psu_w)
+    # "a 3090 at 350 W": the card's own limit, which costs nothing and saves nothing — said so, not "0 % slower"
+    at_stock = query.power_limit_w == gpu.tdp_w
+    limit_w = None if at_stock else query.power_limit_w
+    result = plan(gpu.id, count, power_limit_w=limit_w, psu_w=query.psu_w)
     said: dict[str, Value] = {
         "count": count,
         "gpu": gpu.short_name,
@@ -1935,6 +1938,8 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         )
     else:
         headline = msg("advice.power.headline", **said)
+    if at_stock:
+        headline = msg("sentences", items=(headline, msg("advice.power.at_stock", gpu=gpu.short_name, watts=gpu.tdp_w)))
     if count == 1 and gpu.required_system_power_w:
         # The vendor's own figure for a PC with the card, beside the guide's sizing: it assumes a high-end CPU
         # and leaves room for the card's brief spikes, so it is often above the sizing

@@ -941,7 +941,8 @@ def _gpu_verdict(
     inference = mode == "inference"
     split = inference_split(gpu, count) if inference else "tensor"
     runtime = runtime_of(gpu)
-    tried = _try(spec, rungs, capacity_gb(gpu), count, context, split, runtime)
+    # an image, video or vision model is never split: each card holds all of it (the count adds speed, not memory)
+    tried = _try(spec, rungs, capacity_gb(gpu), count if _splits(spec) else 1, context, split, runtime)
     sharded_training = mode in ("lora", "qlora") and count > 1 and spec.kind == "llm"
     if sharded_training and not tried[-1].fits and rungs[-1] == ("qlora", "nf4"):
         tried.append(_fsdp_offload_rung(spec, gpu, count, context))
@@ -997,7 +998,9 @@ def _gpu_verdict(
     if best.offload:
         notes.append(msg("canrun.note.fsdp_offload", ram=best.estimate.ram_gb, gpus=count, source=FSDP_QLORA_SOURCE))
     if count > 1:
-        if not inference:
+        if not _splits(spec):  # "FLUX on 2× 3060": each card holds all of it, which the verdict above weighed
+            notes.append(msg("canrun.note.whole_model" + ("" if inference else ".training"), count=count))
+        elif not inference:
             notes.append(msg("canrun.note.fsdp", count=count))
         elif split == "pipeline":
             notes.append(
@@ -1117,7 +1120,7 @@ def _memory_verdict(
     spec: ModelSpec, mode: Mode, memory_gb: float, count: int, context: int | None, precision: str | None = None
 ) -> MemoryVerdict:
     rungs = [(mode, precision)] if precision else ladder(spec, mode)
-    tried = _try(spec, rungs, memory_gb * 2**30 / GB, count, context)
+    tried = _try(spec, rungs, memory_gb * 2**30 / GB, count if _splits(spec) else 1, context)
     best = tried[-1]
     return MemoryVerdict(
         memory_gb=memory_gb,

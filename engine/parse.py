@@ -1892,7 +1892,11 @@ class Parser:
             return "recommend", (), task  # "什么显卡适合跑SD？", "which GPU is best for YOLO?": a card to buy, ranked
         if {"gpus:2", "cue:compare"} <= s and "trouble" not in s and _WHICH_BETTER.search(reading.low):
             return "compare", (), task  # "a 4090 or 4× 4060 Ti 16GB: which is better for LoRA?": weigh them
-        if "requires" in s and not _NOT_FIT & s:  # "what GPU do I need for Whisper?": the model's need
+        if "requires" in s and (
+            not _NOT_FIT & s or (_NOT_FIT & s == {"cue:cloud"} and _MEMORY_ASKED.search(reading.low))
+        ):
+            # "what GPU do I need for Whisper?": the model's need; "how much VRAM to finetune SDXL? I only have AWS
+            # G5s": the memory asked, whatever is rented
             return "can_run", (), task
         if fits:
             return "can_run", (), task
@@ -1908,6 +1912,11 @@ class Parser:
         return kinds.best, choices if len(choices) > 1 else (), task
 
 
+# The memory a model needs asked for in so many words ("how much VRAM…", "需要多少显存"): a can-run question even where
+# a cloud is named beside it
+_MEMORY_ASKED = quick(
+    re.compile(r"\bhow\s+much\s+(?:vram|gpu\s+memory|video\s+memory)|多少(?:显存|顯存)|(?:显存|顯存)(?:需要|要)多少")
+)
 # Two cards weighed by the user ("would X or Y be better?", "哪个更适合"): a comparison, whatever topic word is
 # beside it ("… will its memory bandwidth be a bottleneck?")
 _WHICH_BETTER = quick(
@@ -2052,6 +2061,8 @@ _TIME_SPENT = re.compile(
     r"|\d\s*(?:hours?|hrs?|minutes?|mins?|days?)\b|\b(?:a|one|two|three)\s+(?:hours?|days?)\b"
 )
 _WHY = re.compile(r"\bwhy\b|为什么|為什麼|为啥|為啥")
+# hardware asked for beside a slow run ("10 min per epoch is far too slow: the recommended specs?"): what to get
+_WHAT_TO_GET = re.compile(r"\brecommend|\bspecs?\b|\bupgrade|推荐|推薦|升级|升級")
 _SPEED_CUE = quick(re.compile("|".join(p.pattern for p in (_SLOW, _IS_IT_NORMAL, _WHY))))  # any of the three
 _MEMORY_TROUBLE = quick(
     re.compile(
@@ -2070,7 +2081,15 @@ def _too_slow(low: str) -> bool:
     timed = (_IS_IT_NORMAL.search(low) and (_TIME_TAKEN.search(low) or _TIME_SPENT.search(low))) or (
         _WHY.search(low) and _TIME_SPENT.search(low)
     )
-    slow = (_SLOW.search(low) and (_WHY_OR_FIX.search(low) or _HOW_LONG.search(low))) or _LOW_UTILISATION.search(low)
+    # "训练极其慢，30分钟训练1000iter": slow with the time it took is the same complaint as "why so slow?"
+    slow = (
+        _SLOW.search(low)
+        and (
+            _WHY_OR_FIX.search(low)
+            or _HOW_LONG.search(low)
+            or (_TIME_SPENT.search(low) and not _WHAT_TO_GET.search(low))  # "too slow: the recommended specs?"
+        )
+    ) or _LOW_UTILISATION.search(low)
     return bool(timed or slow) and not _MEMORY_TROUBLE.search(low) and not _COMPARED.search(low)
 
 

@@ -21,7 +21,7 @@ from engine.parse_vocab import PhraseSet, Vocab, Words, squash
 _NUM = r"[0-9]+(?:\.[0-9]+)?"
 _CN_DIGITS = "零〇一二两兩三四五六七八九十百千万萬亿億"
 _CN_COUNT = "一二两兩三四五六七八九十双雙"
-_MAYBE_MEMORY = re.compile(r"[0-9]\s*[gm]")
+_MAYBE_MEMORY = re.compile(r"[0-9]\s*(?:[多余餘]\s*)?[gm]")
 _MAYBE_WATTS = re.compile(r"[0-9]\s*k?\s*[w瓦]")  # every wattage has one: a number, maybe "k", then "w"/"瓦"
 # Every card count without a catalog name has one of these (a measure word or sign, or "2x" before
 # something). Gates like these are searched twice, each part led by a literal or one character class,
@@ -739,7 +739,7 @@ def unit_patterns(vocab: Vocab) -> UnitPatterns:
         week=PhraseSet(raw["week_words"]),
         percent=re.compile(rf"(?<![0-9.]){_NUM}(?:\s*(?:-|–|to)\s*{_NUM})?\s*%"),  # "30 %", "20-30%"
         memory=re.compile(
-            rf"(?<![0-9a-z.])(?P<n>{_NUM})\s*(?:gb|gib|g|gig|gigs|gigabytes?)(?![a-z])\s*\+?"
+            rf"(?<![0-9a-z.])(?P<n>{_NUM})\s*(?:[多余餘]\s*)?(?:gb|gib|g|gig|gigs|gigabytes?)(?![a-z])\s*\+?"
             r"|(?<![0-9a-z.,])(?P<mb>[0-9]{3,5})\s*(?:mb|mib|megabytes?)(?![a-z])"  # "2048 MB" on old cards
         ),
         watts=re.compile(rf"(?<![0-9a-z.])(?P<n>{_NUM})\s*(?P<k>k)?\s*(?:w|watts?|瓦)(?![a-z])"),
@@ -843,7 +843,7 @@ def find_memory(scan: Scan, vocab: Vocab, unified: bool = False) -> tuple[list[f
                 continue
         if m.group("n"):
             out.append(float(m.group("n")))
-        elif int(m.group("mb")) % 256 == 0:  # card sizes: 512, 1024, 2048 MB…; "500 MB" is a file
+        elif _card_sized(int(m.group("mb"))):  # card sizes: 512, 1024, 2048 MB…; "500 MB" is a file
             out.append(_gb_of_mb(int(m.group("mb"))))
         else:
             continue
@@ -852,9 +852,16 @@ def find_memory(scan: Scan, vocab: Vocab, unified: bool = False) -> tuple[list[f
     return out, needs
 
 
+def _card_sized(mb: int) -> bool:
+    """Whether a figure in MB is a card's memory: a multiple of 256 MB (2048, 11264, 24576), or within 20 MB of
+    whole gigabytes as nvidia-smi prints a card's total ("24564MiB" on an RTX 4090, "16376MiB" on an RTX 4080, the
+    driver's own reservation taken off); "500 MB" or "8000 MB" is a file or a model."""
+    return mb % 256 == 0 or (mb >= 1024 and -20 <= mb - round(mb / 1024) * 1024 <= 0)
+
+
 def _gb_of_mb(mb: int) -> float:
-    """A card's memory in MB as GB (1024 MB a GB, as cards are sized: 2048 MB → 2 GB)."""
-    return round(mb / 1024, 1)
+    """A card's memory in MB as GB (1024 MB a GB, as cards are sized: 2048 MB → 2 GB; nvidia-smi's 24564 MiB → 24)."""
+    return round(mb / 1024) if mb % 256 else round(mb / 1024, 1)
 
 
 def find_wattages(scan: Scan, vocab: Vocab) -> tuple[int | None, int | None]:

@@ -1051,12 +1051,15 @@ def _memory_gate(vocab: Vocab) -> re.Pattern[str]:
     return re.compile(rf"[0-9]\s*[{re.escape(firsts)}]")
 
 
-_GLUED_LINE = re.compile(r"(?:rtx|gtx|rx|gt)(?=[0-9]{3,4}[a-z]*$)")
+_GLUED_LINE = re.compile(r"(?:rtx|gtx|rx|gt|nvidia|geforce|gpu)(?=[0-9]{3,4}[a-z]*$)")
 # A memory size glued after a model name ("4060ti16g", "3080ti12gb"): the name, then the size
 _GLUED_MEMORY = re.compile(r"([0-9]{3,4}[a-z]+?)([0-9]{1,3})(?:gb|g)$")
-# "(?<![a-z0-9])(?:rtx|gtx|rx|gt)[0-9]", with the word-start check after the first letter so that the
-# regex engine skips to an "r" or a "g" (a leading lookbehind is tried at every position)
-_GLUED_GATE = re.compile(r"r(?<![a-z0-9].)(?:tx|x)[0-9]|g(?<![a-z0-9].)(?:tx|t)[0-9]")
+# "(?<![a-z0-9])(?:rtx|gtx|rx|gt|gpu|geforce|nvidia)[0-9]" ("RTX3090", "NVIDIA3060", "GPU3090"), with the
+# word-start check after the first letter so that the regex engine skips to an "r", a "g" or an "n" (a leading
+# lookbehind is tried at every position)
+_GLUED_GATE = re.compile(
+    r"r(?<![a-z0-9].)(?:tx|x)[0-9]|g(?<![a-z0-9].)(?:tx|t|pu|eforce)[0-9]|n(?<![a-z0-9].)vidia[0-9]"
+)
 
 
 _GLUED_TITAN = re.compile(r"titan(xp|x|v|rtx)")
@@ -1072,10 +1075,11 @@ def _split_titan(token: tuple[str, int, int]) -> list[tuple[str, int, int]]:
 
 
 def _split_line(tokens: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
-    """ "rtx8000" → "rtx", "8000": a product line glued to the model number is two name tokens."""
+    """ "rtx8000" → "rtx", "8000", "nvidia3060" → "nvidia", "3060": a product line or maker glued to the model number
+    is two name tokens."""
     out: list[tuple[str, int, int]] = []
     for tok, start, end in tokens:
-        line = _GLUED_LINE.match(tok) if tok[:1] in "rg" else None
+        line = _GLUED_LINE.match(tok) if tok[:1] in "rgn" else None
         if line:
             out += [(line.group(), start, start + line.end()), (tok[line.end() :], start + line.end(), end)]
         else:

@@ -1118,6 +1118,13 @@ def test_a_card_running_hot_is_told_the_guides_power_limit_first():
     assert heat.key == "advice.power.heat" and heat["limit_w"] == 400 and 3 < heat["slowdown"] < 6
 
 
+def test_a_power_limit_at_the_cards_own_tdp_is_full_speed_not_a_saving():
+    # "my 3090 at 350 W": the card's TDP — no "0 % slower, 0 W saved", but that it runs at full speed there
+    answer = advise(Query(kind="power", gpus=("rtx-3090",), power_limit_w=350))
+    keys = answer.headline.all_keys()
+    assert "advice.power.at_stock" in keys and "advice.power.headline.limited" not in keys
+
+
 def test_a_card_pytorch_no_longer_runs_does_not_lead_a_purchase():
     # Used V100s give the most 16-bit training per dollar in today's market (the table shows it, at 100 %),
     # but today's default PyTorch wheels (CUDA 13) no longer run Volta: a research group asking what to buy

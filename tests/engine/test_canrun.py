@@ -20,6 +20,7 @@ from engine.canrun import (
     DECODE_EFFICIENCY,
     CanRunReport,
     assess,
+    card_capabilities,
     cheapest_setups,
     decode_speed,
     imagenet_epoch,
@@ -1282,6 +1283,14 @@ def test_an_image_model_is_never_split_over_cards_and_an_offloaded_qlora_says_so
     # Two 24 GB Turing cards fine-tune a 70B with QLoRA only with FSDP's CPU offload: the headline says so.
     two = assess(q(task="llm_finetune", gpus=("quadro-rtx-6000",), gpu_counts=(2,)))
     assert two.headline.key == "canrun.card.tunes_offload"
+    # FLUX.1 [dev] at FP16 on 2× RTX 3060 12GB: each card must hold all 26 GB (it was halved, 14.9 GB "per GPU"), and
+    # eight 4090s generate with FP8 (14.9 GB on each), not FP16 at an eighth of the need
+    one = assess(q(model="flux-1-dev", gpus=("rtx-3060-12gb",), precision="fp16")).verdicts[0]
+    pair = assess(q(model="flux-1-dev", gpus=("rtx-3060-12gb",), gpu_counts=(2,), precision="fp16")).verdicts[0]
+    assert not pair.fits and pair.tried[0].estimate.per_gpu_gib == one.tried[0].estimate.per_gpu_gib > 24
+    assert "canrun.note.whole_model" in [n.key for n in pair.notes]
+    eight = {r.use: r for r in card_capabilities(load_catalog().get("rtx-4090"), 8)}
+    assert eight["image"].verdict.precision == "fp8"
 
 
 def test_an_llm_no_desk_holds_says_what_its_smallest_rung_takes_and_counts_servers_for_it():

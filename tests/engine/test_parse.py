@@ -1370,3 +1370,29 @@ def test_a_memory_figure_too_small_or_large_for_a_query_is_not_read():
     assert parse("0.0001 GB").query.min_memory_gb is None
     assert parse("needs 0.0001 GB, will my 3090 do?").query.vram_need_gb is None
     assert parse("requires 9000 GB, will my 3090 do?").query.vram_need_gb is None
+
+
+def test_english_words_and_units_in_a_chinese_question_name_no_project():
+    # found in real GitHub issues: "运行微调显示out of memory" named a model "out", "能run起来吗" one called "run",
+    # "16376 MiB" one called "MiB"
+    assert parse("我使用的是titanxp显卡，显存12gb，运行微调显示out of memory，最低运行显存是多少").query.model is None
+    assert parse("请问lora微调需要多少显存? 3*4090能run起来吗?").query.model is None
+    query = parse("I have a GeForce RTX 4080 and its memory capability is 16376 MiB. Can I train this model?").query
+    assert (query.model, query.min_memory_gb) == (None, 16)  # nvidia-smi's total, the driver's share taken off
+
+
+def test_a_maker_or_gpu_glued_to_a_model_number_is_the_card():
+    query = parse("请问两张NVIDIA3060显卡（12G）运行ChatGLM3最多支持多少用户").query
+    assert (query.gpus, query.num_gpus) == (("rtx-3060-12gb",), 2)  # not 3,060 cards
+    assert parse("3B用4块GPU3090训练时，vllm报显存不足").query.gpus == ("rtx-3090",)
+
+
+def test_thirty_odd_gigabytes_is_memory_not_money():
+    # "每张30多G的显存": 30-something GB per card, not ¥30 per card (a ¥120 budget for four)
+    query = parse("qwen2vl-72B全参微调时4张A800会从每张30多G的显存占用突然升到80G后报错").query
+    assert query.budget is None and query.model == "qwen2-vl-72b"
+
+
+def test_how_much_vram_a_model_needs_is_asked_even_beside_a_cloud():
+    query = parse("How much VRAM to finetune SDXL? I only have access to small GPUs like AWS G5.").query
+    assert (query.kind, query.model, query.mode) == ("can_run", "sdxl", "full_finetune")

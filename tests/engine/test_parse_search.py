@@ -218,7 +218,7 @@ def test_a_failed_start_does_not_hide_the_next_one() -> None:
 
 _ONE_HOURS_GATE = re.compile(r"hour|hr|[0-9]\s*h|%|小[时時]|钟头|鐘頭|24|clock|nonstop|non stop|全天|不停")
 _ONE_CARDS_GATE = re.compile(r"[张張片장대块塊×*]|[0-9]\s?x\s?[0-9a-z]")
-_LOOKBEHIND_GLUED = re.compile(r"(?<![a-z0-9])(?:rtx|gtx|rx|gt)[0-9]")
+_LOOKBEHIND_GLUED = re.compile(r"(?<![a-z0-9])(?:rtx|gtx|rx|gt|gpu|geforce|nvidia)[0-9]")
 TRICKY = [
     "",
     "24",
@@ -238,6 +238,10 @@ TRICKY = [
     "gtx1080ti",
     "4rtx3090",
     "gt1030",
+    "nvidia3060",
+    "gpu3090",
+    "xgpu3090",
+    "geforce4090",
     "rx7900xtx",
     "art3",
     "g5",
