@@ -118,6 +118,20 @@ def is_follow_up(text: str, result: ParseResult, previous: Query) -> bool:
     return short and same_kind and bool(stated - {"kind"})
 
 
+def names_the_card_asked(text: str, result: ParseResult, previous: Query) -> bool:
+    """ "Qwen 7B gives 1 token/s, why?" was answered with what sets a run's speed and "which GPU does it run on?":
+    a short message naming only a card next ("on my 3060", which alone reads as a question about that card)
+    answers that question."""
+    stated = result.query.model_fields_set
+    short = len(text.split()) <= FOLLOW_UP_MAX_WORDS or len(text) <= 24
+    slow_run = previous.kind == "other" and previous.workload is not None and not previous.gpus
+    return short and slow_run and "gpus" in stated and stated <= _CARD_FIELDS
+
+
+# What naming one's card states ("on my 3060", "my 3090 24G", "我的是3060")
+_CARD_FIELDS = frozenset({"kind", "gpus", "gpu_counts", "num_gpus", "min_memory_gb"})
+
+
 def _asker_currency(language: str) -> str | None:
     """The currency a question's script implies (the parser's own reading of a bare amount: 简体 → CNY, 繁體 → TWD),
     or None for English."""
@@ -178,7 +192,7 @@ def respond(result: ParseResult, context: AdviceContext) -> Answer:
 # The parser's notes that answer what was asked rather than add to it (engine/parse.py): memory seen taken, one GPU of
 # several used, the first of several fuller than the rest, a program on the CPU instead of the GPU, why a laptop is
 # answered with its GPUs side by side and no price, whether NVLink is needed, what a laptop's NPU runs, what a card
-# added to the user's own does beside it
+# added to the user's own does beside it, a process killed for want of RAM
 LEADING_NOTES = frozenset(
     {
         "parse.note.reserved",
@@ -190,6 +204,7 @@ LEADING_NOTES = frozenset(
         "parse.note.pc_npu",
         "parse.note.add_to_own",
         "parse.note.add_to_own.slower",
+        "parse.note.killed_ram",
     }
 )
 
@@ -201,6 +216,12 @@ def understand(text: str, previous: Query | None, default_currency: str = "USD")
     from engine.parse import parse
 
     result = parse(text, default_currency=default_currency, standalone=previous is None)
+    if previous is not None and names_the_card_asked(text, result, previous):
+        # the run's speed on that card: what the model named decodes at on it, or the card's speed for the work
+        merged = previous.merged(result.query)
+        return result.model_copy(
+            update={"query": merged.model_copy(update={"kind": "can_run" if merged.model else "info"})}
+        )
     if previous is not None and is_follow_up(text, result, previous):
         return result.model_copy(update={"query": previous.merged(result.query)})
     return result

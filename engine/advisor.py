@@ -2542,7 +2542,11 @@ def other(query: Query, ctx: AdviceContext) -> Answer:
         return Answer(
             kind="other",
             query=query,
-            headline=msg("advice.other.slow_run", source=SYSMEM_FALLBACK_SOURCE),
+            # an LLM answering slowly has causes of its own: layers left on the CPU, not a missing mixed precision
+            headline=msg(
+                "advice.other.slow_decode" if query.workload == "decode" else "advice.other.slow_run",
+                source=SYSMEM_FALLBACK_SOURCE,
+            ),
             follow_up=FollowUp(field="gpu", question=msg("advice.followup.slow_gpu"), choices=()),
         )
     return Answer(

@@ -47,6 +47,7 @@ from engine.memory import (
     kv_bytes,
     memory_floor,
     model_words,
+    precision_suits,
     resolve_model,
 )
 from engine.memory import active_params_b as _active_b
@@ -2715,6 +2716,12 @@ def assess(
             query=query, model_text=text, unresolved=text, suggestions=suggestions, headline=headline, floor=floor
         )
     chosen, why, other = _mode_for(spec, query, mode)
+    if precision is not None and not precision_suits(chosen, precision):
+        # "llama 3 8b int4 訓練": training on a 4-bit base is QLoRA; a precision no training runs at is dropped
+        if chosen == "lora" and get_precision(precision).bits <= 4:
+            chosen, precision = "qlora", None
+        elif chosen != "inference":
+            precision = None
     # An LLM's memory is worked out from its shape; other models' published figures come first.
     published = published_need(spec.id, chosen) if spec.kind != "llm" else None
     if published is None and chosen == "full_finetune" and spec.kind != "llm":

@@ -67,12 +67,14 @@ from engine.parse_vocab import (
 from engine.query import BOUNDS, SIZES_JOIN, ParseResult, Query
 from engine.specs import Gpu
 from engine.support import (
+    BIG_MODEL_LOADING_SOURCE,
     DATA_PARALLEL_SOURCE,
     DEVICES_SOURCE,
     EGPU_SOURCE,
     PYTORCH_INSTALL_SOURCE,
     RESERVED_SOURCES,
     SYSMEM_FALLBACK_SOURCE,
+    WSL_MEMORY_SOURCE,
 )
 
 FUZZY_REMEMBERED = 4096  # GPU-like names whose fuzzy match is remembered (an LRU; see _resolve_fuzzy)
@@ -1591,9 +1593,11 @@ class Parser:
             # "an epoch takes 10 minutes, why so slow?" with no card named: a question of speed for the work — the
             # answer says what sets it, and asks for the card
             trains = fields["mode"] in TRAINING_MODES or (fields["task"] or "").endswith(("finetune", "pretrain"))
-            fields["workload"] = (
-                "infer16" if fields["mode"] == "inference" or (not trains and _RUNS.search(reading.low)) else "train16"
-            )
+            if fields["task"] == "llm_inference" and not trains:
+                fields["workload"] = "decode"  # "Qwen 7B outputs 1 token/s": an LLM answering, bound by bandwidth
+            else:
+                runs = fields["mode"] == "inference" or (not trains and _RUNS.search(reading.low))
+                fields["workload"] = "infer16" if runs else "train16"
         if kind == "recommend" and _upgrades_own(reading, self.vocab):
             fields["objective"] = "upgrade"  # a step up from the user's own card, not a verdict on it
         elif kind == "recommend":  # "a budget GPU for learning", "the most powerful card under $2,000"
@@ -1638,6 +1642,11 @@ class Parser:
             fields["kind"] = kind or "explain"
             if fields.get("topic") == "amd":
                 fields["topic"] = None
+        killed = _killed(reading.low)
+        if fields.get("ran_out") and killed:
+            fields["ran_out"] = (
+                None  # "被kill了，是显存不够吗？": the machine's RAM ran out (the note says so), not the card's
+            )
         query = Query(**{k: v for k, v in fields.items() if v is not None})
         missing = () if reading.follow_up else _missing(query)
         if choices:
@@ -1657,6 +1666,7 @@ class Parser:
                 *((msg("parse.note.free_colab", source=FREE_COLAB_SOURCE),) if colab else ()),
                 *((msg("parse.note.paid_colab", source=FREE_COLAB_SOURCE),) if paid_colab else ()),
                 *((msg("parse.note.slow_run", source=SYSMEM_FALLBACK_SOURCE),) if slow_run else ()),
+                *killed,
                 *((msg("parse.note.reserved", **RESERVED_SOURCES),) if _reserved(reading, kind) else ()),
                 *((msg("parse.note.one_gpu", source=DEVICES_SOURCE),) if _one_gpu_used(reading, kind) else ()),
                 *(
@@ -1975,6 +1985,22 @@ _MAINTAINER_KEYS = (
 )
 
 
+def _killed(low: str) -> tuple[Msg, ...]:
+    """ "程序在加载模型中被kill了，是因为显存不够吗？", "the process gets Killed while loading": no CUDA error but the
+    operating system's OOM killer — the machine's RAM ran out, most often as the weights pass through it on loading;
+    under WSL 2 the VM has half the host's RAM by default. (A CUDA out-of-memory error is the card's memory instead.)"""
+    if "kill" not in low or not _KILLED.search(low) or _CUDA_OOM.search(low):
+        return ()
+    wsl = msg("parse.note.killed_ram.wsl", source=WSL_MEMORY_SOURCE) if "wsl" in low else ""
+    return (msg("parse.note.killed_ram", source=BIG_MODEL_LOADING_SOURCE, wsl=wsl),)
+
+
+# "Killed", "被kill了", "gets killed": a process ended by the system, not by an error of its own
+_KILLED = re.compile(r"\bkilled\b|被\s*kill|\bkill(?:ed)?\s*(?:了|掉)|\bgets?\s+killed\b")
+# the card's own memory error, which a "killed" beside it does not override
+_CUDA_OOM = re.compile(r"cuda\s+out\s+of\s+memory|outofmemoryerror|cuda\s+error:\s+out\s+of\s+memory")
+
+
 def _gated(low: str, keys: tuple[str, ...], pattern: Searcher) -> bool:
     """Whether ``pattern`` matches, searched only when one of ``keys`` (literals every match holds) is in the text:
     most questions skip the pattern on a few substring tests."""
@@ -2061,6 +2087,10 @@ _TIME_SPENT = re.compile(
     r"|\d\s*(?:hours?|hrs?|minutes?|mins?|days?)\b|\b(?:a|one|two|three)\s+(?:hours?|days?)\b"
 )
 _WHY = re.compile(r"\bwhy\b|为什么|為什麼|为啥|為啥")
+# a rate a run goes at: "1 token/s", "1汉字/s", "2 s/it", "3 it/s", "每秒1个字"
+_RATE = re.compile(
+    r"\d\s*(?:tokens?|tok|t|字|汉字|漢字|it|frames?|images?)\s*/\s*(?:s|sec|秒)(?![a-z])|\d\s*s\s*/\s*it\b|每秒\s*\d"
+)
 # hardware asked for beside a slow run ("10 min per epoch is far too slow: the recommended specs?"): what to get
 _WHAT_TO_GET = re.compile(r"\brecommend|\bspecs?\b|\bupgrade|推荐|推薦|升级|升級")
 _SPEED_CUE = quick(re.compile("|".join(p.pattern for p in (_SLOW, _IS_IT_NORMAL, _WHY))))  # any of the three
@@ -2087,7 +2117,8 @@ def _too_slow(low: str) -> bool:
         and (
             _WHY_OR_FIX.search(low)
             or _HOW_LONG.search(low)
-            or (_TIME_SPENT.search(low) and not _WHAT_TO_GET.search(low))  # "too slow: the recommended specs?"
+            # the time it took or the rate it runs at, unless hardware is asked for ("too slow: the recommended specs?")
+            or ((_TIME_SPENT.search(low) or _RATE.search(low)) and not _WHAT_TO_GET.search(low))
         )
     ) or _LOW_UTILISATION.search(low)
     return bool(timed or slow) and not _MEMORY_TROUBLE.search(low) and not _COMPARED.search(low)

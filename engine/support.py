@@ -218,6 +218,10 @@ def caveats_for(gpu_ids: tuple[str, ...], *, compared: bool = False) -> tuple[Ms
 # PyTorch's install selector: the CUDA builds come from its own index (pip's Windows wheel is CPU-only)
 PYTORCH_INSTALL_SOURCE = "https://pytorch.org/get-started/locally/"
 SYSMEM_FALLBACK_SOURCE = "https://nvidia.custhelp.com/app/answers/detail/a_id/5490"
+# A process "Killed" while loading a model: transformers loads a checkpoint shard by shard with low_cpu_mem_usage or
+# device_map (its guide to big models), and WSL 2's VM gets half the host's RAM unless .wslconfig says otherwise
+BIG_MODEL_LOADING_SOURCE = "https://huggingface.co/docs/transformers/main/en/big_models"
+WSL_MEMORY_SOURCE = "https://learn.microsoft.com/en-us/windows/wsl/wsl-config#configuration-settings-for-wslconfig"
 # Where the memory a serving engine or framework takes up front is documented ("why does vLLM fill my 4090?"):
 # vLLM's gpu_memory_utilization (the share of each GPU it takes for weights and a KV-cache pool), LMDeploy's
 # cache_max_entry_count (its KV cache, allocated up front: OpenGVLab's answer on InternVL), TensorFlow mapping nearly

@@ -38,6 +38,20 @@ def test_a_follow_up_that_says_its_kind_again_still_refines():
     assert power.kind == "power"
 
 
+def test_the_card_named_after_a_slow_run_answer_gets_that_runs_speed_on_it():
+    """ "Llama 3 8B runs at 1 token/s, why?" is answered with what sets the speed and "which GPU does it run on?";
+    "on my 3060" then gets what the 3060 decodes that model at (≈30 tokens/s, which 1 token/s is far from), not a
+    report on the 3060 alone; a slow training run gets the card's training speed (its spec card)."""
+    slow = understand("llama 3 8b runs very slow on my pc, 1 token/s", None).query
+    assert (slow.kind, slow.workload) == ("other", "decode")
+    on_card = understand("on my 3060", slow).query
+    assert (on_card.kind, on_card.model, on_card.gpus) == ("can_run", "llama-3-8b", ("rtx-3060-12gb",))
+    epoch = understand("an epoch takes 10 minutes, why so slow?", None).query
+    assert understand("a 3060", epoch).query.kind == "info"
+    # a new question about a card is not taken for that answer
+    assert understand("can my 3060 run flux dev?", slow).query.model == "flux-1-dev"
+
+
 def test_a_follow_up_drops_a_carried_precision_its_mode_does_not_run_at():
     """ "…at 8-bit?" then "全量微调呢？": a full fine-tune trains every weight at 16 bits, so the carried INT8 goes
     (the merged question reached the memory model, which raised, and the bot said nothing)."""

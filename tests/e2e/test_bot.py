@@ -649,6 +649,8 @@ ASKED_IN_THEIR_LANGUAGE: list[tuple[str, tuple[str, str]]] = [
     ("我每个月在autodl上花2000块，买卡划算吗", ("租来做的工作", "回本")),
     ("how many h100s to train a 7b model from scratch in a week?", ("To train it in 168 h", "H100 SXM5")),
     ("用A100从头训练一个1B模型，三天内训完需要几张卡", ("要在 72 小时内训练完", "A100")),
+    ("my job gets killed while loading llama 13b on my 3090", ("OOM killer", "RAM")),
+    ("4090加载模型时程序被kill了，是显存不够吗？", ("OOM killer", "内存（RAM）用完了")),
 ]
 
 

@@ -1900,3 +1900,12 @@ def test_a_pretraining_deadline_says_how_many_of_the_named_card_finish_in_time()
     assert said["high"] <= 168 and said["tokens"] == 140
     half = training_time(report.model_id, "h100-sxm", 140e9, mode="pretrain", gpus=count // 2)
     assert half.hours_high > 168
+
+
+def test_a_stated_precision_a_training_mode_cannot_run_at_is_read_as_that_mode_would():
+    # "llama 3 8b int4 訓練" (found by the chat fuzz test): a LoRA on a 4-bit base is QLoRA — it raised
+    # "LoRA on a int4 base is QLoRA" and the bot said nothing; a full fine-tune "at int8" trains at 16 bits
+    report = assess(q(model="llama-3-8b", task="llm_finetune", precision="int4"))
+    assert report.needs and {n.mode for n in report.needs} == {"qlora"}
+    full = assess(q(model="llama-3-8b", precision="int8", gpus=("rtx-3090",)), mode="full_finetune")
+    assert full.verdicts[0].tried[0].precision == "bf16"

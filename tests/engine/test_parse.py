@@ -604,6 +604,7 @@ def test_notes_read_in_every_language() -> None:
         "Can I use an eGPU with my MacBook for CUDA?",
         "vLLM grabs almost all my VRAM on a 3090, normal?",
         "I have two 3090s but only the first GPU is used, why?",
+        "使用windows 的wsl，加载模型时被kill了",
         "Training FooDet on 4 GPUs, only the first card runs out of memory, why?",
         "My RTX 3060 isn't used, it runs on the CPU instead",
         "Do I need NVLink for two 3090s to fine-tune 13B?",
@@ -1396,3 +1397,26 @@ def test_thirty_odd_gigabytes_is_memory_not_money():
 def test_how_much_vram_a_model_needs_is_asked_even_beside_a_cloud():
     query = parse("How much VRAM to finetune SDXL? I only have access to small GPUs like AWS G5.").query
     assert (query.kind, query.model, query.mode) == ("can_run", "sdxl", "full_finetune")
+
+
+def test_a_process_killed_while_loading_ran_out_of_ram_not_gpu_memory():
+    # "程序在加载模型中被kill了，是因为显存不够吗？" (OpenBMB/CPM-Bee #92): the OOM killer, so the machine's RAM — a
+    # leading note, and no "you ran out of GPU memory although it fits"; under WSL the VM's share of RAM is said too
+    result = parse("显卡4090，显存24G，加载模型时程序被kill了，没有其他提示信息，是因为显存不够吗？")
+    assert [n.key for n in result.notes] == ["parse.note.killed_ram"] and not result.query.ran_out
+    wsl = parse("主机32G，显卡24G，使用windows 的wsl，运行起来会因为主机内存不足被kill").notes[0]
+    assert wsl.key == "parse.note.killed_ram" and wsl["wsl"].key == "parse.note.killed_ram.wsl"
+    # a CUDA out-of-memory error is the card's own memory, whatever else was killed
+    assert not parse("torch.cuda.OutOfMemoryError: CUDA out of memory, then the job was killed").notes
+
+
+def test_slow_with_the_rate_or_time_it_takes_is_a_speed_question():
+    # "Qwen1.5-7B-Chat-GPTQ-Int4 本地部署速度很慢 … 大概 1汉字/s" (QwenLM/Qwen3 #138): an LLM decoding slowly, no card
+    query = parse("Qwen1.5-7B-Chat-GPTQ-Int4 本地部署速度很慢：运行速度较慢，运行输出大概 1汉字/s。").query
+    assert (query.kind, query.workload) == ("other", "decode")
+    query = parse("ppyolo 训练极其慢，v100单卡30分钟训练1000iter").query
+    assert query.budget is None and query.kind != "can_run"
+    # …but a slow run beside a question of what to get is that question
+    assert (
+        parse("training runs at ~10 min per epoch, far too slow: what are the recommended specs?").query.kind != "other"
+    )
