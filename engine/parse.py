@@ -2466,6 +2466,10 @@ def _tool_names() -> frozenset[str]:
     )
 
 
+# The longest word read as a project's name: longer ones are pasted hashes, paths or noise (a Query's model holds 100)
+_PROJECT_NAME_MAX = 64
+
+
 def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
     """The project or model a can-run question asks about when it is none the catalog knows: in a
     Chinese question any Latin name ("运行WriteGPT这个模型"), in others one typed like a project
@@ -2487,6 +2491,7 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
             continue  # an English word in lower case is no name (most of the words: checked first)
         if (
             sum(c.isalpha() for c in name) < 3
+            or len(name) > _PROJECT_NAME_MAX  # "A000…0001GPU" (the fuzz test's): no project is named so
             or name.lower() in not_projects
             or any(s < m.end() and m.start() < e for s, e in taken)
         ):

@@ -1420,3 +1420,8 @@ def test_slow_with_the_rate_or_time_it_takes_is_a_speed_question():
     assert (
         parse("training runs at ~10 min per epoch, far too slow: what are the recommended specs?").query.kind != "other"
     )
+
+
+def test_a_word_too_long_for_a_projects_name_is_none():
+    # the chat fuzz test's "A000…0001GPU" (101 characters) was read as a project and refused by Query (100 at most)
+    assert parse("A" + "0" * 96 + "1GPU").query.model is None
