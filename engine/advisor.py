@@ -1556,7 +1556,7 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
                         key,
                         gpu=gpu.short_name,
                         rate=_price_words(rate, ctx.currency, cents=True),
-                        **({"instance": instance.name} if instance else {}),
+                        **({"instance": _instance_words(instance)} if instance else {}),
                     )
                 ),
                 rules=rules,
@@ -1581,7 +1581,7 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     else:
         said.update(rate=_price_words(rate, ctx.currency, cents=True), hours=hours)
         if instance:
-            said["instance"] = instance.name
+            said["instance"] = _instance_words(instance)
         key = "advice.cloud.headline" + (".gpu" if gpu else "") + (".instance" if instance else "")
     return Answer(
         kind="cloud_vs_buy",
@@ -1814,10 +1814,25 @@ def _electricity(query: Query, ctx: AdviceContext) -> Decimal:
     return query.electricity_usd_per_kwh if query.electricity_usd_per_kwh is not None else ctx.electricity_usd_per_kwh
 
 
+# The years the guide prices a card's electricity over (its 2023 performance per dollar, DIGEST §5): a desktop that
+# pays for itself only after that has not paid for itself while in use
+CARD_LIFE_YEARS = 5
+
+
 def _when(result: BreakEven) -> Msg:
     if result.days is None:
         return msg("advice.cloud.when.never")
+    if result.days > CARD_LIFE_YEARS * 365:  # "after 4159 days (136.7 months)": renting is cheaper, said so
+        return msg("advice.cloud.when.beyond_life", years=result.days / 365, life=CARD_LIFE_YEARS)
     return msg("advice.cloud.when.after", days=result.days, months=result.months)
+
+
+def _instance_words(instance: CloudInstance) -> Msg:
+    """An offer as a sentence names it: the cards and the provider ("RTX 4090 on AutoDL", "AutoDL 上的 RTX 4090"), in
+    the asker's words — the provider's own product name ("RTX 4090 24GB, 1 GPU") is English, and stays in the note."""
+    gpu = load_catalog().get(instance.gpu).short_name
+    key = "advice.cloud.instance" + (".several" if instance.gpu_count > 1 else "")
+    return msg(key, gpu=gpu, count=instance.gpu_count, provider=instance.provider)
 
 
 def _break_even_rule() -> Rule:

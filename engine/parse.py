@@ -2621,10 +2621,12 @@ _POWER_ASKED = re.compile(r"\bpsu|\bpower\b|\bwatts?\b|wattage|功耗|电源|電
 
 def _relevant(reading: Reading) -> bool:
     """Whether the text is about GPUs or models at all: a card, memory size, model, budget or concept of
-    the guide named, a word about GPUs or machine learning, or the machine's power ("这台主机功耗多少？",
-    "what PSU do I need?": the guide's power advice); "what's the weather like?" is not."""
+    the guide named, a word about GPUs or machine learning, renting a cloud server, or the machine's power
+    ("这台主机功耗多少？", "what PSU do I need?": the guide's power advice); "what's the weather like?" is not."""
     if reading.about_gpus or (_HARDWARE | _SUBJECTS) & reading.signals:
         return True
+    if "cue:cloud" in reading.signals and reading.rule_kind == "cloud_vs_buy":
+        return True  # "可以租云服务器跑吗？": renting compute is the guide's cloud question, no GPU word needed
     return "cue:power" in reading.signals and bool(_POWER_ASKED.search(reading.low))
 
 

@@ -843,7 +843,12 @@ def test_rent_or_buy_for_an_amount_weighs_the_card_it_buys_against_renting_the_s
     said = answer.headline.args
     assert said["gpu"] == "RTX 3080 Ti" and said["desktop"]["usd"] == Decimal("1500")
     rented = load_catalog().clouds
-    instance = next(c for c in rented.values() if c.name == said["instance"])
+    offer = said["instance"]  # said by its card and provider ("RTX 4090 on RunPod"), not the product's English name
+    instance = next(
+        c
+        for c in rented.values()
+        if c.provider == offer["provider"] and load_catalog().get(c.gpu).short_name == offer["gpu"]
+    )
     assert load_catalog().get(instance.gpu).memory_gb >= 12 and instance.gpu != "a100-80gb-sxm"
     assert answer.break_even is not None and answer.break_even.days is not None
 
