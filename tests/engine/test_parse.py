@@ -1347,8 +1347,11 @@ def test_a_model_served_to_many_people_is_the_serving_workload():
     for text in (
         "we want to serve llama 70b to 100 users, what hardware?",
         "部署qwen 72b给100个人同时使用需要什么配置",
+        "请问两张NVIDIA3060显卡（12G）运行ChatGLM3最大能支持多少个用户同时使用",  # how many, no number
+        "how many users can a 4090 serve with llama 3 8b?",
     ):
         assert parse(text).query.workload == "infer8", text
+    assert parse("How many people use the P40 for running LLMs? Any trouble?").query.workload is None
 
 
 def test_a_deadline_is_read_for_a_training_run_only():
