@@ -1784,6 +1784,8 @@ class Parser:
             return "can_run", (), _RULES  # "能跑BarVoice吗？只有核显": whether it runs on the CPU
         if not _relevant(reading):
             return None, (), _RULES
+        if reading.fields["cpu_only"] and "gpus:0" in s and not {"budget", "cue:recommend", "upgrade"} & s:
+            return "can_run", (), _RULES  # "no NVIDIA GPU, only Iris Xe graphics: can I use it?": what runs without one
         fits = "fit" in s and bool(_HARDWARE & s) and not _NOT_FIT & s and "trouble" not in s
         kinds = model.quick(s)  # the signals alone settle most questions; the n-grams the rest
         task: Any = _RULES
@@ -2067,11 +2069,11 @@ _TIME_TAKEN = re.compile(
 # the GPU barely used ("GPU utilization is 0%", "gpu_load很低", "GPU占用非常低"): the run waits on something else —
 # a complaint about speed whether or not "why" follows ("显存占满但利用率很低")
 _LOW_UTILISATION = re.compile(
-    r"(?:utili[sz]ation|gpu[\s_-]?(?:load|usage|util)|利用率|占用率|使用率|gpu占用|gpu使用)[^，。,.;；]{0,8}"
+    r"(?:utili[sz]ation|gpu[\s_-]?(?:load|usage|util)|利用率|占用率|使用率|使用效率|利用效率|gpu占用|gpu使用)[^，。,.;；]{0,8}"
     r"(?:低|不高|[为為是]\s*0(?![0-9.])|\b0\s*%|\blow\b|\bzero\b)"
 )
 _SLOW = re.compile(
-    r"\b(?:slow|slower|slowly)\b|\b(?:too|so|very)\s+long\b|慢|太久|很久|好久|" + _LOW_UTILISATION.pattern
+    r"\b(?:slow|slower|slowly)\b|\b(?:too|so|very)\s+long\b|慢|太久|很久|好久|速度提不上|" + _LOW_UTILISATION.pattern
 )
 _HOW_LONG = quick(re.compile(r"\bhow\s+long\b|多久|多长时间|多長時間"))
 _WHY_OR_FIX = quick(
@@ -2121,7 +2123,9 @@ def _too_slow(low: str) -> bool:
             or ((_TIME_SPENT.search(low) or _RATE.search(low)) and not _WHAT_TO_GET.search(low))
         )
     ) or _LOW_UTILISATION.search(low)
-    return bool(timed or slow) and not _MEMORY_TROUBLE.search(low) and not _COMPARED.search(low)
+    # memory full with the GPU barely used ("显存占用着，但使用效率低") is still a speed question: the run waits on data
+    memory_only = _MEMORY_TROUBLE.search(low) and not _LOW_UTILISATION.search(low)
+    return bool(timed or slow) and not memory_only and not _COMPARED.search(low)
 
 
 # Two things weighed against each other ("slower than my 3090", "比3090慢"): a comparison, not one run's speed
@@ -2625,6 +2629,8 @@ def _relevant(reading: Reading) -> bool:
     ("这台主机功耗多少？", "what PSU do I need?": the guide's power advice); "what's the weather like?" is not."""
     if reading.about_gpus or (_HARDWARE | _SUBJECTS) & reading.signals:
         return True
+    if reading.fields["cpu_only"]:
+        return True  # "no NVIDIA GPU, only Iris Xe: is there a CPU-only mode?": running without a GPU is the question
     if "cue:cloud" in reading.signals and reading.rule_kind == "cloud_vs_buy":
         return True  # "可以租云服务器跑吗？": renting compute is the guide's cloud question, no GPU word needed
     return "cue:power" in reading.signals and bool(_POWER_ASKED.search(reading.low))

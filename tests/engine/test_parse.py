@@ -1428,3 +1428,20 @@ def test_slow_with_the_rate_or_time_it_takes_is_a_speed_question():
 def test_a_word_too_long_for_a_projects_name_is_none():
     # the chat fuzz test's "A000…0001GPU" (101 characters) was read as a project and refused by Query (100 at most)
     assert parse("A" + "0" * 96 + "1GPU").query.model is None
+
+
+def test_memory_full_with_the_gpu_barely_used_is_a_speed_question():
+    # "GPU显存占用着，但使用效率低" (a YOLOv5 issue): the run waits on data, which the slow-run answer says
+    query = parse("YOLOv5训练速度提不上来？cpu使用率1000%，GPU显存占用着，但使用效率低？").query
+    assert (query.kind, query.workload) == ("other", "train16")
+
+
+def test_integrated_graphics_only_asks_what_runs_without_a_gpu():
+    # "no NVIDIA GPU, Intel Iris Xe: is there a CPU-only mode?" was the bot's default answer, and "I can't use my
+    # Iris Xe to render images" a card to buy
+    for text in (
+        "Running without NVIDIA GPU (Intel Iris Xe / CPU support?): I get 'Found no NVIDIA driver'. Any CPU-only mode?",
+        "I am unable to use my integrated graphics (Intel Iris Xe Graphics) which would be faster than CPU rendering.",
+    ):
+        query = parse(text).query
+        assert (query.kind, query.cpu_only, query.model) == ("can_run", True, None), text
