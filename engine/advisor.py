@@ -1030,7 +1030,7 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
     floor_only = need is not None and need != query.min_memory_gb and not (query.task or "").startswith("llm")
     pick, verdict, excluded = _verdict(
         label,
-        [g.memory_gb for g in gpus],
+        held,  # what each setup holds for the work: a decode's layer split pools its cards ("5090 or 2× 3090?")
         main.speeds,
         values,
         workload,

@@ -1006,6 +1006,11 @@ def test_a_compare_pick_with_less_memory_per_gpu_says_which_setup_holds_more():
     # Equal memory everywhere: no such clause.
     same = advise(Query(kind="compare", gpus=("rtx-4090", "rtx-3090"), gpu_counts=(1, 2)))
     assert same.comparison.verdict.key != "advice.compare.verdict.less_memory"
+    # "a 5090 or two 3090s for LLM inference?": split by layers the pair holds 48 GB to the 5090's 32 — the 5090 is
+    # picked for speed with what it cannot hold (the 70B-class models only the pair runs)
+    llm = advise(Query(kind="compare", task="llm_inference", gpus=("rtx-5090", "rtx-3090"), gpu_counts=(1, 2)))
+    verdict = llm.comparison.verdict
+    assert verdict.key == "advice.compare.verdict.less_memory" and verdict.args["roomy_gb"] == 48
 
 
 def test_a_can_run_answer_ends_with_only_the_reminders_that_bear_on_it():
