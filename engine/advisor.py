@@ -1096,8 +1096,10 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
     if max(counts) > 1 and by_layers:
         many = max(range(len(ids)), key=lambda i: counts[i])
         caveats.append(msg("advice.caveat.layer_split", setup=label[many], gb=held[many]))
-    elif max(counts) > 1:
-        caveats.append(msg("advice.caveat.no_pooling"))
+    elif max(counts) > 1:  # the user's own setup as the example ("2× RTX 3060 12GB is not one 24 GB card")
+        many = max(range(len(ids)), key=lambda i: counts[i])
+        pooled = gpus[many].memory_gb * counts[many]
+        caveats.append(msg("advice.caveat.no_pooling", setup=label[many], total=pooled, per=gpus[many].memory_gb))
         caveats.append(msg("advice.caveat.multi_gpu_scaling"))
     if len(ids) == 2 and by_layers and held[0] != held[1]:  # what each setup holds in all, its cards' sum
         caveats.append(msg("advice.caveat.memory_differs", a=label[0], a_gb=held[0], b=label[1], b_gb=held[1]))

@@ -1315,6 +1315,9 @@ def test_running_an_llm_a_setup_holds_what_its_cards_hold_between_them():
     assert trained.comparison.workload == "train16"
     assert "advice.caveat.no_pooling" in [m.key for m in trained.caveats]
     assert "advice.caveat.layer_split" not in [m.key for m in trained.caveats]
+    # said of the user's own setup, not a stock "2× 24 GB is not one 48 GB card"
+    pooling = next(m for m in trained.caveats if m.key == "advice.caveat.no_pooling")
+    assert (pooling["total"], pooling["per"]) == (24, 12) and "RTX 3060 12GB" in english(pooling["setup"])
 
 
 def test_renting_one_card_and_buying_another_leads_with_the_rented_cards_offer():
