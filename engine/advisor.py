@@ -575,11 +575,19 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
             notes=(msg("advice.note.per_card_speeds"),),
         )
     if not found:
-        rules.append(Rule(id="tldr.2020.no_money", text=msg("advice.rule.no_money"), source="Guide 2020 TL;DR"))
+        if budget is not None:  # (with no budget, money is not what is short)
+            rules.append(Rule(id="tldr.2020.no_money", text=msg("advice.rule.no_money"), source="Guide 2020 TL;DR"))
+        headline = _nothing_fits(query, floor_gb, _cheapest_fitting(floor_gb, query, ctx))
+        if budget is None and floor_gb is not None:
+            # "the cheapest way to get 48 GB?": no card with that much has a current price — the cheapest with an
+            # older one, and for an LLM the cards that hold it between them, split by layers
+            headline = msg(
+                "sentences", items=(headline, *_memory_without_current_price(query, floor_gb, workload, ctx))
+            )
         return Answer(
             kind="recommend",
             query=query,
-            headline=_nothing_fits(query, floor_gb, _cheapest_fitting(floor_gb, query, ctx)),
+            headline=headline,
             rules=tuple(rules),
             caveats=tuple(caveats),
             suggestions=tuple(suggestions),
@@ -913,6 +921,48 @@ def _nothing_fits(query: Query, floor_gb: float | None, cheapest: PriceQuote | N
         return none
     name = load_catalog().get(cheapest.gpu_id).short_name
     return msg("advice.recommend.cheapest", none=none, gpu=name, usd=cheapest.usd)
+
+
+def _memory_without_current_price(query: Query, floor_gb: float, workload: Workload, ctx: AdviceContext) -> list[Msg]:
+    """What buys ``floor_gb`` of memory when no card with that much has a price in the ranked market: the cheapest
+    card with a dated older price, and, for an LLM decoded by one user (layers split over cards), the fewest cards of
+    the cheapest kind that hold it between them."""
+    out: list[Msg] = []
+    older = cheapest_card(
+        floor_gb,
+        organization=bool(query.organization),
+        snapshot=ctx.snapshot,
+        overrides=ctx.price_overrides,
+        ranked=False,
+    )
+    if older is not None:
+        name = load_catalog().get(older.gpu_id).short_name
+        said = msg(
+            "advice.recommend.older_price", gpu=name, usd=older.usd, basis=older.basis_message(), date=older.date
+        )
+        out.append(said)
+    if workload == "decode" or query.task is None:  # (no work said: "for an LLM" is said with it)
+        for count in range(2, LAYER_SPLIT_MOST + 1):
+            card = _cheapest_fitting(
+                floor_gb / count, query, ctx, vendor=query.vendor or "nvidia", tensor_cores_only=True
+            )
+            if card is not None:
+                gpu = load_catalog().get(card.gpu_id)
+                out.append(
+                    msg(
+                        "advice.recommend.split_for_memory",
+                        setup=setup(gpu.short_name, count),
+                        gb=gpu.memory_gb * count,
+                        usd=card.usd * count,
+                        date=card.date,
+                    )
+                )
+                break
+    return out
+
+
+# The most desktop cards an LLM is split over by layers to reach a memory size (a board and PSU hold four)
+LAYER_SPLIT_MOST = 4
 
 
 def _cheapest_fitting(

@@ -154,9 +154,11 @@ def cheapest_card(
     snapshot: str | None = None,
     condition: PriceCondition | None = None,
     overrides: Mapping[str, PriceQuote] | None = None,
+    ranked: bool = True,
 ) -> PriceQuote | None:
     """The cheapest card a buyer can add (``Gpu.buyable``) with at least ``min_gb`` per GPU, of ``vendor``
-    when one is given, at the ranked market's prices: what a memory need costs to meet."""
+    when one is given, at the ranked market's prices: what a memory need costs to meet. ``ranked=False`` takes any
+    dated price on file (older snapshots too): "the cheapest 48 GB card?" when no current price has one."""
     quotes = [
         q
         for g in load_catalog().gpus.values()
@@ -164,8 +166,9 @@ def cheapest_card(
         and (vendor is None or g.vendor == vendor)
         and (g.has_tensor_cores or not tensor_cores_only)
         and (min_gb is None or g.memory_gb >= min_gb)
-        and (q := price_quote(g.id, snapshot=snapshot, condition=condition, overrides=overrides, ranked=True))
+        and (q := price_quote(g.id, snapshot=snapshot, condition=condition, overrides=overrides, ranked=ranked))
         is not None
+        and (ranked or q.basis != "launch")  # a launch MSRP is no price anyone pays today
     ]
     return min(quotes, key=lambda q: q.usd, default=None)
 

@@ -1784,6 +1784,13 @@ class Parser:
             return "can_run", (), _RULES  # "能跑BarVoice吗？只有核显": whether it runs on the CPU
         if not _relevant(reading):
             return None, (), _RULES
+        if (
+            "memory" in s
+            and not {"gpus:1", "gpus:2", "model", "budget"} & s
+            and not reading.fields["ran_out"]
+            and _CHEAPEST_MEMORY.search(reading.low)
+        ):
+            return "recommend", (), _RULES  # "the cheapest way to get 48GB of VRAM?": the market, from that much up
         if reading.fields["cpu_only"] and "gpus:0" in s and not {"budget", "cue:recommend", "upgrade"} & s:
             return "can_run", (), _RULES  # "no NVIDIA GPU, only Iris Xe graphics: can I use it?": what runs without one
         fits = "fit" in s and bool(_HARDWARE & s) and not _NOT_FIT & s and "trouble" not in s
@@ -1924,6 +1931,13 @@ class Parser:
         return kinds.best, choices if len(choices) > 1 else (), task
 
 
+# The cheapest card or way to a memory size ("cheapest GPU with 48GB", "最便宜的24G显卡"): a purchase, not a fit
+_CHEAPEST_MEMORY = quick(
+    re.compile(
+        r"\bcheapest\s+(?:way|gpus?|cards?|options?|setups?|graphics\s+cards?)\b"
+        r"|最便宜的[^，。？?]{0,8}(?:显卡|顯卡|卡|gpu|方案|办法|辦法)"
+    )
+)
 # The memory a model needs asked for in so many words ("how much VRAM…", "需要多少显存"): a can-run question even where
 # a cloud is named beside it
 _MEMORY_ASKED = quick(

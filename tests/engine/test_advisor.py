@@ -1128,6 +1128,23 @@ def test_a_card_running_hot_is_told_the_guides_power_limit_first():
     assert heat.key == "advice.power.heat" and heat["limit_w"] == 400 and 3 < heat["slowdown"] < 6
 
 
+def test_the_cheapest_way_to_a_memory_no_card_has_at_a_current_price():
+    # "the cheapest way to get 48GB of VRAM?": no 48 GB card has a price in the ranked market (the RTX A6000's is from
+    # 2025), so the answer named none and blamed a budget nobody gave; now the cheapest with an older dated price, and
+    # for an LLM two NVIDIA cards that hold it between them, split by layers (never "almost no money")
+    answer = advise(Query(kind="recommend", min_memory_gb=48))
+    items = {m.key: m for m in answer.headline["items"]}
+    assert set(items) == {
+        "advice.recommend.no_fit.floor.any",
+        "advice.recommend.older_price",
+        "advice.recommend.split_for_memory",
+    }
+    assert items["advice.recommend.older_price"]["gpu"] == "RTX A6000"
+    split = items["advice.recommend.split_for_memory"]
+    assert split["gb"] == 48 and english(split["setup"]) == "2× RTX 3090"
+    assert "tldr.2020.no_money" not in [r.id for r in answer.rules]
+
+
 def test_a_power_limit_at_the_cards_own_tdp_is_full_speed_not_a_saving():
     # "my 3090 at 350 W": the card's TDP — no "0 % slower, 0 W saved", but that it runs at full speed there
     answer = advise(Query(kind="power", gpus=("rtx-3090",), power_limit_w=350))

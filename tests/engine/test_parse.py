@@ -1445,3 +1445,15 @@ def test_integrated_graphics_only_asks_what_runs_without_a_gpu():
     ):
         query = parse(text).query
         assert (query.kind, query.cpu_only, query.model) == ("can_run", True, None), text
+
+
+def test_the_cheapest_card_to_a_memory_size_is_a_purchase():
+    for text in (
+        "what's the cheapest way to get 48gb of vram?",
+        "最便宜的24G显卡是哪张",
+        "想要48G显存，最便宜的方案是什么",
+    ):
+        query = parse(text).query
+        assert (query.kind, query.objective) == ("recommend", "cheapest"), text
+    # a fit asked of a card is still that card's question
+    assert parse("is my 12gb 3060 the cheapest card that runs llama 8b?").query.kind == "can_run"

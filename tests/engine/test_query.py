@@ -553,6 +553,7 @@ def _answers() -> list:
         (q(kind="power", gpus=("rtx-3090",), num_gpus=2, power_limit_w=300), None),
         (q(kind="power", gpus=("rtx-3090",), power_limit_w=350), None),  # its own limit: full speed, said so
         (q(kind="other", workload="decode"), None),  # "an LLM gives 1 token/s, why?": what slows decoding
+        (q(kind="recommend", min_memory_gb=48), None),  # no 48 GB card at a current price: older, and split for an LLM
         # an 8-GPU server's offer named by its cards ("8× A100 on AWS"), its break-even past a card's five years
         (q(kind="cloud_vs_buy", provider="aws", gpus=("a100-40gb-sxm",), num_gpus=8, hours_per_day=1), None),
         (q(kind="can_run"), None),
