@@ -892,6 +892,9 @@ def test_a_mac_named_by_its_memory_is_the_apple_chip_sold_with_it(text: str, gpu
         # the model not split over the cards
         "两张3090跑起来每张卡都占了20g，为什么不是每张卡平摊？",
         "why does each GPU load the whole model instead of splitting it?",
+        # a second card to double one's memory (jcjohnson/neural-style #449, typo kept)
+        "I have a GTX 1070 with 8GB. If i add another graphic card doubles the the memory to 16GB so i could produce "
+        "images in higher resolution or doesn't work graphic memory like that?",
     ],
 )
 def test_whether_memory_pools_across_cards_asks_the_guide_on_multi_gpu(text: str) -> None:
