@@ -2158,8 +2158,11 @@ def _stated_need(query: Query, setups: list[tuple[Gpu, int]]) -> float | None:
         return query.vram_need_gb
     need = query.min_memory_gb
     owned = [size for gpu, _ in setups for size in (gpu.memory_gb, gpu.unified_memory_gb) if size is not None]
-    if need is None or any(abs(size - need) < 0.5 for size in owned):
-        return None  # the card's own memory, or a Mac's whole unified memory ("M4 Max 128G")
+    if need is None or any(-0.5 < need - size <= 1 for size in owned):
+        # the card's own memory, or a Mac's whole unified memory ("M4 Max 128G"); a gigabyte more is the card said
+        # loosely ("6块2080ti 12g", "one 1080ti with 12GB"), not a need its 11 GB misses (a need quoted as one is
+        # vram_need_gb)
+        return None
     return need
 
 
