@@ -2605,7 +2605,9 @@ def other(query: Query, ctx: AdviceContext) -> Answer:
         return info(query, ctx)
     if library_named(query.model):  # "flash-attn?", "ollama 支持哪些显卡": what the library needs of a GPU
         return explain_topic(query.model_copy(update={"kind": "explain", "topic": None}), ctx)
-    if query.workload:  # "an epoch takes 10 minutes, why so slow?" (parse sets the work): what sets a run's speed
+    # "an epoch takes 10 minutes, why so slow?" (parse sets the work): what sets a run's speed — not serving many at
+    # once ("a speech server for 10 concurrent users"), which is no slow run
+    if query.workload and query.workload != "infer8":
         return Answer(
             kind="other",
             query=query,

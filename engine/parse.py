@@ -1911,6 +1911,9 @@ class Parser:
             return "recommend", (), task  # "什么显卡适合跑SD？", "which GPU is best for YOLO?": a card to buy, ranked
         if {"gpus:2", "cue:compare"} <= s and "trouble" not in s and _WHICH_BETTER.search(reading.low):
             return "compare", (), task  # "a 4090 or 4× 4060 Ti 16GB: which is better for LoRA?": weigh them
+        if "gpus:2" in s and "trouble" not in s and _HOW_MUCH_FASTER.search(reading.low):
+            # "how much speed will be improved by changing from a T4 cloud server to a 3090?": the two weighed
+            return "compare", (), task
         if "requires" in s and (
             not _NOT_FIT & s or (_NOT_FIT & s == {"cue:cloud"} and _MEMORY_ASKED.search(reading.low))
         ):
@@ -1949,6 +1952,13 @@ _WHICH_BETTER = quick(
     re.compile(
         r"\b(?:better|faster|worth more)\b|\bwhich\s+(?:one|is|would|should)\b"
         r"|哪个好|哪個好|哪个更|哪個更|更好|更快|更适合|更適合|更划算|更劃算"
+    )
+)
+# How much faster one card is than another ("how much speed will be improved by changing from T4 to 3090",
+# "换成4090能快多少")
+_HOW_MUCH_FASTER = quick(
+    re.compile(
+        r"\bhow\s+much\s+(?:faster|quicker|speed|speedup)\b|\bhow\s+much\s+\w+\s+(?:faster|quicker)\b|快多少|提升多少|提速多少"
     )
 )
 # A question whether a project supports cards ("Dasheng-LM 适配昇腾910B2和910B4吗", "does FooNet support the 3090

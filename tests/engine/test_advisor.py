@@ -1128,6 +1128,13 @@ def test_a_card_running_hot_is_told_the_guides_power_limit_first():
     assert heat.key == "advice.power.heat" and heat["limit_w"] == 400 and 3 < heat["slowdown"] < 6
 
 
+def test_serving_many_at_once_is_no_slow_run():
+    # "a speech server for 10 concurrent users" (the serving workload, no card): not "a run far slower than it should
+    # be usually means …"
+    answer = advise(Query(kind="other", task="other", workload="infer8"))
+    assert "advice.other.slow_run" not in answer.headline.all_keys()
+
+
 def test_the_cheapest_way_to_a_memory_no_card_has_at_a_current_price():
     # "the cheapest way to get 48GB of VRAM?": no 48 GB card has a price in the ranked market (the RTX A6000's is from
     # 2025), so the answer named none and blamed a budget nobody gave; now the cheapest with an older dated price, and

@@ -1457,3 +1457,10 @@ def test_the_cheapest_card_to_a_memory_size_is_a_purchase():
         assert (query.kind, query.objective) == ("recommend", "cheapest"), text
     # a fit asked of a card is still that card's question
     assert parse("is my 12gb 3060 the cheapest card that runs llama 8b?").query.kind == "can_run"
+
+
+def test_how_much_faster_one_card_is_than_another_weighs_them():
+    # a real question (a T4 cloud server against a 3090): the two compared, not a cloud break-even
+    query = parse("How much speed will be improved by changing from Tesla T4 G1 to RTX 3090 G2 cloud server?").query
+    assert (query.kind, query.gpus) == ("compare", ("t4", "rtx-3090"))
+    assert parse("从3090换成4090能快多少？").query.kind == "compare"
