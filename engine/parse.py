@@ -190,6 +190,8 @@ _HARDWARE_ASKED = quick(
     ),
     most=100,
 )
+# The noun for the cards right after a name ("8 L40S GPUs", "two 2070S cards"): the name's own "s" is no plural
+_CARDS_NOUN = re.compile(r"\s*(?:gpus?|cards?|graphics\s+cards?|显卡|顯卡|卡)\b")
 _PLURAL_V100 = re.compile(r"(?<![A-Za-z0-9])[Vv]100s(?![A-Za-z0-9])")
 # Buying words: a generation named beside them is a market to choose from ("a 40-series GPU for $1000?")
 _BUYS = re.compile(r"\bbuy|\bbudget|\$|dollars?\b|预算|預算|买|買|购|購|元|块钱|塊錢")
@@ -370,7 +372,9 @@ class Parser:
             left = scan.left(start if count_at is None else count_at, 24)
             # a count, or "how many", before it says "V100s" is V100s, not the V100S card
             plural = count_patterns(self.vocab).search_before(left) or _HOW_MANY.search(left)
-            if tok not in self.index.starts or plural:
+            # …unless a noun for the cards follows: "8 L40S GPUs" are L40S cards, "two 2070s" are 2070s
+            named = tok in self.index.starts and _CARDS_NOUN.match(scan.low, start + len(tok))
+            if tok not in self.index.starts or (plural and not named):
                 return tok[:-1], start
         return tok, start
 

@@ -1464,3 +1464,12 @@ def test_how_much_faster_one_card_is_than_another_weighs_them():
     query = parse("How much speed will be improved by changing from Tesla T4 G1 to RTX 3090 G2 cloud server?").query
     assert (query.kind, query.gpus) == ("compare", ("t4", "rtx-3090"))
     assert parse("从3090换成4090能快多少？").query.kind == "compare"
+
+
+def test_a_cards_own_s_before_the_noun_for_cards_is_no_plural():
+    # "the paper used 8 NVIDIA L40S GPUs" (a real issue) read 8 L40s; "the paper used" is no used card either
+    query = parse("could I use an RTX4090 24GB since the paper used 8 NVIDIA L40S GPUs with 48GB?").query
+    assert "l40s" in query.gpus and "l40" not in query.gpus and query.condition is None
+    assert parse("two RTX 2070s").query.gpus == ("rtx-2070",)  # a plural of the 2070
+    assert parse("4张L40S显卡").query.gpus == ("l40s",)
+    assert parse("a used 3090 for $700?").query.condition == "used"
