@@ -1891,6 +1891,15 @@ class Parser:
             return "explain", (), task  # "will a 4090 and a 3090 work together?": the guide on several GPUs
         if _pools(reading, self.vocab) and not reading.fields["model"]:
             return "explain", (), task  # "显存能叠加吗？": per GPU, never pooled (parse sets the topic)
+        if (
+            "gpus:1" in s
+            and not reading.fields["model"]
+            and reading.has(self.vocab.add_another)
+            and _FASTER_WITH_MORE.search(reading.low)
+        ):
+            # "I have a 1080 Ti: would another card make training faster?", "再加一张4090速度能翻倍吗": the guide on
+            # several GPUs (training scales, one user's LLM does not), not a ranking of pairs to buy
+            return "explain", (), task
         if {"topic:next_generation", "topic_strong"} <= s:  # "buy a 5090 now or wait?": the guide on waiting
             return "explain", (), task
         if {"topic:cpu", "topic_strong"} <= s:  # "will my Ryzen 5 5600 bottleneck a 3090?": the guide on CPUs
@@ -1957,6 +1966,10 @@ _WHICH_BETTER = quick(
         r"\b(?:better|faster|worth more)\b|\bwhich\s+(?:one|is|would|should)\b"
         r"|哪个好|哪個好|哪个更|哪個更|更好|更快|更适合|更適合|更划算|更劃算"
     )
+)
+# Speed asked of a card added to one's own ("will it be faster", "would it benefit", "速度能翻倍吗")
+_FASTER_WITH_MORE = quick(
+    re.compile(r"\bfaster\b|\bspeed|\bfps\b|\bbenefit|\bincrease|\bimprove|速度|更快|翻倍|提升|加速|快多少")
 )
 # How much faster one card is than another ("how much speed will be improved by changing from T4 to 3090",
 # "换成4090能快多少")

@@ -1473,3 +1473,15 @@ def test_a_cards_own_s_before_the_noun_for_cards_is_no_plural():
     assert parse("two RTX 2070s").query.gpus == ("rtx-2070",)  # a plural of the 2070
     assert parse("4张L40S显卡").query.gpus == ("l40s",)
     assert parse("a used 3090 for $700?").query.condition == "used"
+
+
+def test_a_second_card_of_ones_own_asked_for_speed_is_the_guide_on_several_gpus():
+    # "I'm using one 1080 Ti; would another GPU card benefit?", "add one more 5070 Ti, will FPS increase?" (real
+    # issues) were a ranking of pairs to buy; "再加一张4090速度能翻倍吗" a bare card report
+    for text in (
+        "I am currently using one GPU 1080 Ti, if I put in another GPU card would it benefit? to train faster",
+        "NOW I USING 5070TI ,IF I UPGRADE ADD ONE MORE 5070TI RENDERING SPEED FPS WILL INCREASE ?",
+        "我有一张4090，再加一张4090速度能翻倍吗",
+    ):
+        query = parse(text).query
+        assert (query.kind, query.topic) == ("explain", "multi_gpu"), text
