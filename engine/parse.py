@@ -1795,6 +1795,12 @@ class Parser:
             and _CHEAPEST_MEMORY.search(reading.low)
         ):
             return "recommend", (), _RULES  # "the cheapest way to get 48GB of VRAM?": the market, from that much up
+        if (
+            "gpus:0" in s
+            and _GPU_NEEDED.search(reading.low)
+            and (reading.fields["model"] or project_name(reading, self.vocab.not_projects))
+        ):
+            return "can_run", (), _RULES  # "cosyvoice合成很慢，是需要gpu吗": what the model or project takes
         if reading.fields["cpu_only"] and "gpus:0" in s and not {"budget", "cue:recommend", "upgrade"} & s:
             return "can_run", (), _RULES  # "no NVIDIA GPU, only Iris Xe graphics: can I use it?": what runs without one
         fits = "fit" in s and bool(_HARDWARE & s) and not _NOT_FIT & s and "trouble" not in s
@@ -1965,6 +1971,13 @@ _WHICH_BETTER = quick(
     re.compile(
         r"\b(?:better|faster|worth more)\b|\bwhich\s+(?:one|is|would|should)\b"
         r"|哪个好|哪個好|哪个更|哪個更|更好|更快|更适合|更適合|更划算|更劃算"
+    )
+)
+# Whether a GPU is needed at all ("do I need a GPU for X?", "是需要gpu吗", "跑X需要显卡吗")
+_GPU_NEEDED = quick(
+    re.compile(
+        r"\bneed\s+(?:a|an)\s+(?:nvidia\s+)?(?:gpu|graphics\s+card)\b|\b(?:gpu|graphics\s+card)\s+(?:absolutely\s+)?"
+        r"(?:necessary|required|needed)\b|需要(?:gpu|显卡|顯卡|独显|獨顯)吗|需要(?:gpu|显卡|顯卡)嗎|要(?:gpu|显卡|顯卡)吗"
     )
 )
 # Speed asked of a card added to one's own ("will it be faster", "would it benefit", "速度能翻倍吗")

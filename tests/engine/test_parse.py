@@ -1485,3 +1485,10 @@ def test_a_second_card_of_ones_own_asked_for_speed_is_the_guide_on_several_gpus(
     ):
         query = parse(text).query
         assert (query.kind, query.topic) == ("explain", "multi_gpu"), text
+
+
+def test_whether_a_gpu_is_needed_for_a_named_project_asks_what_it_takes():
+    # "cosyvoice合成速度很慢，是需要gpu吗" (a real issue) got the bot's default answer
+    query = parse("cosyvoice合成速度很慢，是需要gpu吗").query
+    assert (query.kind, query.model) == ("can_run", "cosyvoice")
+    assert parse("do I need a GPU for stable diffusion?").query.kind == "can_run"
