@@ -113,9 +113,13 @@ def is_follow_up(text: str, result: ParseResult, previous: Query) -> bool:
     """Short text that states no question kind of its own refines the previous question; so does one that says the
     previous question's kind again with nothing but refinements beside it."""
     stated = result.query.model_fields_set
-    short = len(text.split()) <= FOLLOW_UP_MAX_WORDS or len(text) <= 24
     same_kind = "kind" not in stated or (result.query.kind == previous.kind and stated <= _REFINEMENTS)
-    return short and same_kind and bool(stated - {"kind"})
+    return _short(text) and same_kind and bool(stated - {"kind"})
+
+
+def _short(text: str) -> bool:
+    """A message short enough to refine the previous question rather than ask one of its own."""
+    return len(text.split()) <= FOLLOW_UP_MAX_WORDS or len(text) <= 24
 
 
 def names_the_card_asked(text: str, result: ParseResult, previous: Query) -> bool:
@@ -123,9 +127,8 @@ def names_the_card_asked(text: str, result: ParseResult, previous: Query) -> boo
     a short message naming only a card next ("on my 3060", which alone reads as a question about that card)
     answers that question."""
     stated = result.query.model_fields_set
-    short = len(text.split()) <= FOLLOW_UP_MAX_WORDS or len(text) <= 24
     slow_run = previous.kind == "other" and previous.workload is not None and not previous.gpus
-    return short and slow_run and "gpus" in stated and stated <= _CARD_FIELDS
+    return _short(text) and slow_run and "gpus" in stated and stated <= _CARD_FIELDS
 
 
 # What naming one's card states ("on my 3060", "my 3090 24G", "我的是3060")

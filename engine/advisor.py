@@ -927,6 +927,7 @@ def _memory_without_current_price(query: Query, floor_gb: float, workload: Workl
     """What buys ``floor_gb`` of memory when no card with that much has a price in the ranked market: the cheapest
     card with a dated older price, and, for an LLM decoded by one user (layers split over cards), the fewest cards of
     the cheapest kind that hold it between them."""
+    catalog = load_catalog()
     out: list[Msg] = []
     older = cheapest_card(
         floor_gb,
@@ -936,7 +937,7 @@ def _memory_without_current_price(query: Query, floor_gb: float, workload: Workl
         ranked=False,
     )
     if older is not None:
-        name = load_catalog().get(older.gpu_id).short_name
+        name = catalog.get(older.gpu_id).short_name
         said = msg(
             "advice.recommend.older_price", gpu=name, usd=older.usd, basis=older.basis_message(), date=older.date
         )
@@ -947,7 +948,7 @@ def _memory_without_current_price(query: Query, floor_gb: float, workload: Workl
                 floor_gb / count, query, ctx, vendor=query.vendor or "nvidia", tensor_cores_only=True
             )
             if card is not None:
-                gpu = load_catalog().get(card.gpu_id)
+                gpu = catalog.get(card.gpu_id)
                 out.append(
                     msg(
                         "advice.recommend.split_for_memory",
@@ -1143,11 +1144,10 @@ def compare_gpus(query: Query, ctx: AdviceContext) -> Answer:
     if excluded and not holds:
         key = "advice.compare.excluded" + (".in_all" if by_layers and max(counts) > 1 else "")
         caveats.append(msg(key, names=tuple(excluded), gb=need))
-    if max(counts) > 1 and by_layers:
-        many = max(range(len(ids)), key=lambda i: counts[i])
+    many = max(range(len(ids)), key=lambda i: counts[i])  # the setup with the most cards
+    if counts[many] > 1 and by_layers:
         caveats.append(msg("advice.caveat.layer_split", setup=label[many], gb=held[many]))
-    elif max(counts) > 1:  # the user's own setup as the example ("2× RTX 3060 12GB is not one 24 GB card")
-        many = max(range(len(ids)), key=lambda i: counts[i])
+    elif counts[many] > 1:  # the user's own setup as the example ("2× RTX 3060 12GB is not one 24 GB card")
         pooled = gpus[many].memory_gb * counts[many]
         caveats.append(msg("advice.caveat.no_pooling", setup=label[many], total=pooled, per=gpus[many].memory_gb))
         caveats.append(msg("advice.caveat.multi_gpu_scaling"))

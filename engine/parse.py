@@ -1648,9 +1648,8 @@ class Parser:
                 fields["topic"] = None
         killed = _killed(reading.low)
         if fields.get("ran_out") and killed:
-            fields["ran_out"] = (
-                None  # "被kill了，是显存不够吗？": the machine's RAM ran out (the note says so), not the card's
-            )
+            # "被kill了，是显存不够吗？": the machine's RAM ran out (the note says so), not the card's
+            fields["ran_out"] = None
         query = Query(**{k: v for k, v in fields.items() if v is not None})
         missing = () if reading.follow_up else _missing(query)
         if choices:
@@ -2167,6 +2166,7 @@ def _too_slow(low: str) -> bool:
     timed = (_IS_IT_NORMAL.search(low) and (_TIME_TAKEN.search(low) or _TIME_SPENT.search(low))) or (
         _WHY.search(low) and _TIME_SPENT.search(low)
     )
+    idle = _LOW_UTILISATION.search(low)
     # "训练极其慢，30分钟训练1000iter": slow with the time it took is the same complaint as "why so slow?"
     slow = (
         _SLOW.search(low)
@@ -2176,9 +2176,9 @@ def _too_slow(low: str) -> bool:
             # the time it took or the rate it runs at, unless hardware is asked for ("too slow: the recommended specs?")
             or ((_TIME_SPENT.search(low) or _RATE.search(low)) and not _WHAT_TO_GET.search(low))
         )
-    ) or _LOW_UTILISATION.search(low)
+    ) or idle
     # memory full with the GPU barely used ("显存占用着，但使用效率低") is still a speed question: the run waits on data
-    memory_only = _MEMORY_TROUBLE.search(low) and not _LOW_UTILISATION.search(low)
+    memory_only = _MEMORY_TROUBLE.search(low) and not idle
     return bool(timed or slow) and not memory_only and not _COMPARED.search(low)
 
 
