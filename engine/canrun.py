@@ -1721,6 +1721,10 @@ def _published_report(
     ]
     if not checks and query.min_memory_gb:
         checks = [(f"{query.min_memory_gb:g} GB", query.min_memory_gb, None)]
+    lighter = next(
+        (o for o in published_needs(spec.id, need.mode)[1:] if checks and o.min_gb <= min(h for _, h, _ in checks)),
+        None,
+    )
     lines, fits = [], []
     for setup, have, gpu in checks:
         least, recommended = need.min_gb, need.recommended_gb
@@ -1728,8 +1732,19 @@ def _published_report(
             least = need.min_gb_no_tensor_cores  # "Fooocus on a GTX 1060 6GB": its README asks 8 GB of such cards
             recommended = max(recommended, least)
         key = "yes" if have >= recommended else "tight" if have >= least else "no"
-        lines.append(msg(f"canrun.published.{key}", setup=setup, have=have, min_gb=least, recommended_gb=recommended))
-        fits.append(key != "no")
+        # beside a lighter tool that fits, a no is that first tool's, not the setup's ("with openai-whisper, no")
+        key += ".with_tool" if key == "no" and lighter is not None and need.tool else ""
+        lines.append(
+            msg(
+                f"canrun.published.{key}",
+                setup=setup,
+                have=have,
+                min_gb=least,
+                recommended_gb=recommended,
+                **({"tool": need.tool} if key.endswith("with_tool") else {}),
+            )
+        )
+        fits.append(not key.startswith("no"))
     several = next(((g, n) for g, n in named_setups(query) if n > 1), None)
     # "Two 3090s for SDXL training, does 24 GB + 24 GB work?": an image or video model is not split over cards —
     # each holds all of it (data parallel; in serving, each its own requests), so a second card adds speed, never
@@ -1739,10 +1754,6 @@ def _published_report(
     parts = [*lines, *pooled, said]
     cards = _published_cards(query, need, snapshot, condition) if not checks else None
     parts.extend([cards] if cards is not None else [])
-    lighter = next(
-        (o for o in published_needs(spec.id, need.mode)[1:] if checks and o.min_gb <= min(h for _, h, _ in checks)),
-        None,
-    )
     if lighter is not None and not all(fits):
         # "Can my 6 GB 1660 Super run Whisper large-v2?": no by openai-whisper's ~10 GB, yes by faster-whisper's
         # measured 2.9 GB (int8) — the other tool's figures lead, then the first tool's verdict

@@ -951,9 +951,14 @@ def test_a_second_tools_lighter_figures_lead_where_the_first_tools_do_not_fit():
     # benchmark measured 2,926 MB in int8 and 4,525 MB in fp16 for large-v2 — so yes, with faster-whisper
     report = assess(q(model="whisper large-v2", gpus=("gtx-1660-super",)))
     keys = report.headline.all_keys()
-    assert keys.index("canrun.published.other_tool") < keys.index("canrun.published.no")
+    assert keys.index("canrun.published.other_tool") < keys.index("canrun.published.no.with_tool")
     assert report.published_fits == (True,)
     assert "With faster-whisper it fits: from 2.9 GB (4.5 GB for its best setting)" in english(report.headline)
+    # the first tool's shortfall is that tool's, never a bare "No" after "it fits"
+    assert "With openai-whisper, GTX 1660 Super falls short: 6 GB is under its 10 GB minimum" in english(
+        report.headline
+    )
+    assert ": No," not in english(report.headline)
     # a card that meets the first tool's figure needs no second one
     assert (
         "canrun.published.other_tool"

@@ -625,6 +625,13 @@ def test_a_models_name_words_pick_the_member_named(text: str, model: str) -> Non
     assert q(text).model == model
 
 
+def test_a_pronoun_after_a_family_is_no_part_of_its_name() -> None:
+    # "with openai/whisper it is 50% slower than the T4": "it" is the sentence's, not an instruct tag (that is written
+    # "gemma-2-9b-it", read by the hyphenated-tag piece of the name)
+    assert q("On Colab with openai/whisper it is 50% slower than the T4. Why?").model == "whisper"
+    assert q("can a 3090 run gemma-2-9b-it?").model == "gemma-2-9b"
+
+
 def test_fine_tuning_asked_of_a_named_card_without_a_model_is_llm_fine_tuning() -> None:
     # "Can my 3090 fine-tune?": the card's report leads with what it fine-tunes (QLoRA/LoRA sizes);
     # with an unknown model named, the stage word still says nothing of that model's domain.
