@@ -66,6 +66,7 @@ def decode_figures() -> dict[str, float]:
         "decode_within_25_fitted": _within(cal.decode_errors(fitted, fit)),
         "decode_within_25_held_out": _within(cal.decode_errors(held, fit)),
         "decode_overhead_ms": fit.overhead_s * 1e3,
+        **{f"decode_overhead_ms[{g}]": t0 * 1e3 for g, t0 in sorted(fit.group_overhead_s.items())},
     }
 
 
@@ -174,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  rows {d['decode_rows']} ({d['decode_fitted_rows']} fitted, {d['decode_held_out_rows']} held out), "
         f"{d['decode_gpus']} GPUs, {d['decode_vendors']} vendors; per-token cost {d['decode_overhead_ms']:.1f} ms"
+        + "".join(f", {k[19:-1]} {v:.1f} ms" for k, v in d.items() if k.startswith("decode_overhead_ms["))
     )
     print(
         f"  all {d['decode_within_25_all']:.0%}   fitted {d['decode_within_25_fitted']:.0%}"

@@ -57,7 +57,7 @@ import statistics
 from functools import cache, lru_cache
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from engine.catalog import load_catalog
 from engine.datafiles import data_dir, read_yaml
@@ -67,9 +67,11 @@ from engine.specs import Gpu
 
 REFERENCE = "rtx-3090"
 COMPUTE_SHARES = tuple(round(0.05 * i, 2) for i in range(0, 21))  # k grid: 0 … 1
-OVERHEADS_S = tuple(i * 1e-4 for i in range(0, 41))  # t0 grid: 0 … 4 ms
+OVERHEADS_S = tuple(i * 1e-4 for i in range(0, 81))  # t0 grid: 0 … 8 ms
 RANGE_QUANTILES = (0.1, 0.9)
 MIN_ROWS_FOR_OWN_RANGE = 6
+MIN_ROWS_FOR_OWN_OVERHEAD = 6
+OWN_OVERHEAD_SPAN = 8.0
 GIB = 1024**3
 # Non-Tensor-Core NVIDIA architectures share Pascal's fitted efficiency (same FP32 path for AMP).
 SAME_PATH = {"maxwell": "pascal", "kepler": "pascal"}
@@ -114,9 +116,14 @@ class TrainingFit(Frozen):
 
 
 class DecodeFit(Frozen):
-    overhead_s: float
+    overhead_s: float  # the per-token cost shared by groups whose runs are all of one size
     fraction: dict[str, float]
     spread: dict[str, tuple[float, float]]  # backend (or "all") → (low, high) multipliers
+    # a group's own per-token cost, where its runs span model sizes enough to tell it from the bandwidth share
+    group_overhead_s: dict[str, float] = Field(default_factory=dict)
+
+    def overhead(self, group: str) -> float:
+        return self.group_overhead_s.get(group, self.overhead_s)
 
 
 # ---- loading --------------------------------------------------------------------------------
@@ -503,7 +510,7 @@ def _predict(row: DecodeRow, fit: DecodeFit) -> float | None:
     if frac is None:
         return None
     gpu = load_catalog().get(row.gpu)
-    return 1.0 / (row.weight_bytes / (frac * gpu.bandwidth_gbs * GB) + fit.overhead_s)
+    return 1.0 / (row.weight_bytes / (frac * gpu.bandwidth_gbs * GB) + fit.overhead(_group(row)))
 
 
 def decode_errors(rows: tuple[DecodeRow, ...], fit: DecodeFit) -> list[float]:
@@ -516,8 +523,9 @@ def decode_errors(rows: tuple[DecodeRow, ...], fit: DecodeFit) -> list[float]:
     return out
 
 
-def fit_decode(rows: tuple[DecodeRow, ...] | None = None) -> DecodeFit:
-    rows = rows if rows is not None else tuple(r for r in decode_rows() if not r.held_out)
+def _fit_overhead(rows: list[DecodeRow]) -> tuple[float, dict[str, float]]:
+    """The per-token cost t0 (grid) and each group's bandwidth share (the median at that t0) that give ``rows``
+    the smallest median |log error|."""
     catalog = load_catalog()
     # seconds per token at full bandwidth, measured seconds per token, and each row's group
     ideal = [r.weight_bytes / (catalog.get(r.gpu).bandwidth_gbs * GB) for r in rows]
@@ -538,7 +546,28 @@ def fit_decode(rows: tuple[DecodeRow, ...] | None = None) -> DecodeFit:
         if best is None or err < best[0] - 1e-12:
             best = (err, t0, fractions)
     assert best is not None
-    fit = DecodeFit(overhead_s=best[1], fraction=best[2], spread={})
+    return best[1], best[2]
+
+
+def _spans_sizes(rows: list[DecodeRow]) -> bool:
+    """Whether a group's runs tell its per-token cost from its bandwidth share: enough runs, of models whose bytes
+    differ ≥ ``OWN_OVERHEAD_SPAN``× (a 7B Q4_0 and a 70B F16 on one Mac), else one size cannot separate the two."""
+    sizes = [r.weight_bytes for r in rows]
+    return len(rows) >= MIN_ROWS_FOR_OWN_OVERHEAD and max(sizes) >= OWN_OVERHEAD_SPAN * min(sizes)
+
+
+def fit_decode(rows: tuple[DecodeRow, ...] | None = None) -> DecodeFit:
+    rows = rows if rows is not None else tuple(r for r in decode_rows() if not r.held_out)
+    by_group: dict[str, list[DecodeRow]] = {}
+    for r in rows:
+        by_group.setdefault(_group(r), []).append(r)
+    own = {g: _fit_overhead(rs) for g, rs in by_group.items() if _spans_sizes(rs)}
+    shared_rows = [r for g, rs in by_group.items() if g not in own for r in rs]
+    overhead, fractions = _fit_overhead(shared_rows) if shared_rows else (0.0, {})
+    fractions |= {g: f[g] for g, (_, f) in own.items()}
+    fit = DecodeFit(
+        overhead_s=overhead, fraction=fractions, spread={}, group_overhead_s={g: t0 for g, (t0, _) in own.items()}
+    )
     residuals: dict[str, list[float]] = {}
     for r in rows:
         p = _predict(r, fit)
@@ -623,7 +652,7 @@ def _group_calibration(group: str) -> DecodeCalibration | None:
     return DecodeCalibration(
         backend=group,
         fraction=frac,
-        overhead_s=fit.overhead_s,
+        overhead_s=fit.overhead(group),
         spread=fit.spread.get(group, fit.spread["all"]),
         rows=rows,
     )
