@@ -14,6 +14,7 @@ key the engine emits.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import string
 from functools import cache, lru_cache
 from typing import Any
@@ -146,7 +147,25 @@ def render(message: Msg, lang: Lang = "en") -> str:
             values[name] = render(v, lang)  # type: ignore[arg-type]  # type(v) is Msg
         else:
             values[name] = _argument(name, v, lang)
+    if "low" in args:
+        template = _one_ended(template, values)
     return template.format_map(values)
+
+
+# a range in a template ("~{low:.0f}-{high:.0f} tokens/s", "{total_low:.0f}-{total_high:.0f} h")
+_RANGE = re.compile(r"\{(?P<low>\w*low):(?P<spec>\.\d+f)\}-\{(?P<high>\w*high):(?P=spec)\}")
+
+
+def _one_ended(template: str, values: dict[str, Any]) -> str:
+    """A range whose ends read the same once rounded ("~3-3 tokens/s") said as the one figure ("~3 tokens/s")."""
+
+    def one(m: re.Match[str]) -> str:
+        low, high, spec = values.get(m["low"]), values.get(m["high"]), m["spec"]
+        if isinstance(low, (int, float)) and isinstance(high, (int, float)) and f"{low:{spec}}" == f"{high:{spec}}":
+            return "{" + m["low"] + ":" + spec + "}"
+        return m.group()
+
+    return _RANGE.sub(one, template)
 
 
 def _argument(name: str, value: Any, lang: Lang) -> Any:

@@ -687,6 +687,33 @@ class Parser:
         chosen = next(g for g in mention.options if gpus[g].memory_gb == said[0])
         return replace(mention, gpu_id=chosen, guessed=False)
 
+    def _ti_by_memory(self, mention: Mention, low: str, notes: list[Msg]) -> Mention:
+        """A card with its memory typed after it that it is not sold with, where its Ti is ("a 5060 16GB", "my 4060
+        16gb"): the Ti with that memory, said so — the user's card, named short, not a size the card lacks."""
+        size = _SIZE_AFTER.match(low, mention.end)
+        gpus = self.index.catalog.gpus
+        if size is None or mention.memory is not None or float(size.group(1)) == gpus[mention.gpu_id].memory_gb:
+            return mention
+        if any(gpus[g].memory_gb == float(size.group(1)) for g in mention.options):
+            return mention
+        base = _MEMORY_SUFFIX.sub("", mention.gpu_id)
+        siblings = [
+            g.id for g in gpus.values() if g.id.startswith(base + "-ti") and g.memory_gb == float(size.group(1))
+        ]
+        if len(siblings) != 1:
+            return mention
+        typed, named = gpus[mention.gpu_id], gpus[siblings[0]]
+        notes.append(
+            msg(
+                "parse.note.ti_by_memory",
+                card=typed.short_name,
+                gb=typed.memory_gb,
+                said=size.group(1),
+                ti=named.short_name,
+            )
+        )
+        return replace(mention, gpu_id=named.id, guessed=False, options=(named.id,))
+
     def _generation(self, scan: Scan, laptop: bool) -> Mention | None:
         """A GeForce RTX generation named as one ("the 50 series", "RTX 50", "50系显卡") where no card is, in a
         question whether something runs on it or supports it: its flagship desktop card (or laptop part)
@@ -1187,7 +1214,11 @@ class Parser:
         context = take_context(scan)
         # an Apple chip named bare ("M2 32GB", "32G的M1/M2") is a Mac as much as "Mac" or "M2 Max" is
         apple = vocab.apple.find(words) is not None or any(m.gpu_id.startswith("apple-") for m in mentions)
+        # "my MacBook Pro i7 16GB": an Intel Mac — its RAM is no GPU's, and what it runs, it runs on the CPU
+        intel_mac = apple and not mentions and ("intel" in low or _INTEL_CORE.search(low) is not None)
+        apple = apple and not intel_mac
         memory, needs = find_memory(scan, vocab, unified=apple)
+        notes_early: list[Msg] = []
         memory += [capacity] if capacity else []
         need = next((n for n in needs if _MEMORY_SAID <= n <= 4096), None)  # the first quoted ("最低24G…还需要110G")
         had = [f for f in memory if f not in needs]  # what the user has, where they say it
@@ -1195,6 +1226,14 @@ class Parser:
             # (a need quoted beside the card is no size of it: "needs 16GB; will my 4060 Ti do?")
             sizes = had if need is not None and mentions else memory
             mentions = [self._variant_by_memory(m, sizes) for m in mentions] if sizes else mentions
+            mentions = [self._ti_by_memory(m, scan.low, notes_early) for m in mentions]
+        if len(mentions) == 1 and _REQUIRED_CARD.search(low, max(0, mentions[0].start - 48), mentions[0].start):
+            # "the docs mention a requirement for a 80G A100; can it run on a 24G card?": the card is what the project
+            # asks, its memory the need, and the other size the user's — no card of theirs named
+            card_gb = self.index.catalog.gpus[mentions[0].gpu_id].memory_gb
+            others = [f for f in had if f != card_gb]
+            if others:
+                needs, need, had, memory, mentions = [*needs, card_gb], card_gb, others, others, []
         # Beside a rental price, a card's price is what buying costs ("rent an A100 at $1.80/h or buy a 4090 for
         # $2,500?"), and asked whether it is a good deal, the price weighed ("a 2080 Ti for 350 bucks, good
         # deal?"): kept as the budget, which those answers weigh
@@ -1204,6 +1243,7 @@ class Parser:
         budget, notes, budget_guessed, budget_per_card = self.budget(
             scan, words, lang, default_currency, [] if kept else mentions
         )
+        notes[:0] = notes_early
         if context is not None and not _CONTEXTS[0] <= context <= _CONTEXTS[1]:  # "10000000k context": said, not read
             key = "parse.note.context_ignored" if context > _CONTEXTS[1] else "parse.note.context_short"
             notes.append(msg(key, tokens=context))
@@ -1262,7 +1302,9 @@ class Parser:
             "psu_w": psu,
             "context_tokens": context if context is None or _CONTEXTS[0] <= context <= _CONTEXTS[1] else None,
             "mode": mode,
-            "cpu_only": True if not mentions and vocab.cpu_only.find(words) else None,
+            "cpu_only": True
+            if not mentions and ((intel_mac and not cues.kinds["cloud"]) or vocab.cpu_only.find(words))
+            else None,
             "ran_out": True
             if capacity or ((oom := vocab.oom_words.find(words)) and not _supposed(low, oom.start(), vocab))
             else None,
@@ -2125,14 +2167,23 @@ _LOW_UTILISATION = re.compile(
     r"(?:utili[sz]ation|gpu[\s_-]?(?:load|usage|util)|利用率|占用率|使用率|使用效率|利用效率|gpu占用|gpu使用)[^，。,.;；]{0,8}"
     r"(?:低|不高|[为為是]\s*0(?![0-9.])|\b0\s*%|\blow\b|\bzero\b)"
 )
+# "I only get around 3t/s", "only 2 it/s": a rate said as too little is a slow run, no "slow" needed
+_ONLY_RATE = (
+    r"\bonly\s+(?:gets?\s+|getting\s+|got\s+|see\s+|have\s+|runs?\s+at\s+)?(?:around\s+|about\s+|~\s*)?"
+    r"\d[\d.]*\s*(?:tokens?|tok|t|it|fps)\b"
+)
 _SLOW = re.compile(
-    r"\b(?:slow|slower|slowly)\b|\b(?:too|so|very)\s+long\b|慢|太久|很久|好久|速度提不上|" + _LOW_UTILISATION.pattern
+    r"\b(?:slow|slower|slowly)\b|\b(?:too|so|very)\s+long\b|慢|太久|很久|好久|速度提不上|"
+    + _ONLY_RATE
+    + "|"
+    + _LOW_UTILISATION.pattern
 )
 _HOW_LONG = quick(re.compile(r"\bhow\s+long\b|多久|多长时间|多長時間"))
 _WHY_OR_FIX = quick(
     re.compile(
         r"\bwhy\b|\bhow\s+(?:can|do|could|should)\s+i\s+(?:make\s+it\s+faster|speed)|\bspeed\s+(?:it\s+)?up\b"
-        r"|\baccelerat|\bwhat\s+(?:is\s+)?the\s+(?:reason|cause)|为什么|為什麼|为啥|為啥|什么原因|什麼原因|加速|提速"
+        r"|\baccelerat|\bwhat\s+(?:is\s+)?the\s+(?:reason|cause)|\bwhat\s+(?:am\s+i|did\s+i)\s+do(?:ing)?\s+wrong"
+        r"|为什么|為什麼|为啥|為啥|什么原因|什麼原因|加速|提速"
         r"|怎么办|怎麼辦|怎么解决|怎麼解決|如何解决|如何解決"
     )
 )
@@ -2501,7 +2552,22 @@ _MAC_WORDS = frozenset({"mac", "macbook", "imac", "apple", "mbp", "air", "pro", 
 _HARDWARE_PARTS = frozenset({"gpu", "gpus", "cpu", "cpus", "card", "cards"})
 
 
+# words that make the card after them what a project requires or was tested on, not the user's ("mentions a
+# requirement for a 80G A100 GPU", "it requires an A100 80GB", "官方要求A100")
+_REQUIRED_CARD = re.compile(
+    r"(?:\brequirements?\s+(?:for|of)|\brequires?|\brecommends?|\brecommended|\btested\s+on|要求|推荐|推薦)"
+    r"\s*(?:an?\s+|the\s+|at\s+least\s+(?:an?\s+)?)?(?:[0-9]+\s*g[b]?\s*)?$"
+)
+# a memory size typed right after a card's name ("5060 16GB", "4060 (16gb)"), and a catalog id's memory suffix
+_SIZE_AFTER = re.compile(r"\s*[(\[,/-]?\s*([0-9]{1,3})\s*(?:gb|g|gig|gigs)(?![a-z])")
+_MEMORY_SUFFIX = re.compile(r"-[0-9]+gb$")
 _INTEL_CPU = re.compile(r"[iI][3579]-?[0-9]{4,5}[A-Za-z]{0,2}")  # Intel Core model numbers
+# software with its version glued on ("CUDA10.1", "PyTorch2.1", "Python3.10", "cuDNN8", "JetPack6"): the stack the user
+# runs, not a project to run
+_SOFTWARE_VERSION = re.compile(
+    r"(?:cuda|cudnn|pytorch|torch|python|tensorflow|tf|rocm|jetpack|ubuntu|windows|win|macos|opencv|numpy|onnx"
+    r"|tensorrt|xformers|driver)[\-_]?v?[0-9][0-9.x]*"
+)
 
 
 # An error message pasted in, to the end of its clause: "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB
@@ -2558,8 +2624,8 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
             continue
         if any(part in _HARDWARE_PARTS for part in _NAME_PARTS.split(name.lower())[1:]):
             continue  # "quad-GPU", "multi-GPU", "dual-CPU": hardware said, not a project
-        if _INTEL_CPU.fullmatch(name):
-            continue  # "i7-7700HQ", "i9-13900HX": the user's processor, not a project
+        if _INTEL_CPU.fullmatch(name) or _SOFTWARE_VERSION.fullmatch(name.lower()):
+            continue  # "i7-7700HQ", "i9-13900HX": the user's processor, not a project; "CUDA10.1" their software
         # CamelCase or capitals with digits ("SadTalker", "AnimeGANv2") read as a name anywhere; a
         # capitalised or all-capitals word ("Champ", "RVC" — or "WAN", "USB") only where the words
         # around it make it the thing run ("train ALAE", "RVC training").
@@ -2638,7 +2704,11 @@ def _mac_tiers(studio: bool, laptop: bool = False) -> tuple[str, ...]:
 
 def _apple_silicon_mac(low: str) -> bool:
     """Whether the text names a Mac by its product name, and not an Intel Mac (no Apple GPU there)."""
-    return "intel" not in low and _MAC.search(low) is not None
+    return "intel" not in low and not _INTEL_CORE.search(low) and _MAC.search(low) is not None
+
+
+# an Intel CPU by its model ("iMac (3.2GHz i5 / 32GB)", "MacBook Pro i7-9750H"): an Intel Mac, its GPU no Apple chip
+_INTEL_CORE = re.compile(r"\bcore\s+i[3579]\b|(?<![a-z0-9])i[3579](?:-\d{4,5}[a-z]{0,2})?(?![a-z0-9])|\bxeon\b")
 
 
 _APPLE_BASE = re.compile(r"apple-(?P<gen>m[1-9])-\d+gb")  # a base chip: no Pro, Max or Ultra

@@ -27,7 +27,7 @@ from bot.words import catalog, render
 from engine.advisor import AdviceContext, advise
 from engine.answer import Answer
 from engine.catalog import load_catalog
-from engine.message import Msg
+from engine.message import Msg, msg
 from engine.model_specs import load_model_catalog
 from engine.query import Query
 
@@ -299,3 +299,11 @@ def test_a_comparison_says_its_verdict_once():
     # Both hold it: the headline gives the ratio, the verdict block the pick.
     both = compose(respond(understand("4090 or 2x 3090 for training?", None, "USD"), AdviceContext()))
     assert "verdict" in [b.role for b in both.blocks]
+
+
+def test_a_range_whose_ends_round_alike_is_said_as_one_figure() -> None:
+    # "Llama 3.3 70B (FP8 …, ~3-3 tokens/s)" on a DGX Spark: the ends differ by less than the rounding shows
+    one = msg("canrun.fit.with_speed", fit="Yes", low=2.8, high=3.4)
+    assert render(one, "en") == "Yes, ~3 tokens/s" and render(one, "zh-Hans") == "Yes，约 3 token/s"
+    two = msg("canrun.fit.with_speed", fit="Yes", low=2.8, high=3.6)
+    assert render(two, "en") == "Yes, ~3-4 tokens/s"

@@ -593,6 +593,7 @@ def test_notes_read_in_every_language() -> None:
         "I have a 3090, should I add another 3090 or a 4090?",
         "I have a 4090, add a second 4090 or a 3090?",
         "I have 99999 RTX 4090s",
+        "my 5060 16GB runs out of memory on a 7B model",
         "llama 3 8b with 10000000k context on a 4090",
         "qwen 7b 上下文 32 token",
         "is the 4090 ti good for llms?",

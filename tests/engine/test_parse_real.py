@@ -1845,3 +1845,53 @@ def test_top_n_gpus_is_a_list_not_a_rig(text: str, count: int | None) -> None:
 )
 def test_offloading_to_system_ram_is_read(text: str, offload: bool | None) -> None:
     assert q(text).offload is offload
+
+
+def test_a_rate_said_as_too_little_is_a_slow_run() -> None:
+    # "I only get around 3t/s … others achieve 12t/s. What am I doing wrong?": no "slow", still a slow run
+    query = q("I only get around 3 t/s with my RTX 3090 on a 13b Vicuna model; others get 12. What am I doing wrong?")
+    assert query.kind == "other" and query.gpus == ("rtx-3090",)
+    assert q("my 4090 only gets 2 it/s on SDXL, what am I doing wrong?").kind == "other"
+    assert q("can my 3090 run a 13b model?").kind == "can_run"
+
+
+def test_as_fast_as_it_can_be_asks_for_the_fastest() -> None:
+    assert q("I want inference as fast as it can be. Which graphic card should I buy?").objective == "fastest"
+
+
+def test_an_intel_mac_has_no_apple_gpu() -> None:
+    # "iMac (3.2GHz i5 / 32GB)": an Intel Mac, not an M-series Mac with 32 GB of unified memory
+    assert q("is AWS more efficient than my iMac (3.2GHz i5 / 32GB)?").gpus == ()
+    # …and what it runs, it runs on the CPU from its RAM
+    intel = q("my macbook pro i7 16gb, can it run llama 3 8b?")
+    assert intel.cpu_only is True and intel.gpus == ()
+    assert q("my macbook pro m2 16gb, can it run llama 3 8b?").gpus == ("apple-m2-16gb",)
+
+
+def test_software_with_its_version_names_no_project() -> None:
+    assert q("notebook with a GT 740M and CUDA10.1: could I run it with cuda?").model is None
+    assert q("can I run it with PyTorch2.1 on my 3060?").model is None
+    assert q("can I run SadTalker with Python3.10 on a 1060?").model == "SadTalker"
+
+
+def test_an_amd_cpu_is_no_amd_gpu_topic() -> None:
+    assert q("can amd cpu plus gtx 1060 run leela zero?").topic != "amd"
+    assert q("does pytorch work on amd?").topic == "amd"
+
+
+def test_a_memory_the_card_lacks_but_its_ti_has_reads_as_the_ti() -> None:
+    # "a 5060 16GB": the RTX 5060 has 8 GB; the 5060 Ti is sold with 16 — the user's card, named short, said so
+    result = parse("Anyone got the 7B model working with a 5060 16GB and 64 GB RAM?")
+    assert result.query.gpus == ("rtx-5060-ti-16gb",)
+    assert "parse.note.ti_by_memory" in [n.key for n in result.notes]
+    assert q("my 4060 16gb can run sdxl?").gpus == ("rtx-4060-ti-16gb",)
+    assert q("my 4060 8gb can run sdxl?").gpus == ("rtx-4060",)  # its own size: no Ti
+
+
+def test_a_card_a_project_requires_is_the_need_not_the_users_card() -> None:
+    # "the docs mention a requirement for a 80G A100; can it run on a 24G card?": 80 GB needed, 24 GB had
+    query = q("Can I deploy this on a 24G GPU? The docs mention a requirement for a 80G A100 GPU.")
+    assert query.gpus == () and query.vram_need_gb == 80 and query.min_memory_gb == 24
+    assert q("官方要求A100 80G，我只有24G的卡能跑吗").vram_need_gb == 80
+    # the user's own card beside a need in GB stays theirs
+    assert q("I have an A100 80GB, the project requires 40GB, ok?").gpus == ("a100-80gb-sxm",)
