@@ -2166,6 +2166,7 @@ _TIME_TAKEN = re.compile(
 _LOW_UTILISATION = re.compile(
     r"(?:utili[sz]ation|gpu[\s_-]?(?:load|usage|util)|利用率|占用率|使用率|使用效率|利用效率|gpu占用|gpu使用)[^，。,.;；]{0,8}"
     r"(?:低|不高|[为為是]\s*0(?![0-9.])|\b0\s*%|\blow\b|\bzero\b)"
+    r"|gpu\s*(?:没有|沒有|没|沒)跑满|gpu\s*(?:跑不满|跑不滿)|(?:没有|沒有|没|沒)(?:跑满|跑滿)"
 )
 # "I only get around 3t/s", "only 2 it/s": a rate said as too little is a slow run, no "slow" needed
 _ONLY_RATE = (
@@ -2173,7 +2174,7 @@ _ONLY_RATE = (
     r"\d[\d.]*\s*(?:tokens?|tok|t|it|fps)\b"
 )
 _SLOW = re.compile(
-    r"\b(?:slow|slower|slowly)\b|\b(?:too|so|very)\s+long\b|慢|太久|很久|好久|速度提不上|"
+    r"\b(?:slow|slower|slowly)\b|\b(?:too|so|very)\s+long\b|慢|太久|很久|好久|速度提不上|提高速度|提升速度|更快一点|更快一點|"
     + _ONLY_RATE
     + "|"
     + _LOW_UTILISATION.pattern
@@ -2184,7 +2185,7 @@ _WHY_OR_FIX = quick(
         r"\bwhy\b|\bhow\s+(?:can|do|could|should)\s+i\s+(?:make\s+it\s+faster|speed)|\bspeed\s+(?:it\s+)?up\b"
         r"|\baccelerat|\bwhat\s+(?:is\s+)?the\s+(?:reason|cause)|\bwhat\s+(?:am\s+i|did\s+i)\s+do(?:ing)?\s+wrong"
         r"|为什么|為什麼|为啥|為啥|什么原因|什麼原因|加速|提速"
-        r"|怎么办|怎麼辦|怎么解决|怎麼解決|如何解决|如何解決"
+        r"|怎么办|怎麼辦|怎么解决|怎麼解決|如何解决|如何解決|如何提高|怎么提高|怎樣提高|怎样提高|如何提升|怎么提升|还能更快|還能更快"
     )
 )
 # A time spent, said with a number ("1个小时", "a day for 8 epochs", "11 hours per epoch"): no speed word alone
@@ -2562,6 +2563,12 @@ _REQUIRED_CARD = re.compile(
 _SIZE_AFTER = re.compile(r"\s*[(\[,/-]?\s*([0-9]{1,3})\s*(?:gb|g|gig|gigs)(?![a-z])")
 _MEMORY_SUFFIX = re.compile(r"-[0-9]+gb$")
 _INTEL_CPU = re.compile(r"[iI][3579]-?[0-9]{4,5}[A-Za-z]{0,2}")  # Intel Core model numbers
+# a setting in snake_case ("gpu_memory_utilization", "max_model_len"), or a GPU the catalog lacks
+# ("GTX950", "RX580"): neither names a project
+_NOT_A_NAME = re.compile(
+    r"[a-z0-9_]*_(?:memory|device|devices|utilization|size|rate|len|length|num|max|min|path|dir|gpus?|mode)(?:_[a-z0-9_]+)?"
+    r"|(?i:gtx|rtx|gt|rx|mx)[\s-]?[0-9]{2,4}[a-z]{0,2}"
+)
 # software with its version glued on ("CUDA10.1", "PyTorch2.1", "Python3.10", "cuDNN8", "JetPack6"): the stack the user
 # runs, not a project to run
 _SOFTWARE_VERSION = re.compile(
@@ -2573,7 +2580,9 @@ _SOFTWARE_VERSION = re.compile(
 # An error message pasted in, to the end of its clause: "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB
 # (GPU 0; …)", "torch.OutOfMemoryError: …", "CUDA out of memory" — its words ("out", "Tried") are no project's name
 # (an exception's class name with its colon, as Python prints it: the word "error" in a sentence starts none)
-_ERROR_TEXT = re.compile(r"(?:[A-Za-z_.]*(?:Error|Exception):|(?i:cuda out of memory))[^，。？！,?!\n]*")
+_ERROR_TEXT = re.compile(
+    r"[A-Za-z_.]*(?:Error|Exception)(?::[^，。？！,?!\n]*)?|(?i:cuda out of memory)[^，。？！,?!\n]*"
+)  # ("OutOfMemoryError，GPU 0 …": an error's name alone, without its colon, names no project either)
 
 
 @cache
@@ -2624,7 +2633,7 @@ def project_name(reading: Reading, not_projects: frozenset[str]) -> str | None:
             continue
         if any(part in _HARDWARE_PARTS for part in _NAME_PARTS.split(name.lower())[1:]):
             continue  # "quad-GPU", "multi-GPU", "dual-CPU": hardware said, not a project
-        if _INTEL_CPU.fullmatch(name) or _SOFTWARE_VERSION.fullmatch(name.lower()):
+        if _INTEL_CPU.fullmatch(name) or _SOFTWARE_VERSION.fullmatch(name.lower()) or _NOT_A_NAME.fullmatch(name):
             continue  # "i7-7700HQ", "i9-13900HX": the user's processor, not a project; "CUDA10.1" their software
         # CamelCase or capitals with digits ("SadTalker", "AnimeGANv2") read as a name anywhere; a
         # capitalised or all-capitals word ("Champ", "RVC" — or "WAN", "USB") only where the words

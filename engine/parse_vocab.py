@@ -874,7 +874,7 @@ def _model_pattern(families: list[str], name_words: list[str]) -> re.Pattern[str
     words = "|".join(sorted(map(re.escape, name_words), key=len, reverse=True))
     piece = (
         rf"(?:[\s\-_]*|\.(?=[0-9]))(?:v?[0-9]+(?:\.[0-9]+)?(?![0-9.]|\s?b\b)|(?:{words})(?![a-z0-9]))"
-        r"|[\-_][a-z]{1,8}(?![a-z])"
+        r"|-[a-z]{1,8}(?![a-z])"
     )  # "polyglot-ko-12.8b"; a version after a dot: "FLUX.2", "Kimi K2.5", "MiniMax M2.5"
     size = r"[0-9]+x[0-9]+\s?b|[0-9]+(?:\.[0-9]+)?\s?b"
     return re.compile(

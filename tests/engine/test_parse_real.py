@@ -1895,3 +1895,33 @@ def test_a_card_a_project_requires_is_the_need_not_the_users_card() -> None:
     assert q("官方要求A100 80G，我只有24G的卡能跑吗").vram_need_gb == 80
     # the user's own card beside a need in GB stays theirs
     assert q("I have an A100 80GB, the project requires 40GB, ok?").gpus == ("a100-80gb-sxm",)
+
+
+def test_chinese_etc_is_no_wait_for_the_next_generation() -> None:
+    # "…操作系统？等等": "etc.", not "wait a bit"
+    query = q("实时对话对硬件有什么要求？GPU型号？显存大小？操作系统？等等")
+    assert query.topic != "next_generation"
+    assert q("5090要不要再等等？").topic == "next_generation"
+
+
+def test_words_of_a_chinese_question_in_latin_letters_name_no_project() -> None:
+    # Latin words in a Chinese question are read as names; these are the question's words, a setting or an error
+    for text in (
+        "想根据自己的业务去fine tune模型，4块24G显存的显卡能跑起来不？",
+        "单卡训练内存爆了（GPU 0; 23.88 GiB total capacity; 22.90 GiB already allocated）",
+        "4070ti有机会训练一下吗？（OutOfMemoryError，GPU 0; 11.73 GiB total capacity）",
+        "你好，NVIDIA rtx 4090 ， img size 594*219, inference time:1s，正常吗",
+        "请问有大佬用RTX50系显卡跑的吗？RTX50系是否支持？",
+        "启动时gpu_memory_utilization设多少？我的4090能跑吗",
+    ):
+        assert q(text).model is None, text
+
+
+def test_a_gpu_not_running_full_is_a_speed_question() -> None:
+    assert q("添加gpu进行pdf解析，gpu没有跑满，如何让gpu跑满，速度加快一点").kind == "other"
+    assert q("请问如何提高速度？目前四十个字要四秒多，还能更快一点吗").kind == "other"
+
+
+def test_tokens_put_out_are_llm_work_and_loading_overflow_is_out_of_memory() -> None:
+    assert q("两个4090部署模型，能比一个4090输出token的速度更快吗？").task == "llm_inference"
+    assert q("加载模型内存溢出 gpu 2080ti，如何使用更少的gpu内存运行").ran_out is True
