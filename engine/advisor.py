@@ -2105,7 +2105,11 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
         headline = msg("advice.explain.memory_first")
     if item.topic == "multi_gpu":
         headline, comparison = _scaling(query, ctx)
-        if query.ran_out or query.min_memory_gb:
+        if split := _split_model(query):
+            # "两块4090的显存能否合并使用？加载Vicuna-13B…": no pooling, but the model split over the cards, and whether
+            # it fits them so
+            headline = msg("sentences", items=(split, headline))
+        elif query.ran_out or query.min_memory_gb:
             # "only the first card runs out of memory", "can two 3090s pool to 48 GB?": memory per card leads
             headline = msg("sentences", items=(msg("advice.scaling.memory", source=DATA_PARALLEL_SOURCE), headline))
     if verdicts := _library_verdicts(query):  # "vLLM支持P40吗？": the verdict on the card, then the requirement
@@ -2126,6 +2130,21 @@ def explain_topic(query: Query, ctx: AdviceContext) -> Answer:
         comparison=comparison,
         rules=(Rule(id=f"explain.{item.topic}", text=title, source=item.source),),
     )
+
+
+def _split_model(query: Query) -> Msg | None:
+    """Whether memory pools, asked with a model and several cards ("can two 4090s combine their memory for
+    Vicuna-13B?"): it does not, but an LLM is split over the cards by layers, each holding its share — with the
+    verdict for the user's setup. None without a model the engine sizes, or without several cards."""
+    counts = query.gpu_counts if len(query.gpu_counts) == len(query.gpus) else (query.num_gpus or 1,) * len(query.gpus)
+    setups = [(g, n) for g, n in zip(query.gpus, counts, strict=True) if n > 1]
+    if not query.model or len(setups) != 1:
+        return None
+    gpu_id, count = setups[0]
+    report = assess(query.model_copy(update={"kind": "can_run", "gpus": (gpu_id,), "gpu_counts": (count,)}))
+    if report.model is None or report.model.kind != "llm" or not report.verdicts:
+        return None
+    return msg("advice.scaling.split_model", verdict=report.verdicts[0].verdict)
 
 
 def _scaling(query: Query, ctx: AdviceContext) -> tuple[Msg, Comparison]:

@@ -1936,8 +1936,10 @@ class Parser:
             return "explain", (), task  # "双卡比单卡还慢？": the guide on several GPUs (parse sets the topic)
         if "together" in s and not reading.fields["model"] and not _NOT_FIT & {"cue:power", "cue:cloud"} & s:
             return "explain", (), task  # "will a 4090 and a 3090 work together?": the guide on several GPUs
-        if _pools(reading, self.vocab) and not reading.fields["model"]:
-            return "explain", (), task  # "显存能叠加吗？": per GPU, never pooled (parse sets the topic)
+        if _pools(reading, self.vocab) and (not reading.fields["model"] or (reading.fields["num_gpus"] or 0) > 1):
+            # "显存能叠加吗？": per GPU, never pooled (parse sets the topic); with a model on several cards
+            # ("两块4090的显存能否合并使用？加载Vicuna-13B…"), whether it splits over them (engine.advisor._split_model)
+            return "explain", (), task
         if (
             "gpus:1" in s
             and not reading.fields["model"]

@@ -910,7 +910,9 @@ def test_whether_memory_pools_across_cards_asks_the_guide_on_multi_gpu(text: str
 
 
 def test_with_a_model_named_pooling_is_answered_by_whether_the_cards_hold_it() -> None:
-    assert q("两块4090的显存能合并吗？想跑Qwen2.5 32B", standalone=True).kind == "can_run"
+    # the guide on several GPUs, led by whether the model, split over the cards, fits them
+    # (engine.advisor._split_model; before 2026-12-08 a can-run answer, which never said memory does not pool)
+    assert q("两块4090的显存能合并吗？想跑Qwen2.5 32B", standalone=True).kind == "explain"
 
 
 @pytest.mark.parametrize(
@@ -1925,3 +1927,14 @@ def test_a_gpu_not_running_full_is_a_speed_question() -> None:
 def test_tokens_put_out_are_llm_work_and_loading_overflow_is_out_of_memory() -> None:
     assert q("两个4090部署模型，能比一个4090输出token的速度更快吗？").task == "llm_inference"
     assert q("加载模型内存溢出 gpu 2080ti，如何使用更少的gpu内存运行").ran_out is True
+
+
+def test_exceeding_the_vram_is_running_out_of_it() -> None:
+    assert q("I use the local 3090 to train and get the error of exceeding the VRAM.").ran_out is True
+
+
+def test_pooling_asked_with_a_model_on_several_cards_is_the_guide_on_several_gpus() -> None:
+    query = q("两块RTX 4090显卡的显存能否合并使用？4090只有24GB，加载Vicuna-13B模型可能会出现显存不足")
+    assert (query.kind, query.topic, query.model) == ("explain", "multi_gpu", "vicuna-13b")
+    # one card and a model: whether it runs there
+    assert q("can my 4090 run vicuna-13b?").kind == "can_run"

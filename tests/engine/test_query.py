@@ -312,6 +312,21 @@ def test_several_gpus_that_run_out_of_memory_lead_with_memory_per_card():
     )
 
 
+def test_pooling_asked_with_a_model_says_it_splits_over_the_cards_and_whether_it_fits():
+    # "两块4090的显存能否合并使用？加载Vicuna-13B…": memory does not pool, but the LLM splits by layers — 13B at BF16
+    # is 14.6 GB on each of the two cards — then the guide's scaling for the pair
+    query = Query(
+        kind="explain", topic="multi_gpu", gpus=("rtx-4090",), gpu_counts=(2,), num_gpus=2, model="vicuna-13b"
+    )
+    headline = advise(query).headline
+    assert headline.all_keys()[1] == "advice.scaling.split_model"
+    assert "Memory does not pool into one bigger card" in english(headline)
+    assert "14.6 GB per GPU of 24 GB" in english(headline)
+    # an image model is never split (engine.canrun): no such sentence for it
+    sdxl = query.model_copy(update={"model": "sdxl"})
+    assert "advice.scaling.split_model" not in advise(sdxl).headline.all_keys()
+
+
 def test_several_gpus_lead_with_the_guides_scaling_for_the_setup_asked_about():
     """ "4 cards train slower than one — why?": the guide's model for N cards against one leads (the 1→8 A100 = 7×
     scaling: 4× = 4 × (7/8)^(2/3) = 3.66×), the side-by-side table beside it; one user's LLM decode over a layer
@@ -477,6 +492,7 @@ def _answers() -> list:
         (q(kind="recommend", gpus=(unpriced,), gpu_counts=(8,), num_gpus=8), None),
         # "a 3090 and a 3060 together for LLM chat?": more memory, not more speed
         (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090", "rtx-3060-12gb")), None),
+        (q(kind="explain", topic="multi_gpu", gpus=("rtx-4090",), gpu_counts=(2,), model="vicuna-13b"), None),
         (q(kind="recommend", task="llm_pretrain", num_gpus=16), None),
         (q(kind="compare"), None),
         (q(kind="explain", topic="next_generation"), None),
