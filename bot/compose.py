@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from bot.document import Block, Document, Table
 from bot.locales import Lang
-from bot.words import citation, render, say
+from bot.words import citation, render, say, spec_source
 from engine.answer import Answer, Option, Rental
 from engine.canrun import CanRunReport
 from engine.canrun import rung_label as _rung
@@ -365,7 +365,7 @@ def spec_blocks(gpu: Gpu, lang: Lang) -> list[Block]:
     )
     return [
         Block(role="details", title=say(lang, "field.details"), table=Table(headers=(gpu.name, ""), rows=rows)),
-        Block(role="sources", title=say(lang, "field.sources"), lines=tuple(gpu.sources)),
+        Block(role="sources", title=say(lang, "field.sources"), lines=tuple(spec_source(s, lang) for s in gpu.sources)),
     ]
 
 

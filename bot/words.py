@@ -73,6 +73,24 @@ def citation(source: str, lang: Lang) -> str:
     return catalog()[key][lang] if key else source
 
 
+_URL = re.compile(r"https?://[^\s)）,，]+")
+
+
+def spec_source(source: str, lang: Lang) -> str:
+    """A spec's source as a reader of ``lang`` sees it: in English as written; in another language its links alone
+    where it has any ("Required system power 650 W, NVIDIA's figure as reported by https://… (Newegg Insider, …)"
+    is English prose around the link), else its title (a document's or a repository's name) without its gloss."""
+    if lang == "en":
+        return source
+    links = _URL.findall(source)
+    if links:
+        return " · ".join(link.rstrip(".;'\"") for link in links)
+    return _GLOSS.split(source, maxsplit=1)[0]  # the title, without the English gloss after it
+
+
+_GLOSS = re.compile(r"\s+\(|\s+as reported by\s")
+
+
 class _Date:
     def __init__(self, value: dt.date, lang: Lang) -> None:
         self.value, self.lang = value, lang

@@ -307,3 +307,20 @@ def test_a_range_whose_ends_round_alike_is_said_as_one_figure() -> None:
     assert render(one, "en") == "Yes, ~3 tokens/s" and render(one, "zh-Hans") == "Yes，约 3 token/s"
     two = msg("canrun.fit.with_speed", fit="Yes", low=2.8, high=3.6)
     assert render(two, "en") == "Yes, ~3-4 tokens/s"
+
+
+def test_a_spec_source_in_chinese_is_its_links_not_english_prose() -> None:
+    from bot.words import spec_source
+
+    said = (
+        "Required system power 650 W, NVIDIA's figure as reported by https://www.newegg.com/insider/x/ (Newegg Insider)"
+    )
+    assert spec_source(said, "zh-Hans") == "https://www.newegg.com/insider/x/"
+    assert spec_source(said, "en") == said
+    assert (
+        spec_source("repo acarl005/GPU-specs: nvidia_gpu_specs.md", "zh-Hant")
+        == "repo acarl005/GPU-specs: nvidia_gpu_specs.md"
+    )
+    # every source of every card reads so in Chinese: no "as reported by" left
+    for gpu in load_catalog().gpus.values():
+        assert not any("reported by" in spec_source(s, "zh-Hans") for s in gpu.sources), gpu.id
