@@ -585,7 +585,14 @@ class Parser:
                 count = (
                     None  # "32 A100-days", "2000 A100 GPU hours": GPU time, not 32 cards
                     if _GPU_TIME.match(scan.low, end)
-                    else count_before(scan, start, self.vocab, plural) or count_after(scan, end, self.vocab)
+                    else count_before(scan, start, self.vocab, plural)
+                    or count_after(scan, end, self.vocab)
+                    # "two 24GB 3090s", "4个80G A100": the count before the card's memory
+                    or (
+                        (size := _SIZE_BEFORE.search(scan.low, max(0, start - 12), start))
+                        and count_before(scan, size.start(), self.vocab, plural)
+                    )
+                    or None
                 )
                 other = self._other_memory(scan, run[:length], end, laptop) if memory is not None else None
                 mentions.append(Mention(gpu_id, start, end, memory, guessed, count, options, variants=bool(other)))
@@ -2561,6 +2568,8 @@ _REQUIRED_CARD = re.compile(
     r"(?:\brequirements?\s+(?:for|of)|\brequires?|\brecommends?|\brecommended|\btested\s+on|要求|推荐|推薦)"
     r"\s*(?:an?\s+|the\s+|at\s+least\s+(?:an?\s+)?)?(?:[0-9]+\s*g[b]?\s*)?$"
 )
+# a memory size typed right before a card's name ("24GB 3090s", "80G A100")
+_SIZE_BEFORE = re.compile(r"(?<![0-9.])[0-9]{1,3}\s*(?:gb|g|gig)\s*$")
 # a memory size typed right after a card's name ("5060 16GB", "4060 (16gb)"), and a catalog id's memory suffix
 _SIZE_AFTER = re.compile(r"\s*[(\[,/-]?\s*([0-9]{1,3})\s*(?:gb|g|gig|gigs)(?![a-z])")
 _MEMORY_SUFFIX = re.compile(r"-[0-9]+gb$")

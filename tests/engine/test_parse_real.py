@@ -1938,3 +1938,12 @@ def test_pooling_asked_with_a_model_on_several_cards_is_the_guide_on_several_gpu
     assert (query.kind, query.topic, query.model) == ("explain", "multi_gpu", "vicuna-13b")
     # one card and a model: whether it runs there
     assert q("can my 4090 run vicuna-13b?").kind == "can_run"
+
+
+def test_a_count_before_the_cards_memory_counts_the_cards() -> None:
+    # "two 24GB 3090s", "4x 80GB A100", "4个80G A100": the memory sits between the count and the name
+    assert q("two 24GB 3090s for llama 70b?").gpu_counts == (2,)
+    assert q("4x 80GB A100 for llama 70b?").gpu_counts == (4,)
+    assert q("推理和微调LlaMA2-70B需要多少？4个80G A100显卡可以吗").gpu_counts == (4,)
+    assert q("a 24GB 3090 for llama 70b?").gpu_counts == (1,)
+    assert q("Two options: 8x 24G 4090 or 8x 48G A6000 for PPO training?").gpu_counts == (8, 8)
