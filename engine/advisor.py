@@ -2257,6 +2257,17 @@ def can_run(query: Query, ctx: AdviceContext) -> Answer:
     return _can_run(query, ctx)
 
 
+def _also_tuned(query: Query, report: CanRunReport, ctx: AdviceContext) -> Msg | None:
+    """Running and fine-tuning asked together ("推理和微调LlaMA2-70B…4个80G A100可以进行推理和微调嘛"): the run is
+    answered (the mode said first), and the fine-tune's verdict on the same setup follows it; None otherwise."""
+    if query.mode != "inference" or query.task != "llm_finetune" or report.model is None or not report.verdicts:
+        return None
+    tuned = assess(query.model_copy(update={"mode": None}), snapshot=ctx.snapshot)
+    if not tuned.verdicts or tuned.mode == report.mode:
+        return None
+    return msg("advice.canrun.also_tuned", verdict=tuned.verdicts[0].verdict)
+
+
 def _can_run(query: Query, ctx: AdviceContext) -> Answer:
     """The can-run answer itself. The query's mode, precision and context length, when stated, replace the engine's
     defaults. Cards named to rent with no model ("renting for LoRA runs: an A100 40GB or a 4090?") get their offers
@@ -2279,6 +2290,8 @@ def _can_run(query: Query, ctx: AdviceContext) -> Answer:
     # a library is no model: what the card runs, after the library's verdict
     runs = query.model_copy(update={"model": None}) if library else query
     report = assess(runs, snapshot=ctx.snapshot)
+    if (tuned := _also_tuned(runs, report, ctx)) is not None:
+        report = report.model_copy(update={"headline": msg("sentences", items=(report.headline, tuned))})
     report = _with_work_speeds(runs, report, ctx)
     if verdicts:  # "can I use FlashAttention on my V100?": the library's requirement against each card leads
         report = report.model_copy(

@@ -312,6 +312,21 @@ def test_several_gpus_that_run_out_of_memory_lead_with_memory_per_card():
     )
 
 
+def test_running_and_fine_tuning_asked_together_get_both_verdicts():
+    # "推理和微调LlaMA2-70B…4个80G A100可以进行推理和微调嘛": BF16 inference at 33.5 GB a card, then LoRA at 39.7 GB
+    query = Query(
+        kind="can_run",
+        model="llama-2-70b",
+        gpus=("a100-80gb-sxm",),
+        gpu_counts=(4,),
+        task="llm_finetune",
+        mode="inference",
+    )
+    said = english(advise(query).headline)
+    assert said.index("33.5 GB per GPU of 80 GB") < said.index("To fine-tune it: Yes, at LoRA (BF16 base)")
+    assert "advice.canrun.also_tuned" not in advise(query.model_copy(update={"mode": None})).headline.all_keys()
+
+
 def test_pooling_asked_with_a_model_says_it_splits_over_the_cards_and_whether_it_fits():
     # "两块4090的显存能否合并使用？加载Vicuna-13B…": memory does not pool, but the LLM splits by layers — 13B at BF16
     # is 14.6 GB on each of the two cards — then the guide's scaling for the pair
@@ -493,6 +508,17 @@ def _answers() -> list:
         # "a 3090 and a 3060 together for LLM chat?": more memory, not more speed
         (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090", "rtx-3060-12gb")), None),
         (q(kind="explain", topic="multi_gpu", gpus=("rtx-4090",), gpu_counts=(2,), model="vicuna-13b"), None),
+        (
+            q(
+                kind="can_run",
+                model="llama-2-70b",
+                gpus=("a100-80gb-sxm",),
+                gpu_counts=(4,),
+                task="llm_finetune",
+                mode="inference",
+            ),
+            None,
+        ),
         (q(kind="recommend", task="llm_pretrain", num_gpus=16), None),
         (q(kind="compare"), None),
         (q(kind="explain", topic="next_generation"), None),
