@@ -1947,3 +1947,9 @@ def test_a_count_before_the_cards_memory_counts_the_cards() -> None:
     assert q("推理和微调LlaMA2-70B需要多少？4个80G A100显卡可以吗").gpu_counts == (4,)
     assert q("a 24GB 3090 for llama 70b?").gpu_counts == (1,)
     assert q("Two options: 8x 24G 4090 or 8x 48G A6000 for PPO training?").gpu_counts == (8, 8)
+
+
+def test_putting_images_through_a_network_is_running_it() -> None:
+    query = q("Can anyone recommend a cheap gpu which will be able to process images and video with this network?")
+    assert query.mode == "inference"
+    assert q("recommend a GPU to train this network on my images").mode != "inference"
