@@ -1591,6 +1591,10 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         return msg("sentences", items=(pick, headline))
 
     quote = None
+    owned = _owned_datacenter(query, ctx) if desktop_gpu == DEFAULT_DESKTOP_GPU else None
+    if owned is not None:
+        # "buy an 8x A100 80GB server or rent a p4d? 10 h a day": buying those cards against renting as many
+        return _buy_datacenter(query, ctx, owned, rate, hours, instance, offers, rules, notes, tuple(suggestions), lead)
     if query.desktop_usd is not None:
         desktop = query.desktop_usd
     else:
@@ -1646,6 +1650,76 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
         notes=notes,
         price_date=quote.date if quote else None,
         price_source=quote.source if quote else None,
+    )
+
+
+def _owned_datacenter(query: Query, ctx: AdviceContext) -> tuple[str, int, PriceQuote] | None:
+    """The data-centre setup a rent-or-buy question weighs buying, where it names one and no desktop card and
+    gives the hours it runs ("buy 8x A100 80GB or rent p4d, 10 h a day"): the card (the priced variant of its
+    line with its memory: an A100 80GB PCIe's price for an SXM one), its count and its price; None otherwise."""
+    catalog = load_catalog()
+    if query.hours_per_day is None or len(query.gpus) != 1 or catalog.get(query.gpus[0]).gpu_class != "datacenter":
+        return None
+    named = catalog.get(query.gpus[0])
+    count = max(query.gpu_counts[0] if query.gpu_counts else 1, query.num_gpus or 1)
+    line = _card_line(named.id)
+    for gpu_id in (named.id, *sorted(g for g in catalog.gpus if g != named.id and _card_line(g) == line)):
+        if catalog.get(gpu_id).memory_gb != named.memory_gb:
+            continue
+        quote = price_quote(gpu_id, snapshot=ctx.snapshot, condition=query.condition, overrides=ctx.price_overrides)
+        if quote is not None:
+            return gpu_id, count, quote
+    return None
+
+
+def _buy_datacenter(
+    query: Query,
+    ctx: AdviceContext,
+    owned: tuple[str, int, PriceQuote],
+    rate: Decimal,
+    hours: float,
+    instance: CloudInstance | None,
+    offers: tuple[Rental, ...],
+    rules: tuple[Rule, ...],
+    notes: tuple[Msg, ...],
+    suggestions: tuple[Msg, ...],
+    lead: Callable[[Msg], Msg],
+) -> Answer:
+    """Buying the data-centre cards named against renting as many at ``rate`` a GPU-hour: the cards' price (with a
+    base system where builds.yaml has one that holds them; the cards alone, said so, for more), their power."""
+    gpu_id, count, quote = owned
+    gpu = load_catalog().get(gpu_id)
+    fitting = [b for b in load_catalog().builds if b.gpus >= count]
+    cost = quote.usd * count + (base_system(count, quote.date).usd if fitting else 0)
+    result = break_even(
+        cost,
+        rate * count,
+        hours_per_day=hours,
+        electricity_usd_per_kwh=_electricity(query, ctx),
+        gpu_power_w=gpu.tdp_w * count,
+    )
+    said = msg(
+        "advice.cloud.headline.setup" + ("" if fitting else ".cards"),
+        setup=setup(gpu.short_name, count),
+        cost=_price_words(cost, ctx.currency),
+        each=_price_words(quote.usd, ctx.currency),
+        basis=quote.basis_message(),
+        date=quote.date,
+        rate=_price_words(rate, ctx.currency, cents=True),
+        when=_when(result),
+        hours=hours,
+    )
+    return Answer(
+        kind="cloud_vs_buy",
+        query=query,
+        headline=lead(said),
+        break_even=result,
+        rentals=offers,
+        rules=rules,
+        suggestions=suggestions,
+        notes=(*notes, *((_cloud_price_note(instance),) if instance and not notes else ())),
+        price_date=quote.date,
+        price_source=quote.source,
     )
 
 

@@ -312,6 +312,21 @@ def test_several_gpus_that_run_out_of_memory_lead_with_memory_per_card():
     )
 
 
+def test_buying_the_data_centre_cards_named_is_weighed_against_renting_as_many():
+    # "buy an 8x A100 80GB server or rent a p4d, 10 h a day?": eight A100s bought (the 80GB PCIe's price for the
+    # SXM card, the cards alone: builds.yaml's bases hold four) against eight rented — not one 4090 desktop
+    answer = advise(Query(kind="cloud_vs_buy", gpus=("a100-80gb-sxm",), gpu_counts=(8,), hours_per_day=10))
+    said = english(answer.headline)
+    assert said.startswith("Buying 8× A100 80GB PCIe for $100,800 (the cards alone, without the server; $12,600 a card")
+    assert "RTX 4090" not in said and answer.break_even is not None
+    assert answer.break_even.inputs.desktop_cost_usd == 8 * 12600
+    four = advise(Query(kind="cloud_vs_buy", gpus=("a100-80gb-sxm",), gpu_counts=(4,), hours_per_day=12))
+    assert "advice.cloud.headline.setup" in four.headline.all_keys()  # with a 4-GPU base system
+    # no hours said: what renting costs leads, weighed against the guide's desktop as before
+    offers = advise(Query(kind="cloud_vs_buy", gpus=("a100-80gb-sxm",), gpu_counts=(8,)))
+    assert "advice.cloud.headline.setup" not in offers.headline.all_keys()
+
+
 def test_running_and_fine_tuning_asked_together_get_both_verdicts():
     # "推理和微调LlaMA2-70B…4个80G A100可以进行推理和微调嘛": BF16 inference at 33.5 GB a card, then LoRA at 39.7 GB
     query = Query(
@@ -508,6 +523,9 @@ def _answers() -> list:
         # "a 3090 and a 3060 together for LLM chat?": more memory, not more speed
         (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090", "rtx-3060-12gb")), None),
         (q(kind="explain", topic="multi_gpu", gpus=("rtx-4090",), gpu_counts=(2,), model="vicuna-13b"), None),
+        (q(kind="cloud_vs_buy", gpus=("a100-80gb-sxm",), gpu_counts=(8,), hours_per_day=10), None),
+        (q(kind="cloud_vs_buy", gpus=("a100-80gb-sxm",), gpu_counts=(4,), hours_per_day=12), None),
+        (q(kind="cloud_vs_buy", provider="aws", gpus=("a100-40gb-sxm", "rtx-4090"), hours_per_day=1), None),
         (
             q(
                 kind="can_run",
