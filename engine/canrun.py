@@ -2658,7 +2658,14 @@ def assess(
     condition = condition or query.condition
     text = query.model
     if query.cpu_only and not query.gpus:
-        return _cpu_report(query, _resolve(text)[0] if text else None, text)
+        cpu = _cpu_report(query, _resolve(text)[0] if text else None, text)
+        if cpu.model is None or cpu.model.kind != "llm" or query.mode not in (None, "inference"):
+            return cpu
+        # "no GPU: can I run Llama 3 8B?", "do I need a GPU for it?": what a card would do beside the CPU's speed
+        gpu = assess(query.model_copy(update={"cpu_only": None}), snapshot=snapshot, condition=condition)
+        return cpu.model_copy(
+            update={"headline": _sentences(cpu.headline, msg("canrun.cpu.with_gpu", said=gpu.headline))}
+        )
     if not text:
         return _floor_report(query, text)
 

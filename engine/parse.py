@@ -1547,6 +1547,15 @@ class Parser:
             # default one)
             kind, choices = "can_run", ()
         project = project_name(reading, self.vocab.not_projects) if kind == "can_run" and not fields["model"] else None
+        if (
+            kind == "can_run"
+            and not reading.mentions
+            and (fields["model"] or project)
+            and _GPU_NEEDED.search(reading.low)
+        ):
+            # "do I need a GPU for Llama 3 8B?", "cosyvoice…是需要gpu吗": how it runs without one leads (engine.canrun's
+            # CPU answer, with the cheapest card that holds it beside)
+            fields["cpu_only"] = True
         if task is not _RULES:
             fields["task"] = task
         elif (

@@ -1953,3 +1953,10 @@ def test_putting_images_through_a_network_is_running_it() -> None:
     query = q("Can anyone recommend a cheap gpu which will be able to process images and video with this network?")
     assert query.mode == "inference"
     assert q("recommend a GPU to train this network on my images").mode != "inference"
+
+
+def test_do_i_need_a_gpu_asks_how_it_runs_without_one() -> None:
+    # the CPU's figures lead (engine.canrun), with the cheapest card that holds it beside
+    assert q("do I need a GPU for llama 3 8b?").cpu_only is True
+    assert q("cosyvoice合成速度很慢，是需要gpu吗").cpu_only is True
+    assert q("can my 3060 run llama 3 8b?").cpu_only is None
