@@ -658,6 +658,10 @@ _RANKED = re.compile(r"\b(?:top|best)\s*$")
 _A_RIG = re.compile(r"\s*(?:-?\s*(?:gpu|card)s?\s+)?(?:setup|rig|build|system|server|machine|box)")  # "best 2 GPU rig"
 
 
+# a clock speed times a count ("2.8GHz × 6", "3.6 ghz x 8"): the CPU's cores
+_CPU_TIMES = re.compile(r"[0-9.]\s*ghz\s*[x×*]\s*$")
+
+
 def generic_counts(scan: Scan, vocab: Vocab) -> list[Count]:
     """Counts of unnamed GPUs: "4 GPU rig", "for 2 GPUs", "four cards", "two of them", "八卡"."""
     out = []
@@ -678,6 +682,8 @@ def generic_counts(scan: Scan, vocab: Vocab) -> list[Count]:
             continue  # "$-500 gpu": an amount, not 500 GPUs
         if _RANKED.search(scan.low[max(0, at - 8) : at]) and not _A_RIG.match(scan.low, m.end()):
             continue  # "top 3 GPUs for SD", "best 5 cards": how many to list, not a rig of that many
+        if _CPU_TIMES.search(scan.low[max(0, at - 12) : at]):
+            continue  # "i5 2.8GHz × 6 显卡：RTX 3060": six cores of the CPU, then the card
         scan.take(m.start(), m.end())
         out.append(Count(value, text.strip().isdigit()))
     if _MAYBE_CARDS[0].search(scan.low) or _MAYBE_CARDS[1].search(scan.low):

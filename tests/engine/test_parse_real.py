@@ -1960,3 +1960,8 @@ def test_do_i_need_a_gpu_asks_how_it_runs_without_one() -> None:
     assert q("do I need a GPU for llama 3 8b?").cpu_only is True
     assert q("cosyvoice合成速度很慢，是需要gpu吗").cpu_only is True
     assert q("can my 3060 run llama 3 8b?").cpu_only is None
+
+
+def test_a_clock_speed_times_a_count_is_the_cpus_cores() -> None:
+    assert q("我的配置 CPU: i5 2.8GHz × 6 显卡：RTX 3060 12G 能跑chatglm3吗").gpu_counts == (1,)
+    assert q("6 显卡：RTX 3060，能跑chatglm3吗").gpu_counts == (6,)
