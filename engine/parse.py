@@ -1952,9 +1952,12 @@ class Parser:
             return "explain", (), task  # "双卡比单卡还慢？": the guide on several GPUs (parse sets the topic)
         if "together" in s and not reading.fields["model"] and not _NOT_FIT & {"cue:power", "cue:cloud"} & s:
             return "explain", (), task  # "will a 4090 and a 3090 work together?": the guide on several GPUs
-        if _pools(reading, self.vocab) and (not reading.fields["model"] or (reading.fields["num_gpus"] or 0) > 1):
+        split_llm = (reading.fields["num_gpus"] or 0) > 1 and self._model_kind(reading.fields["model"]) in ("llm", None)
+        if _pools(reading, self.vocab) and (not reading.fields["model"] or split_llm):
             # "显存能叠加吗？": per GPU, never pooled (parse sets the topic); with a model on several cards
-            # ("两块4090的显存能否合并使用？加载Vicuna-13B…"), whether it splits over them (engine.advisor._split_model)
+            # ("两块4090的显存能否合并使用？加载Vicuna-13B…"), whether it splits over them
+            # (engine.advisor._split_model); an image model is never split ("两张3090能训练SDXL吗，显存能加起来吗":
+            # can-run says each card holds it)
             return "explain", (), task
         if (
             "gpus:1" in s
