@@ -1214,7 +1214,7 @@ def test_two_cards_without_a_model_are_weighed_not_only_the_first():
     setups = [m for m in _nested(both.headline) if m.key == "canrun.card.setup"]
     assert both.kind == "can_run" and len(setups) == 2
     # with a model named, each card's verdict as before
-    named = advise(Query(kind="can_run", gpus=("rtx-4070", "rx-7800-xt"), model="sdxl"))
+    named = advise(Query(kind="can_run", gpus=("rtx-4070", "rx-7800-xt"), model="llama 3 8b"))
     assert named.kind == "can_run" and len(named.can_run.verdicts) == 2
 
 
@@ -1264,7 +1264,7 @@ def test_amd_and_intel_cards_offered_as_what_fits_come_with_their_software_cavea
     amd = advise(Query(kind="can_run", model="llama-3-8b", vendor="amd"))
     assert amd.can_run.alternatives and all(a.gpu_id.startswith("rx-") for a in amd.can_run.alternatives)
     assert "advice.caveat.amd" in [c.key for c in amd.caveats]
-    intel = advise(Query(kind="can_run", model="sdxl", vendor="intel"))
+    intel = advise(Query(kind="can_run", model="flux-1-dev", vendor="intel"))
     assert any("XPU backend (oneAPI)" in english(c) for c in intel.caveats)
 
 
