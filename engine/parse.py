@@ -1858,7 +1858,12 @@ class Parser:
             and (reading.fields["model"] or project_name(reading, self.vocab.not_projects))
         ):
             return "can_run", (), _RULES  # "cosyvoice合成很慢，是需要gpu吗": what the model or project takes
-        if reading.fields["cpu_only"] and "gpus:0" in s and not {"budget", "cue:recommend", "upgrade"} & s:
+        if (
+            reading.fields["cpu_only"]
+            and "gpus:0" in s
+            and not {"budget", "cue:recommend", "upgrade"} & s
+            and reading.topic != "amd"  # "不支持A卡吗？只能CPU跑？": what runs on AMD, the guide on ROCm
+        ):
             return "can_run", (), _RULES  # "no NVIDIA GPU, only Iris Xe graphics: can I use it?": what runs without one
         fits = "fit" in s and bool(_HARDWARE & s) and not _NOT_FIT & s and "trouble" not in s
         kinds = model.quick(s)  # the signals alone settle most questions; the n-grams the rest
@@ -2505,6 +2510,8 @@ _POOLING_GATE = (
     "split",
     "each",
     "every",
+    "相当于",
+    "相當於",
 )
 
 

@@ -1965,3 +1965,19 @@ def test_do_i_need_a_gpu_asks_how_it_runs_without_one() -> None:
 def test_a_clock_speed_times_a_count_is_the_cpus_cores() -> None:
     assert q("我的配置 CPU: i5 2.8GHz × 6 显卡：RTX 3060 12G 能跑chatglm3吗").gpu_counts == (1,)
     assert q("6 显卡：RTX 3060，能跑chatglm3吗").gpu_counts == (6,)
+
+
+def test_cards_taken_as_one_bigger_card_ask_whether_memory_pools() -> None:
+    text = "我的一张显卡是8g，如果把单卡需要的11g分到两个显卡上，相当于16g显卡，这是否可行？"
+    assert (q(text).kind, q(text).topic) == ("explain", "multi_gpu")
+    # splitting a model over two cards to train it is a can-run of the pair (FSDP/ZeRO shard it)
+    assert q("我有两张A100（40G），全参数微调InternLM时超显存，有没有办法将模型分到两张卡上做训练？").kind == "can_run"
+
+
+def test_no_amd_support_and_only_the_cpu_is_the_guide_on_amd() -> None:
+    assert q("不支持A卡吗？只能CPU跑？").topic == "amd"
+
+
+def test_chat_and_vps_name_no_project() -> None:
+    assert q("单卡只有16GB显存，lora微调chat模型需22GB显存，可以调用多张显卡吗").model is None
+    assert q("最低的电脑配置是多少？是不是在vps上也能远程运行？").model is None
