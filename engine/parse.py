@@ -1965,6 +1965,18 @@ class Parser:
             # can-run says each card holds it)
             return "explain", (), task
         if (
+            "gpus:0" in s
+            and (reading.fields["num_gpus"] or 0) > 1
+            and not reading.fields["model"]
+            and not {"budget", "cue:cloud"} & s
+            and _FASTER_WITH_MORE.search(reading.low)
+            and _WHETHER.search(reading.low)
+            and not _WHICH_TO_BUY.search(reading.low)
+            and not reading.memory  # "4 GPUs with 11 GB: necessary, or for speed? Would 24 GB do?": a fit asked
+        ):
+            # "使用双卡是否可以加速？", "will 2 GPUs make inference faster?": the guide on several GPUs, no card named
+            return "explain", (), task
+        if (
             "gpus:1" in s
             and not reading.fields["model"]
             and reading.has(self.vocab.add_another)
@@ -2046,6 +2058,12 @@ _GPU_NEEDED = quick(
         r"\bneed\s+(?:a|an)\s+(?:nvidia\s+)?(?:gpu|graphics\s+card)\b|\b(?:gpu|graphics\s+card)\s+(?:absolutely\s+)?"
         r"(?:necessary|required|needed)\b|需要(?:gpu|显卡|顯卡|独显|獨顯)吗|需要(?:gpu|显卡|顯卡)嗎|要(?:gpu|显卡|顯卡)吗"
     )
+)
+# which cards to get ("best 2 gpus for faster training", "推荐哪两张卡"): a recommendation, not the guide on GPUs
+_WHICH_TO_BUY = re.compile(r"\b(?:best|which|recommend\w*)\b|推荐|推薦|哪")
+# A yes/no asked ("是否可以", "能不能", "will it", "would it", "does it")
+_WHETHER = quick(
+    re.compile(r"是否|能否|能不能|可不可以|可以吗|可以嗎|会不会|會不會|\b(?:will|would|does|do|can|could)\b")
 )
 # Speed asked of a card added to one's own ("will it be faster", "would it benefit", "速度能翻倍吗")
 _FASTER_WITH_MORE = quick(

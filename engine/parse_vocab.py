@@ -1063,6 +1063,17 @@ _GLUED_GATE = re.compile(
 
 
 _GLUED_TITAN = re.compile(r"titan(xp|x|v|rtx)")
+# a card's name with "gpu" glued after it ("v100gpu", "rtx3090gpus", "4090gpu")
+_GLUED_GPU_WORD = re.compile(r"([a-z]*[0-9]+[a-z]*?)(gpus?)")
+
+
+def _split_gpu_word(token: tuple[str, int, int]) -> list[tuple[str, int, int]]:
+    tok, start, end = token
+    glued = _GLUED_GPU_WORD.fullmatch(tok) if tok.endswith(("gpu", "gpus")) else None
+    if glued is None:
+        return [token]
+    cut = start + glued.end(1)
+    return [(glued.group(1), start, cut), (glued.group(2), cut, end)]
 
 
 def _split_titan(token: tuple[str, int, int]) -> list[tuple[str, int, int]]:
@@ -1094,6 +1105,8 @@ def gpu_tokens(text: str, vocab: Vocab) -> list[tuple[str, int, int]]:
         tokens = [(_CJK_NAMES.get(m.group(), m.group()), m.start(), m.end()) for m in _TOKEN_CJK.finditer(text)]
     else:
         tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    if "gpu" in text:  # "V100GPU", "RTX3090GPU": the card, then the word for it
+        tokens = [part for tok in tokens for part in _split_gpu_word(tok)]
     if _GLUED_GATE.search(text):
         tokens = _split_line(tokens)
     if "titan" in text:  # "TitanXp", "TitanV", "TitanRTX": the line and the model, as "Titan Xp" reads

@@ -1981,3 +1981,16 @@ def test_no_amd_support_and_only_the_cpu_is_the_guide_on_amd() -> None:
 def test_chat_and_vps_name_no_project() -> None:
     assert q("单卡只有16GB显存，lora微调chat模型需22GB显存，可以调用多张显卡吗").model is None
     assert q("最低的电脑配置是多少？是不是在vps上也能远程运行？").model is None
+
+
+def test_whether_several_cards_speed_it_up_is_the_guide_on_several_gpus() -> None:
+    assert q("请问如何可以给推理速度加快。使用双卡是否可以加速，如果可以如何配置呢", standalone=True).kind == "explain"
+    assert q("will 2 GPUs make training faster?").topic == "multi_gpu"
+    assert q("best 2 gpus for faster training under $3000").kind == "recommend"
+
+
+def test_gpu_glued_after_a_cards_name_is_that_card() -> None:
+    # "8个80G的V100GPU" read no V100 and counted "100" GPUs for the user's 3070
+    query = q("你们训练使用了8个80G的V100GPU，我的电脑是i7 10代，32G 内存，3070 8G显卡，能跑测试吗")
+    assert "rtx-3070" in query.gpus and query.num_gpus != 100
+    assert q("my A100GPU runs out of memory").gpus == ("a100-80gb-sxm",)
