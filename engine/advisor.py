@@ -2707,6 +2707,8 @@ def other(query: Query, ctx: AdviceContext) -> Answer:
     """Outside what the bot answers — unless a card is named ("only 50 fps on my 2080 Ti, is that normal?"):
     then that card's spec card, its speed and what runs on it, rather than a list of example questions; or a library
     we know the requirements of: what it needs of a GPU."""
+    if len(set(query.gpus)) == 2 and query.workload:
+        return _slower_than_expected(query, ctx)
     if query.gpus:
         return info(query, ctx)
     if library_named(query.model):  # "flash-attn?", "ollama 支持哪些显卡": what the library needs of a GPU
@@ -2729,6 +2731,38 @@ def other(query: Query, ctx: AdviceContext) -> Answer:
         query=query,
         headline=msg("advice.other.headline"),
         suggestions=tuple(msg(f"advice.other.example.{k}") for k in ("kaggle", "compare", "can_run", "power")),
+    )
+
+
+def _slower_than_expected(query: Query, ctx: AdviceContext) -> Answer:
+    """ "Why is the same code faster on Kaggle's P100 than on my 3090?": what the guide's model expects of the two
+    cards for the work, side by side with no pick (nobody asked which to buy), and what else sets a run's pace when
+    the faster card comes out behind."""
+    cards = tuple(dict.fromkeys(query.gpus))
+    answer = compare_gpus(
+        Query(kind="compare", gpus=cards, gpu_counts=(1, 1), task=query.task, mode=query.mode, model=query.model), ctx
+    )
+    compared = answer.comparison
+    assert compared is not None  # two cards are always compared
+    workload = query.workload if query.workload in {r.workload for r in compared.rows} else compared.workload
+    row = next(r for r in compared.rows if r.workload == workload)
+    fast, slow = (0, 1) if row.speeds[0] >= row.speeds[1] else (1, 0)
+    catalog = load_catalog()
+    said = msg(
+        "advice.other.slower_than_expected" + (".decode" if workload == "decode" else ""),
+        fast=catalog.get(cards[fast]).short_name,
+        slow=catalog.get(cards[slow]).short_name,
+        ratio=row.speeds[fast] / row.speeds[slow],
+        workload=msg(f"workload.{workload}"),
+        source=SYSMEM_FALLBACK_SOURCE,
+    )
+    # the comparison's caveats stay ("most of the 3090's lead over a 1080 Ti is its Tensor Cores: mixed precision")
+    return answer.model_copy(
+        update={
+            "query": query,
+            "headline": said,
+            "comparison": compared.model_copy(update={"verdict": None, "pick": None}),
+        }
     )
 
 

@@ -1648,15 +1648,19 @@ class Parser:
         slow_run = slow and kind == "other" and len(reading.mentions) == 1
         if (
             kind in ("other", None)
-            and not reading.mentions
+            and (not reading.mentions or (kind == "other" and _slower_of_two(reading)))
             and not fields["workload"]
-            and (slow or (_HOW_LONG.search(reading.low) and _TIME_SPENT.search(reading.low)))
+            and (slow or _slower_of_two(reading) or (_HOW_LONG.search(reading.low) and _TIME_SPENT.search(reading.low)))
         ):
             # "an epoch takes 10 minutes, why so slow?" with no card named: a question of speed for the work — the
             # answer says what sets it, and asks for the card
             trains = fields["mode"] in TRAINING_MODES or (fields["task"] or "").endswith(("finetune", "pretrain"))
             if fields["task"] == "llm_inference" and not trains:
                 fields["workload"] = "decode"  # "Qwen 7B outputs 1 token/s": an LLM answering, bound by bandwidth
+            elif reading.mentions and not trains and fields["precision"] == "int8":
+                fields["workload"] = "infer8"  # "int8 on my 9060 XT slower than a 7900 XT": two cards' 8-bit inference
+            elif reading.mentions and not trains and fields["task"] == "image_generation":
+                fields["workload"] = "infer16"  # "my 4060 generates slower than a 3060": making images is running
             else:
                 runs = fields["mode"] == "inference" or (not trains and _RUNS.search(reading.low))
                 fields["workload"] = "infer16" if runs else "train16"
@@ -1942,6 +1946,10 @@ class Parser:
             return "can_run", (), task
         if reading.fields["psu_w"] and _HARDWARE & s and not reading.fields["model"]:  # "850W能带两张3090吗"
             return "power", (), task
+        if _slower_of_two(reading):
+            # "Why is the same code on Kaggle's P100 faster than on my 3090?", "5080比4090慢3-4倍": what the guide's
+            # model expects of the two, and what else sets the pace (engine.advisor._slower_than_expected)
+            return "other", (), task
         if (
             _too_slow(reading.low)
             and len(reading.mentions) <= 1  # the card's spec card answers; with none, what sets a run's speed
@@ -2060,7 +2068,7 @@ _GPU_NEEDED = quick(
     )
 )
 # which cards to get ("best 2 gpus for faster training", "推荐哪两张卡"): a recommendation, not the guide on GPUs
-_WHICH_TO_BUY = re.compile(r"\b(?:best|which|recommend\w*)\b|推荐|推薦|哪")
+_WHICH_TO_BUY = re.compile(r"\b(?:best|which|recommend\w*)\b|推荐|推薦|哪(?:张|張|个|個|款|块|塊|种|種|一)")
 # A yes/no asked ("是否可以", "能不能", "will it", "would it", "does it")
 _WHETHER = quick(
     re.compile(r"是否|能否|能不能|可不可以|可以吗|可以嗎|会不会|會不會|\b(?:will|would|does|do|can|could)\b")
@@ -2254,6 +2262,31 @@ _MEMORY_TROUBLE = quick(
 )
 
 
+# a run's speed weighed between two cards ("slower than", "5 times faster", "比…慢", "慢了一倍")
+_SLOWER_FASTER = quick(re.compile(r"\b(?:slower|faster)\b|慢|快"))
+
+
+def _slower_of_two(reading: Reading) -> bool:
+    """Whether the question asks why one named card runs slower than another ("why is the P100 on Kaggle faster than
+    my 3090?", "GTX1650Ti上推理比RTX2060慢5倍，还有哪些原因？"): two cards, speed weighed, a why — not which to buy."""
+    low = reading.low
+    cards = {m.gpu_id for m in reading.mentions}
+    return (
+        len(cards) == 2
+        and _SLOWER_FASTER.search(low) is not None
+        and _COMPARED.search(low) is not None
+        and (_WHY.search(low) is not None or _WHAT_WRONG.search(low) is not None)
+        and not _WHICH_TO_BUY.search(low)
+    )
+
+
+# what went wrong asked ("哪里有问题", "what am I doing wrong", "还有哪些会导致", "正常吗")
+_WHAT_WRONG = re.compile(
+    r"\bwhat\s+(?:am\s+i|did\s+i)\s+do(?:ing)?\s+wrong|\bmissing\s+something|哪里有问题|哪裡有問題|什么问题|什麼問題"
+    r"|哪些(?:会|會)?导致|哪些(?:会|會)?導致|原因|正常吗|正常嗎"
+)
+
+
 def _too_slow(low: str) -> bool:
     """Whether the question is about a run's speed, not whether it fits: "is N hours normal?", "why so slow?",
     "how do I speed it up?", "为什么要1个小时？" — unless memory is the trouble ("显存不够，这正常吗？")."""
@@ -2385,7 +2418,7 @@ _ONE_GPU_USED = quick(
         r"|只有(?:第一张|一张|第一張|一張)(?:卡|显卡|顯卡)?(?:被)?(?:占用|使用|调用|佔用|調用)"
         r"|(?:另一张|另一張|第二张|第二張)[^，。？?]{0,16}(?:没有?被?(?:调用|使用|用到|用上)|沒有?被?(?:調用|使用|用到)|不变|不變|闲置|閒置)"
         r"|用哪一?(?:张|張)|指定(?:用)?(?:哪)?(?:一?(?:张|張))?(?:显卡|顯卡|gpu)"
-        r"|(?:都|两张|兩張|全部)(?:都)?(?:被|能)?(?:使用|用上|用起来|用起來|利用)"
+        r"|(?:(?:卡|gpu)[^，。,.]{0,4}都|两张|兩張|全部)(?:都)?(?:被|能)?(?:使用|用上|用起来|用起來|利用)"
     ),
     most=100,
 )

@@ -723,8 +723,10 @@ def test_how_memory_is_estimated_is_the_memory_explanation(text: str, kind: str,
     ["FooVoice 推理在 4090 上比 3090 还慢，为什么？", "Why is FooNet inference slower on an A100 than on a 4090?"],
 )
 def test_cards_weighed_for_running_a_named_project_are_weighed_for_inference_not_llm_decode(text: str) -> None:
+    # why one card runs it slower (since 2026-12-08 answered with the expected ratio and what else sets the pace, as
+    # kind "other" with the work set; before, a comparison that picked a card to buy)
     query = q(text)
-    assert query.kind == "compare" and query.task is None and workload_for(query) == "infer16"
+    assert query.kind == "other" and query.task is None and workload_for(query) == "infer16"
 
 
 @pytest.mark.parametrize(

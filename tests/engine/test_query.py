@@ -312,6 +312,18 @@ def test_several_gpus_that_run_out_of_memory_lead_with_memory_per_card():
     )
 
 
+def test_why_one_card_runs_slower_than_another_is_the_expected_ratio_and_what_else_sets_the_pace():
+    # "Why is the same code on Kaggle's P100 much faster than on my local 3090?": the guide's model has the 3090 ahead
+    # (7.12× for 16-bit training), side by side, no pick (nobody is buying), then what holds a card back
+    answer = advise(Query(kind="other", gpus=("tesla-p100", "rtx-3090"), gpu_counts=(1, 1), workload="train16"))
+    said = english(answer.headline)
+    assert answer.kind == "compare" and answer.comparison is not None and answer.comparison.pick is None
+    assert said.startswith("In the guide's model RTX 3090 is 7.12× Tesla P100 PCIe 16GB for 16-bit training.")
+    assert "mixed precision" in said and answer.comparison.verdict is None
+    decode = advise(Query(kind="other", gpus=("rtx-4090", "v100-32gb"), gpu_counts=(1, 1), workload="decode"))
+    assert decode.headline.key == "advice.other.slower_than_expected.decode" and "-ngl" in english(decode.headline)
+
+
 def test_buying_the_data_centre_cards_named_is_weighed_against_renting_as_many():
     # "buy an 8x A100 80GB server or rent a p4d, 10 h a day?": eight A100s bought (the 80GB PCIe's price for the
     # SXM card, the cards alone: builds.yaml's bases hold four) against eight rented — not one 4090 desktop
@@ -524,6 +536,8 @@ def _answers() -> list:
         (q(kind="explain", topic="multi_gpu", task="llm_inference", gpus=("rtx-3090", "rtx-3060-12gb")), None),
         (q(kind="explain", topic="multi_gpu", gpus=("rtx-4090",), gpu_counts=(2,), model="vicuna-13b"), None),
         (q(kind="cloud_vs_buy", gpus=("a100-80gb-sxm",), gpu_counts=(8,), hours_per_day=10), None),
+        (q(kind="other", gpus=("tesla-p100", "rtx-3090"), gpu_counts=(1, 1), workload="train16"), None),
+        (q(kind="other", gpus=("rtx-4090", "v100-32gb"), gpu_counts=(1, 1), workload="decode"), None),
         (q(kind="cloud_vs_buy", gpus=("a100-80gb-sxm",), gpu_counts=(4,), hours_per_day=12), None),
         (q(kind="cloud_vs_buy", provider="aws", gpus=("a100-40gb-sxm", "rtx-4090"), hours_per_day=1), None),
         (
