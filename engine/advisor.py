@@ -566,6 +566,12 @@ def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = N
     if not found and not any(b.gpus >= max(counts) for b in catalog.builds):
         if len(query.gpus) == 1 and (build := _unpriced_build(query, ctx, workload, max(counts))) is not None:
             return build
+        if not query.gpus and query.budget is None:
+            # "作者的8卡是什么配置？我打算在ImageNet上训练，选用什么显卡合适": no base system holds that many — one card
+            # at a time is ranked, said so, rather than nothing
+            single = recommend(query.model_copy(update={"num_gpus": None}), ctx)
+            one_at_a_time = msg("advice.recommend.no_base_system.per_card", count=max(counts))
+            return single.model_copy(update={"query": query, "notes": (one_at_a_time, *single.notes)})
         return Answer(
             kind="recommend",
             query=query,

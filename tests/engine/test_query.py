@@ -324,6 +324,14 @@ def test_why_one_card_runs_slower_than_another_is_the_expected_ratio_and_what_el
     assert decode.headline.key == "advice.other.slower_than_expected.decode" and "-ngl" in english(decode.headline)
 
 
+def test_more_cards_than_a_priced_base_system_holds_ranks_one_card_at_a_time_said_so():
+    # "作者的8卡…我打算在ImageNet上训练，选用什么显卡合适": no dated base system holds 8 GPUs — the cards one at a time,
+    # with a note, not "I can't price an 8-GPU system" alone
+    answer = advise(Query(kind="recommend", num_gpus=8, task="computer_vision"))
+    assert answer.options and answer.notes[0].key == "advice.recommend.no_base_system.per_card"
+    assert "holds 8 GPUs, so the cards are ranked one at a time" in english(answer.notes[0])
+
+
 def test_buying_the_data_centre_cards_named_is_weighed_against_renting_as_many():
     # "buy an 8x A100 80GB server or rent a p4d, 10 h a day?": eight A100s bought (the 80GB PCIe's price for the
     # SXM card, the cards alone: builds.yaml's bases hold four) against eight rented — not one 4090 desktop
@@ -537,6 +545,8 @@ def _answers() -> list:
         (q(kind="explain", topic="multi_gpu", gpus=("rtx-4090",), gpu_counts=(2,), model="vicuna-13b"), None),
         (q(kind="cloud_vs_buy", gpus=("a100-80gb-sxm",), gpu_counts=(8,), hours_per_day=10), None),
         (q(kind="other", gpus=("tesla-p100", "rtx-3090"), gpu_counts=(1, 1), workload="train16"), None),
+        (q(kind="recommend", num_gpus=8, task="computer_vision"), None),
+        (q(kind="recommend", num_gpus=8, budget=usd(20000)), None),  # a budget for 8: no base system to price it in
         (q(kind="other", gpus=("rtx-4090", "v100-32gb"), gpu_counts=(1, 1), workload="decode"), None),
         (q(kind="cloud_vs_buy", gpus=("a100-80gb-sxm",), gpu_counts=(4,), hours_per_day=12), None),
         (q(kind="cloud_vs_buy", provider="aws", gpus=("a100-40gb-sxm", "rtx-4090"), hours_per_day=1), None),
