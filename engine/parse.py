@@ -1310,7 +1310,9 @@ class Parser:
             "context_tokens": context if context is None or _CONTEXTS[0] <= context <= _CONTEXTS[1] else None,
             "mode": mode,
             "cpu_only": True
-            if not mentions and ((intel_mac and not cues.kinds["cloud"]) or vocab.cpu_only.find(words))
+            if not mentions
+            and ((intel_mac and not cues.kinds["cloud"]) or vocab.cpu_only.find(words))
+            and not _HAS_A_GPU.search(low)  # "only the CPU is used though I have a GPU installed": the GPU idles
             else None,
             "ran_out": True
             if capacity or ((oom := vocab.oom_words.find(words)) and not _supposed(low, oom.start(), vocab))
@@ -2219,6 +2221,9 @@ _LOW_UTILISATION = re.compile(
     r"(?:utili[sz]ation|gpu[\s_-]?(?:load|usage|util)|利用率|占用率|使用率|使用效率|利用效率|gpu占用|gpu使用)[^，。,.;；]{0,8}"
     r"(?:低|不高|[为為是]\s*0(?![0-9.])|\b0\s*%|\blow\b|\bzero\b)"
     r"|gpu\s*(?:没有|沒有|没|沒)跑满|gpu\s*(?:跑不满|跑不滿)|(?:没有|沒有|没|沒)(?:跑满|跑滿)"
+    # the run on the CPU though a GPU is there ("only CPU is used though I have GPU installed", "没有用到gpu")
+    r"|\bonly\s+(?:the\s+)?cpu\s+is\s+(?:being\s+)?used|\b(?:gpu|graphics\s+card)\s+(?:is\s+)?not\s+(?:being\s+)?used"
+    r"|(?:没有|沒有|没|沒)(?:用到|用上|调用|調用)\s*(?:gpu|显卡|顯卡)|只用了\s*cpu"
 )
 # "I only get around 3t/s", "only 2 it/s": a rate said as too little is a slow run, no "slow" needed
 _ONLY_RATE = (
@@ -2637,6 +2642,11 @@ _HARDWARE_PARTS = frozenset({"gpu", "gpus", "cpu", "cpus", "card", "cards"})
 _REQUIRED_CARD = re.compile(
     r"(?:\brequirements?\s+(?:for|of)|\brequires?|\brecommends?|\brecommended|\btested\s+on|要求|推荐|推薦)"
     r"\s*(?:an?\s+|the\s+|at\s+least\s+(?:an?\s+)?)?(?:[0-9]+\s*g[b]?\s*)?$"
+)
+# a GPU the user has ("though I have a GPU installed", "我有显卡但只用了cpu"): running on the CPU is then the trouble
+_HAS_A_GPU = re.compile(
+    r"\b(?:i\s+have|i've\s+got|i\s+got)\s+(?:a\s+|an\s+)?(?:nvidia\s+)?(?:gpu|graphics\s+card)\b"
+    r"|\b(?:gpu|graphics\s+card)\s+(?:is\s+)?installed|我有(?:独立)?(?:显卡|顯卡|gpu)"
 )
 # a memory size typed right before a card's name ("24GB 3090s", "80G A100")
 _SIZE_BEFORE = re.compile(r"(?<![0-9.])[0-9]{1,3}\s*(?:gb|g|gig)\s*$")

@@ -2008,3 +2008,10 @@ def test_why_one_card_is_slower_than_another_is_no_comparison_to_buy_from() -> N
     # "两者都使用cuda后端" is no question of which card a program uses
     keys = [n.key for n in parse("相同的模型，都使用cuda后端，在GTX1650Ti上比RTX2060上慢5倍，为什么？").notes]
     assert "parse.note.one_gpu" not in keys
+
+
+def test_only_the_cpu_used_though_a_gpu_is_installed_is_the_gpu_idling() -> None:
+    # not "no GPU": the run is not on the GPU the user has (the slow-run answer says how to tell)
+    query = q("how do I enable the usage of GPU - currently only CPU is used though I have GPU installed.")
+    assert query.cpu_only is None and query.kind == "other" and query.workload
+    assert q("can I run llama 3 8b cpu only?").cpu_only is True
