@@ -2257,7 +2257,7 @@ _RATE = re.compile(
 )
 # hardware asked for beside a slow run ("10 min per epoch is far too slow: the recommended specs?"): what to get
 _WHAT_TO_GET = re.compile(r"\brecommend|\bspecs?\b|\bupgrade|推荐|推薦|升级|升級")
-_SPEED_CUE = quick(re.compile("|".join(p.pattern for p in (_SLOW, _IS_IT_NORMAL, _WHY))))  # any of the three
+_SPEED_CUE = quick(re.compile("|".join(p.pattern for p in (_SLOW, _IS_IT_NORMAL, _WHY))), most=100)  # any of the three
 _MEMORY_TROUBLE = quick(
     re.compile(
         r"不够|不夠|不足|显存[^，。？?]{0,4}占用|顯存[^，。？?]{0,4}佔用|占用[^，。？?]{0,4}显存|佔用[^，。？?]{0,4}顯存"

@@ -347,16 +347,15 @@ def test_buying_the_data_centre_cards_named_is_weighed_against_renting_as_many()
     assert "advice.cloud.headline.setup" not in offers.headline.all_keys()
 
 
+# "推理和微调LlaMA2-70B…4个80G A100可以进行推理和微调嘛": the run asked, and fine-tuning beside it
+RUN_AND_TUNE = Query(
+    kind="can_run", model="llama-2-70b", gpus=("a100-80gb-sxm",), gpu_counts=(4,), task="llm_finetune", mode="inference"
+)
+
+
 def test_running_and_fine_tuning_asked_together_get_both_verdicts():
-    # "推理和微调LlaMA2-70B…4个80G A100可以进行推理和微调嘛": BF16 inference at 33.5 GB a card, then LoRA at 39.7 GB
-    query = Query(
-        kind="can_run",
-        model="llama-2-70b",
-        gpus=("a100-80gb-sxm",),
-        gpu_counts=(4,),
-        task="llm_finetune",
-        mode="inference",
-    )
+    # BF16 inference at 33.5 GB a card, then LoRA at 39.7 GB
+    query = RUN_AND_TUNE
     said = english(advise(query).headline)
     assert said.index("33.5 GB per GPU of 80 GB") < said.index("To fine-tune it: Yes, at LoRA (BF16 base)")
     assert "advice.canrun.also_tuned" not in advise(query.model_copy(update={"mode": None})).headline.all_keys()
@@ -550,17 +549,7 @@ def _answers() -> list:
         (q(kind="other", gpus=("rtx-4090", "v100-32gb"), gpu_counts=(1, 1), workload="decode"), None),
         (q(kind="cloud_vs_buy", gpus=("a100-80gb-sxm",), gpu_counts=(4,), hours_per_day=12), None),
         (q(kind="cloud_vs_buy", provider="aws", gpus=("a100-40gb-sxm", "rtx-4090"), hours_per_day=1), None),
-        (
-            q(
-                kind="can_run",
-                model="llama-2-70b",
-                gpus=("a100-80gb-sxm",),
-                gpu_counts=(4,),
-                task="llm_finetune",
-                mode="inference",
-            ),
-            None,
-        ),
+        (RUN_AND_TUNE, None),
         (q(kind="recommend", task="llm_pretrain", num_gpus=16), None),
         (q(kind="compare"), None),
         (q(kind="explain", topic="next_generation"), None),
