@@ -2746,7 +2746,16 @@ def _slower_than_expected(query: Query, ctx: AdviceContext) -> Answer:
     the faster card comes out behind."""
     cards = tuple(dict.fromkeys(query.gpus))
     answer = compare_gpus(
-        Query(kind="compare", gpus=cards, gpu_counts=(1, 1), task=query.task, mode=query.mode, model=query.model), ctx
+        Query(
+            kind="compare",
+            gpus=cards,
+            gpu_counts=(1, 1),
+            task=query.task,
+            mode=query.mode,
+            model=query.model,
+            workload=query.workload,  # the work the run was slow at ranks the two ("int8 speed": 8-bit inference)
+        ),
+        ctx,
     )
     compared = answer.comparison
     assert compared is not None  # two cards are always compared
