@@ -416,6 +416,31 @@ def _unpriced_card(query: Query, ctx: AdviceContext) -> Answer:
 
 
 def recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = None) -> Answer:
+    """What to buy (:func:`_recommend`), with a model named that the catalog cannot size said first: the ranking is
+    then for the work in general ("a server to run MOSS", "hardware for Wan2.2-Animate")."""
+    answer = _recommend(query, ctx, among)
+    if answer.kind == "recommend" and (unknown := _unknown_model(query)) is not None:
+        answer = answer.model_copy(update={"headline": msg("sentences", items=(unknown, answer.headline))})
+    return answer
+
+
+def _unknown_model(query: Query) -> Msg | None:
+    """ "I don't know the model MOSS …" and what sizes it, for a recommendation that names such a model; None for a
+    known model, a size, or none."""
+    if not query.model or query.gpus:
+        return None
+    report = assess(
+        query.model_copy(
+            update={"kind": "can_run", "gpus": (), "gpu_counts": (), "budget": None, "min_memory_gb": None}
+        )
+    )
+    if report.unresolved is None:
+        return None
+    said = next((m for m in report.headline.nested() if m.key.startswith(("canrun.unknown", "canrun.family"))), None)
+    return msg("advice.recommend.unknown_model", said=said) if said is not None else None
+
+
+def _recommend(query: Query, ctx: AdviceContext, among: frozenset[str] | None = None) -> Answer:
     """What to buy. Asked with two or more cards named ("a 3050 or a 3070 laptop, which do you
     suggest?", "my 3080 runs out of memory — would an A6000 help?"), the answer weighs those cards
     and picks one: a comparison with its verdict, not a ranking of the whole market. An upgrade from

@@ -1596,6 +1596,14 @@ class Parser:
             # …and "the cheapest way to run DeepSeek R1?": an LLM the catalog knows by that name has one size, which
             # decides the cards as a size typed out would ("…Llama 3 70B?" keeps its model above)
             keeps = keeps or (kind == "recommend" and run == "llm" and fields["model"] in load_model_catalog().models)
+            # …and a model the catalog cannot size ("搭建一台服务器跑MOSS"): kept for the answer to say so
+            keeps = keeps or (
+                kind == "recommend"
+                and bool(fields["model"])
+                and run is None
+                and not trains
+                and not load_model_catalog().family(fields["model"])  # "llama 3": a line of sizes, no model to buy for
+            )
             if not keeps:
                 fields["model"] = None
         if (

@@ -2015,3 +2015,8 @@ def test_only_the_cpu_used_though_a_gpu_is_installed_is_the_gpu_idling() -> None
     query = q("how do I enable the usage of GPU - currently only CPU is used though I have GPU installed.")
     assert query.cpu_only is None and query.kind == "other" and query.workload
     assert q("can I run llama 3 8b cpu only?").cpu_only is True
+
+
+def test_a_recommendation_keeps_a_model_the_catalog_cannot_size() -> None:
+    query = q("硬件预算咨询：如果搭建一台服务器跑MOSS的话，预算大概是多少呢？能否给个配置建议")
+    assert (query.kind, query.model) == ("recommend", "MOSS")

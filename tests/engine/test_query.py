@@ -324,6 +324,16 @@ def test_why_one_card_runs_slower_than_another_is_the_expected_ratio_and_what_el
     assert decode.headline.key == "advice.other.slower_than_expected.decode" and "-ngl" in english(decode.headline)
 
 
+def test_a_recommendation_for_a_model_the_catalog_cannot_size_says_so_first():
+    # "搭建一台服务器跑MOSS，配置建议？": the ranking is for the work in general, and that leads
+    answer = advise(Query(kind="recommend", model="MOSS", task="llm_inference"))
+    assert answer.headline.all_keys()[:3] == ("sentences", "advice.recommend.unknown_model", "canrun.unknown_model")
+    assert english(answer.headline).startswith('I don\'t know the model "MOSS". The ranking is for the work in general')
+    # a known model decides the cards itself (no such sentence)
+    known = advise(Query(kind="recommend", model="llama-3-8b", task="llm_inference"))
+    assert "advice.recommend.unknown_model" not in known.headline.all_keys()
+
+
 def test_more_cards_than_a_priced_base_system_holds_ranks_one_card_at_a_time_said_so():
     # "作者的8卡…我打算在ImageNet上训练，选用什么显卡合适": no dated base system holds 8 GPUs — the cards one at a time,
     # with a note, not "I can't price an 8-GPU system" alone
@@ -545,6 +555,7 @@ def _answers() -> list:
         (q(kind="cloud_vs_buy", gpus=("a100-80gb-sxm",), gpu_counts=(8,), hours_per_day=10), None),
         (q(kind="other", gpus=("tesla-p100", "rtx-3090"), gpu_counts=(1, 1), workload="train16"), None),
         (q(kind="recommend", num_gpus=8, task="computer_vision"), None),
+        (q(kind="recommend", model="MOSS", task="llm_inference"), None),
         (q(kind="recommend", num_gpus=8, budget=usd(20000)), None),  # a budget for 8: no base system to price it in
         (q(kind="other", gpus=("rtx-4090", "v100-32gb"), gpu_counts=(1, 1), workload="decode"), None),
         (q(kind="cloud_vs_buy", gpus=("a100-80gb-sxm",), gpu_counts=(4,), hours_per_day=12), None),
