@@ -2288,9 +2288,16 @@ def _slower_of_two(reading: Reading) -> bool:
         len(cards) == 2
         and _SLOWER_FASTER.search(low) is not None
         and _COMPARED.search(low) is not None
-        and (_WHY.search(low) is not None or _WHAT_WRONG.search(low) is not None)
+        and (_WHY.search(low) is not None or _WHAT_WRONG.search(low) is not None or _RUN_READ.search(low) is not None)
         and not _WHICH_TO_BUY.search(low)
     )
+
+
+# a run's own reading reported ("5080要10秒（占用率24%）", "GPU utilization 30%"): a run's speed, not a question of
+# which card is faster
+_RUN_READ = re.compile(
+    r"(?:占用率|利用率|使用率|utili[sz]ation|gpu\s+usage)\s*[:：]?\s*(?:只有|仅|僅|only)?\s*\d{1,2}\s*%"
+)
 
 
 # what went wrong asked ("哪里有问题", "what am I doing wrong", "还有哪些会导致", "正常吗")

@@ -2020,3 +2020,10 @@ def test_only_the_cpu_used_though_a_gpu_is_installed_is_the_gpu_idling() -> None
 def test_a_recommendation_keeps_a_model_the_catalog_cannot_size() -> None:
     query = q("硬件预算咨询：如果搭建一台服务器跑MOSS的话，预算大概是多少呢？能否给个配置建议")
     assert (query.kind, query.model) == ("recommend", "MOSS")
+
+
+def test_two_cards_with_a_run_read_reported_are_a_slow_run_not_a_purchase() -> None:
+    # "5080比4090慢3-4倍 … 5080要10秒（占用率24%）": the user's own run, with its utilisation read, no "why" needed
+    text = "5080的推理比4090慢3-4倍：这个4090在3秒内生成结束（占用率99%），5080要10秒（占用率24%）"
+    assert q(text).kind == "other"
+    assert q("is the 4090 3x faster than the 3090?").kind == "compare"
