@@ -2151,6 +2151,15 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
     rules = (Rule(id="power.psu", text=msg("advice.rule.psu"), source=result.source),)
     # "it restarts under load, 850 W with a 4090": a PSU that meets the load can still trip on the card's brief spikes
     fine = result.psu_verdict is not None and result.psu_verdict.key == "power.plan.psu.fine"
+    # no PSU said, a card whose brief spikes trip PSUs ("my used 3090: the PC switches off when I chat with the model"):
+    # what switching off under load usually is, beside the PSU it needs
+    spiky = (
+        result.psu_verdict is None
+        and not query.power_limit_w
+        and not query.hours_per_day
+        and load_catalog().get(result.gpu_id).tdp_w >= SPIKY_TDP_W
+    )
+    notes = (msg("advice.power.spikes"),) if fine else (msg("advice.power.spikes.sizing"),) if spiky else ()
     return Answer(
         kind="power",
         query=query,
@@ -2158,8 +2167,12 @@ def power(query: Query, ctx: AdviceContext) -> Answer:
         power=result,
         rules=rules,
         caveats=result.warnings,
-        notes=(msg("advice.power.spikes"),) if fine else (),
+        notes=notes,
     )
+
+
+# Cards from this TDP up draw millisecond spikes well above it (Ampere and later flagships: the 3090, 4090, 5090)
+SPIKY_TDP_W = 300
 
 
 def _power_per_card(query: Query) -> Answer:

@@ -324,6 +324,17 @@ def test_why_one_card_runs_slower_than_another_is_the_expected_ratio_and_what_el
     assert decode.headline.key == "advice.other.slower_than_expected.decode" and "-ngl" in english(decode.headline)
 
 
+def test_a_power_answer_for_a_spiky_card_says_what_switching_off_under_load_usually_is():
+    # "my used 3090: the PC switches off when I chat with the model": the PSU it needs, and the spikes note; a PSU said
+    # and fine keeps its own note, a small card none
+    answer = advise(Query(kind="power", gpus=("rtx-3090",)))
+    assert [n.key for n in answer.notes] == ["advice.power.spikes.sizing"]
+    assert "millisecond power spikes" in english(answer.notes[0])
+    assert advise(Query(kind="power", gpus=("rtx-3060-12gb",))).notes == ()
+    fine = advise(Query(kind="power", gpus=("rtx-3090",), psu_w=1000))
+    assert [n.key for n in fine.notes] == ["advice.power.spikes"]
+
+
 def test_a_recommendation_for_a_model_the_catalog_cannot_size_says_so_first():
     # "搭建一台服务器跑MOSS，配置建议？": the ranking is for the work in general, and that leads
     answer = advise(Query(kind="recommend", model="MOSS", task="llm_inference"))
