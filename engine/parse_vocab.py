@@ -1054,6 +1054,7 @@ def _memory_gate(vocab: Vocab) -> re.Pattern[str]:
 _GLUED_LINE = re.compile(r"(?:rtx|gtx|rx|gt|nvidia|geforce|gpu)(?=[0-9]{3,4}[a-z]*$)")
 # A memory size glued after a model name ("4060ti16g", "3080ti12gb"): the name, then the size
 _GLUED_MEMORY = re.compile(r"([0-9]{3,4}[a-z]+?)([0-9]{1,3})(?:gb|g)$")
+_GLUED_TIER_MEMORY = re.compile(r"(max|pro|ultra)([0-9]{1,3})(?:gb|g)")
 # "(?<![a-z0-9])(?:rtx|gtx|rx|gt|gpu|geforce|nvidia)[0-9]" ("RTX3090", "NVIDIA3060", "GPU3090"), with the
 # word-start check after the first letter so that the regex engine skips to an "r", a "g" or an "n" (a leading
 # lookbehind is tried at every position)
@@ -1120,6 +1121,8 @@ def gpu_tokens(text: str, vocab: Vocab) -> list[tuple[str, int, int]]:
             continue
         mem = _MEMORY_TOKEN.match(tok) if tok[0] <= "9" else None  # a size starts with a digit
         glued = _GLUED_MEMORY.match(tok) if mem is None and tok[0] <= "9" else None
+        # "M3 Max128GB", "pro36gb": an Apple tier with its memory glued on
+        glued = glued or (_GLUED_TIER_MEMORY.fullmatch(tok) if mem is None and tok[:1] in "mpu" else None)
         if glued:
             cut = start + glued.end(1)
             out += [(glued.group(1), start, cut), (f"{glued.group(2)}gb", cut, end)]

@@ -2027,3 +2027,9 @@ def test_two_cards_with_a_run_read_reported_are_a_slow_run_not_a_purchase() -> N
     text = "5080的推理比4090慢3-4倍：这个4090在3秒内生成结束（占用率99%），5080要10秒（占用率24%）"
     assert q(text).kind == "other"
     assert q("is the 4090 3x faster than the 3090?").kind == "compare"
+
+
+def test_an_apple_tier_with_its_memory_glued_on_is_that_mac() -> None:
+    # "m3 max128GB" read "max128GB" as a model and the Mac as an 8 GB M3
+    assert q("支持Apple M系列芯片吗？m3 max128GB 不知道能否跑呢").gpus == ("apple-m3-max-128gb",)
+    assert q("m2 pro32gb can run llama 13b?").gpus == ("apple-m2-pro-32gb",)
