@@ -1625,7 +1625,7 @@ def cloud_vs_buy(query: Query, ctx: AdviceContext) -> Answer:
     owned = _owned_datacenter(query, ctx) if desktop_gpu == DEFAULT_DESKTOP_GPU else None
     if owned is not None:
         # "buy an 8x A100 80GB server or rent a p4d? 10 h a day": buying those cards against renting as many
-        return _buy_datacenter(query, ctx, owned, rate, hours, instance, offers, rules, notes, tuple(suggestions), lead)
+        return _buy_datacenter(query, ctx, owned, rate, hours, offers, rules, notes, tuple(suggestions), lead)
     if query.desktop_usd is not None:
         desktop = query.desktop_usd
     else:
@@ -1709,7 +1709,6 @@ def _buy_datacenter(
     owned: tuple[str, int, PriceQuote],
     rate: Decimal,
     hours: float,
-    instance: CloudInstance | None,
     offers: tuple[Rental, ...],
     rules: tuple[Rule, ...],
     notes: tuple[Msg, ...],
@@ -1719,8 +1718,9 @@ def _buy_datacenter(
     """Buying the data-centre cards named against renting as many at ``rate`` a GPU-hour: the cards' price (with a
     base system where builds.yaml has one that holds them; the cards alone, said so, for more), their power."""
     gpu_id, count, quote = owned
-    gpu = load_catalog().get(gpu_id)
-    fitting = [b for b in load_catalog().builds if b.gpus >= count]
+    catalog = load_catalog()
+    gpu = catalog.get(gpu_id)
+    fitting = any(b.gpus >= count for b in catalog.builds)
     cost = quote.usd * count + (base_system(count, quote.date).usd if fitting else 0)
     result = break_even(
         cost,
@@ -1748,7 +1748,7 @@ def _buy_datacenter(
         rentals=offers,
         rules=rules,
         suggestions=suggestions,
-        notes=(*notes, *((_cloud_price_note(instance),) if instance and not notes else ())),
+        notes=notes,  # (the rental's price note among them)
         price_date=quote.date,
         price_source=quote.source,
     )
@@ -2254,12 +2254,11 @@ def _split_model(query: Query) -> Msg | None:
     """Whether memory pools, asked with a model and several cards ("can two 4090s combine their memory for
     Vicuna-13B?"): it does not, but an LLM is split over the cards by layers, each holding its share — with the
     verdict for the user's setup. None without a model the engine sizes, or without several cards."""
-    counts = query.gpu_counts if len(query.gpu_counts) == len(query.gpus) else (query.num_gpus or 1,) * len(query.gpus)
-    setups = [(g, n) for g, n in zip(query.gpus, counts, strict=True) if n > 1]
+    setups = [(g, n) for g, n in named_setups(query) if n > 1]
     if not query.model or len(setups) != 1:
         return None
-    gpu_id, count = setups[0]
-    report = assess(query.model_copy(update={"kind": "can_run", "gpus": (gpu_id,), "gpu_counts": (count,)}))
+    gpu, count = setups[0]
+    report = assess(query.model_copy(update={"kind": "can_run", "gpus": (gpu.id,), "gpu_counts": (count,)}))
     if report.model is None or report.model.kind != "llm" or not report.verdicts:
         return None
     return msg("advice.scaling.split_model", verdict=report.verdicts[0].verdict)
@@ -2797,7 +2796,7 @@ def _slower_than_expected(query: Query, ctx: AdviceContext) -> Answer:
     )
     compared = answer.comparison
     assert compared is not None  # two cards are always compared
-    workload = query.workload if query.workload in {r.workload for r in compared.rows} else compared.workload
+    workload = compared.workload  # the query's: compare_gpus ranks by it
     row = next(r for r in compared.rows if r.workload == workload)
     fast, slow = (0, 1) if row.speeds[0] >= row.speeds[1] else (1, 0)
     catalog = load_catalog()

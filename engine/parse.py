@@ -698,15 +698,13 @@ class Parser:
         """A card with its memory typed after it that it is not sold with, where its Ti is ("a 5060 16GB", "my 4060
         16gb"): the Ti with that memory, said so — the user's card, named short, not a size the card lacks."""
         size = _SIZE_AFTER.match(low, mention.end)
-        gpus = self.index.catalog.gpus
-        if size is None or mention.memory is not None or float(size.group(1)) == gpus[mention.gpu_id].memory_gb:
+        if size is None or mention.memory is not None:
             return mention
-        if any(gpus[g].memory_gb == float(size.group(1)) for g in mention.options):
+        gpus, said_gb = self.index.catalog.gpus, float(size.group(1))
+        if any(gpus[g].memory_gb == said_gb for g in (mention.gpu_id, *mention.options)):
             return mention
         base = _MEMORY_SUFFIX.sub("", mention.gpu_id)
-        siblings = [
-            g.id for g in gpus.values() if g.id.startswith(base + "-ti") and g.memory_gb == float(size.group(1))
-        ]
+        siblings = [g.id for g in gpus.values() if g.id.startswith(base + "-ti") and g.memory_gb == said_gb]
         if len(siblings) != 1:
             return mention
         typed, named = gpus[mention.gpu_id], gpus[siblings[0]]
@@ -1222,7 +1220,7 @@ class Parser:
         # an Apple chip named bare ("M2 32GB", "32G的M1/M2") is a Mac as much as "Mac" or "M2 Max" is
         apple = vocab.apple.find(words) is not None or any(m.gpu_id.startswith("apple-") for m in mentions)
         # "my MacBook Pro i7 16GB": an Intel Mac — its RAM is no GPU's, and what it runs, it runs on the CPU
-        intel_mac = apple and not mentions and ("intel" in low or _INTEL_CORE.search(low) is not None)
+        intel_mac = apple and not mentions and _intel_named(low)
         apple = apple and not intel_mac
         memory, needs = find_memory(scan, vocab, unified=apple)
         notes_early: list[Msg] = []
@@ -1656,11 +1654,12 @@ class Parser:
         # run slow comes with it
         slow = kind in ("other", None) and _too_slow(reading.low)  # read once, for both uses below
         slow_run = slow and kind == "other" and len(reading.mentions) == 1
+        slower = kind == "other" and _slower_of_two(reading)  # two cards weighed for a run's speed (decide's reading)
         if (
             kind in ("other", None)
-            and (not reading.mentions or (kind == "other" and _slower_of_two(reading)))
+            and (not reading.mentions or slower)
             and not fields["workload"]
-            and (slow or _slower_of_two(reading) or (_HOW_LONG.search(reading.low) and _TIME_SPENT.search(reading.low)))
+            and (slow or slower or (_HOW_LONG.search(reading.low) and _TIME_SPENT.search(reading.low)))
         ):
             # "an epoch takes 10 minutes, why so slow?" with no card named: a question of speed for the work — the
             # answer says what sets it, and asks for the card
@@ -2819,10 +2818,15 @@ def _mac_tiers(studio: bool, laptop: bool = False) -> tuple[str, ...]:
 
 def _apple_silicon_mac(low: str) -> bool:
     """Whether the text names a Mac by its product name, and not an Intel Mac (no Apple GPU there)."""
-    return "intel" not in low and not _INTEL_CORE.search(low) and _MAC.search(low) is not None
+    return not _intel_named(low) and _MAC.search(low) is not None
 
 
-# an Intel CPU by its model ("iMac (3.2GHz i5 / 32GB)", "MacBook Pro i7-9750H"): an Intel Mac, its GPU no Apple chip
+def _intel_named(low: str) -> bool:
+    """Whether the text names Intel or an Intel CPU by its model ("iMac (3.2GHz i5 / 32GB)", "MacBook Pro i7-9750H"):
+    beside a Mac, an Intel Mac, its GPU no Apple chip."""
+    return "intel" in low or _INTEL_CORE.search(low) is not None
+
+
 _INTEL_CORE = re.compile(r"\bcore\s+i[3579]\b|(?<![a-z0-9])i[3579](?:-\d{4,5}[a-z]{0,2})?(?![a-z0-9])|\bxeon\b")
 
 
